@@ -1,0 +1,369 @@
+//! Writing class files back: the original constant pool is copied as it
+//! is and only appended to; members and attributes that were not changed
+//! are copied byte for byte.
+
+use std::collections::HashMap;
+
+use crate::class_file::{encode_attribute, ClassFile, Member, RawAttribute};
+use crate::constant_pool::{tag, Constant, ConstantPool, CpIndex};
+use crate::error::{ClassFileError, Result};
+use crate::reader::{put_count, ByteSink};
+
+/// The constant pool of a class being written: the original entries,
+/// verbatim, followed by appended ones. Adding a constant that already
+/// exists returns the existing index.
+#[derive(Debug, Clone)]
+pub struct PoolBuilder<'a> {
+    original: &'a ConstantPool<'a>,
+    appended: Vec<u8>,
+    count: u16,
+    /// Encoded entry → index, built on the first lookup.
+    index: Option<HashMap<Vec<u8>, CpIndex>>,
+}
+
+impl<'a> PoolBuilder<'a> {
+    /// A builder that starts from `original`'s entries.
+    pub fn new(original: &'a ConstantPool<'a>) -> Self {
+        PoolBuilder {
+            original,
+            appended: Vec::new(),
+            count: original.count(),
+            index: None,
+        }
+    }
+
+    /// `constant_pool_count` so far.
+    pub fn count(&self) -> u16 {
+        self.count
+    }
+
+    /// Whether anything was appended.
+    pub fn is_extended(&self) -> bool {
+        self.count != self.original.count()
+    }
+
+    /// Adds `constant` unless an equal entry exists, returning its index.
+    ///
+    /// # Errors
+    /// [`ClassFileError::ConstantPoolFull`] past 65535 entries, and
+    /// [`ClassFileError::TooLarge`] for a string over 65535 bytes.
+    pub fn add(&mut self, constant: Constant<'_>) -> Result<CpIndex> {
+        if let Constant::Utf8(bytes) = constant {
+            if bytes.len() > usize::from(u16::MAX) {
+                return Err(ClassFileError::TooLarge {
+                    item: "string constant",
+                    size: bytes.len(),
+                    limit: usize::from(u16::MAX),
+                });
+            }
+        }
+        let mut encoded = Vec::new();
+        constant.encode(&mut encoded);
+        let original = self.original;
+        let index = self.index.get_or_insert_with(|| {
+            let mut map = HashMap::with_capacity(usize::from(original.count()));
+            for (i, c) in original.iter() {
+                let mut key = Vec::new();
+                c.encode(&mut key);
+                if !key.is_empty() {
+                    map.entry(key).or_insert(i);
+                }
+            }
+            map
+        });
+        if let Some(&existing) = index.get(&encoded) {
+            return Ok(existing);
+        }
+        let slots: u16 = if constant.is_wide() { 2 } else { 1 };
+        let new_index = CpIndex(self.count);
+        self.count = self
+            .count
+            .checked_add(slots)
+            .ok_or(ClassFileError::ConstantPoolFull)?;
+        self.appended.extend_from_slice(&encoded);
+        index.insert(encoded, new_index);
+        Ok(new_index)
+    }
+
+    /// Adds a `Utf8` entry.
+    ///
+    /// # Errors
+    /// As [`PoolBuilder::add`].
+    pub fn utf8(&mut self, s: &str) -> Result<CpIndex> {
+        self.add(Constant::Utf8(&crate::mutf8::from_str(s)))
+    }
+
+    /// Adds a `Class` entry (and its name) for an internal name.
+    ///
+    /// # Errors
+    /// As [`PoolBuilder::add`].
+    pub fn class(&mut self, internal_name: &str) -> Result<CpIndex> {
+        let name = self.utf8(internal_name)?;
+        self.add(Constant::Class { name })
+    }
+
+    /// Adds a `NameAndType` entry.
+    ///
+    /// # Errors
+    /// As [`PoolBuilder::add`].
+    pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<CpIndex> {
+        let name = self.utf8(name)?;
+        let descriptor = self.utf8(descriptor)?;
+        self.add(Constant::NameAndType { name, descriptor })
+    }
+
+    /// Adds a member reference of kind `tag` (`Fieldref`, `Methodref` or
+    /// `InterfaceMethodref`).
+    ///
+    /// # Errors
+    /// As [`PoolBuilder::add`].
+    pub fn member_ref(
+        &mut self,
+        kind: u8,
+        class: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<CpIndex> {
+        let class = self.class(class)?;
+        let name_and_type = self.name_and_type(name, descriptor)?;
+        self.add(match kind {
+            tag::FIELDREF => Constant::Fieldref {
+                class,
+                name_and_type,
+            },
+            tag::METHODREF => Constant::Methodref {
+                class,
+                name_and_type,
+            },
+            _ => Constant::InterfaceMethodref {
+                class,
+                name_and_type,
+            },
+        })
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.put_u2(self.count);
+        out.put_bytes(self.original.raw_bytes());
+        out.put_bytes(&self.appended);
+    }
+}
+
+/// An attribute to be written: copied from the input or built anew.
+#[derive(Debug, Clone)]
+pub enum AttributeOut<'a> {
+    /// Copied byte for byte.
+    Verbatim(RawAttribute<'a>),
+    /// New `info` bytes under the given name.
+    Built {
+        /// `attribute_name_index`.
+        name_index: CpIndex,
+        /// The `info` bytes.
+        info: Vec<u8>,
+    },
+}
+
+impl AttributeOut<'_> {
+    fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            AttributeOut::Verbatim(raw) => raw.encode(out),
+            AttributeOut::Built { name_index, info } => encode_attribute(out, *name_index, info),
+        }
+    }
+}
+
+/// A field or method to be written.
+#[derive(Debug, Clone)]
+pub enum MemberOut<'a> {
+    /// The original `field_info`/`method_info`, copied byte for byte.
+    Verbatim(&'a Member<'a>),
+    /// A member assembled from parts.
+    Built {
+        /// `access_flags`.
+        access_flags: u16,
+        /// `name_index`.
+        name_index: CpIndex,
+        /// `descriptor_index`.
+        descriptor_index: CpIndex,
+        /// Its attributes.
+        attributes: Vec<AttributeOut<'a>>,
+    },
+}
+
+impl MemberOut<'_> {
+    fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            MemberOut::Verbatim(member) => out.put_bytes(member.bytes),
+            MemberOut::Built {
+                access_flags,
+                name_index,
+                descriptor_index,
+                attributes,
+            } => {
+                out.put_u2(*access_flags);
+                out.put_u2(name_index.0);
+                out.put_u2(descriptor_index.0);
+                write_attribute_list(out, attributes);
+            }
+        }
+    }
+}
+
+fn write_attribute_list(out: &mut Vec<u8>, attributes: &[AttributeOut<'_>]) {
+    put_count(out, attributes.len());
+    for attribute in attributes {
+        attribute.encode(out);
+    }
+}
+
+/// A class file being written, starting as an exact copy of a parsed one.
+///
+/// ```
+/// # fn demo(bytes: &[u8]) -> jp_classfile::Result<()> {
+/// use jp_classfile::{ClassFile, ClassWriter};
+/// let class = ClassFile::parse(bytes)?;
+/// let written = ClassWriter::new(&class).to_bytes()?;
+/// assert_eq!(written, bytes);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct ClassWriter<'a> {
+    class: &'a ClassFile<'a>,
+    /// The constant pool, original entries first.
+    pub constant_pool: PoolBuilder<'a>,
+    /// `access_flags`; changing it or the fields below re-encodes the header.
+    pub access_flags: u16,
+    /// `interfaces`.
+    pub interfaces: Vec<CpIndex>,
+    /// The fields to write.
+    pub fields: Vec<MemberOut<'a>>,
+    /// The methods to write.
+    pub methods: Vec<MemberOut<'a>>,
+    /// The class attributes to write.
+    pub attributes: Vec<AttributeOut<'a>>,
+}
+
+impl<'a> ClassWriter<'a> {
+    /// A writer whose output, unchanged, equals `class`'s input bytes.
+    pub fn new(class: &'a ClassFile<'a>) -> Self {
+        ClassWriter {
+            class,
+            constant_pool: PoolBuilder::new(&class.constant_pool),
+            access_flags: class.access_flags,
+            interfaces: class.interfaces.clone(),
+            fields: class.fields.iter().map(MemberOut::Verbatim).collect(),
+            methods: class.methods.iter().map(MemberOut::Verbatim).collect(),
+            attributes: class
+                .attributes
+                .iter()
+                .map(|a| AttributeOut::Verbatim(*a))
+                .collect(),
+        }
+    }
+
+    /// Encodes the class file.
+    ///
+    /// # Errors
+    /// [`ClassFileError::TooLarge`] when a table passes the format's u2 limit.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        for (item, len) in [
+            ("interfaces", self.interfaces.len()),
+            ("fields", self.fields.len()),
+            ("methods", self.methods.len()),
+            ("attributes", self.attributes.len()),
+        ] {
+            if len > usize::from(u16::MAX) {
+                return Err(ClassFileError::TooLarge {
+                    item,
+                    size: len,
+                    limit: usize::from(u16::MAX),
+                });
+            }
+        }
+        let class = self.class;
+        let mut out =
+            Vec::with_capacity(class.bytes().len() + self.constant_pool.appended.len() + 256);
+        out.put_u4(0xCAFE_BABE);
+        out.put_u2(class.minor_version);
+        out.put_u2(class.major_version);
+        self.constant_pool.encode(&mut out);
+        if self.access_flags == class.access_flags && self.interfaces == class.interfaces {
+            out.put_bytes(class.header_after_pool());
+        } else {
+            out.put_u2(self.access_flags);
+            out.put_u2(class.this_class.0);
+            out.put_u2(class.super_class.0);
+            put_count(&mut out, self.interfaces.len());
+            for interface in &self.interfaces {
+                out.put_u2(interface.0);
+            }
+        }
+        for members in [&self.fields, &self.methods] {
+            put_count(&mut out, members.len());
+            for member in members {
+                member.encode(&mut out);
+            }
+        }
+        write_attribute_list(&mut out, &self.attributes);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::minimal_class;
+
+    #[test]
+    fn untouched_class_is_written_back_identically() {
+        let bytes = minimal_class(52);
+        let class = ClassFile::parse(&bytes).unwrap();
+        assert_eq!(ClassWriter::new(&class).to_bytes().unwrap(), bytes);
+    }
+
+    #[test]
+    fn existing_constants_are_reused_and_new_ones_appended() {
+        let bytes = minimal_class(52);
+        let class = ClassFile::parse(&bytes).unwrap();
+        let mut writer = ClassWriter::new(&class);
+        assert_eq!(writer.constant_pool.utf8("Code").unwrap(), CpIndex(9));
+        assert_eq!(
+            writer.constant_pool.class("java/lang/Object").unwrap(),
+            CpIndex(4)
+        );
+        let added = writer.constant_pool.utf8("Marker").unwrap();
+        assert_eq!(added, CpIndex(12));
+        assert_eq!(writer.constant_pool.utf8("Marker").unwrap(), added);
+        let long = writer.constant_pool.add(Constant::Long(7)).unwrap();
+        assert_eq!(long, CpIndex(13));
+        assert_eq!(writer.constant_pool.utf8("after").unwrap(), CpIndex(15));
+
+        let name_index = writer.constant_pool.utf8("Synthetic").unwrap();
+        writer.attributes.push(AttributeOut::Built {
+            name_index,
+            info: Vec::new(),
+        });
+        let written = writer.to_bytes().unwrap();
+        let reparsed = ClassFile::parse(&written).unwrap();
+        assert_eq!(reparsed.constant_pool.count(), 17);
+        assert_eq!(reparsed.constant_pool.utf8(CpIndex(12)).unwrap(), b"Marker");
+        assert_eq!(reparsed.attributes[0].name, b"Synthetic");
+        assert_eq!(reparsed.methods[0].bytes, class.methods[0].bytes);
+    }
+
+    #[test]
+    fn the_pool_refuses_its_65536th_entry() {
+        let bytes = minimal_class(52);
+        let class = ClassFile::parse(&bytes).unwrap();
+        let mut pool = PoolBuilder::new(&class.constant_pool);
+        let mut result = Ok(CpIndex(0));
+        for i in 0..70_000u32 {
+            result = pool.add(Constant::Integer(i as i32));
+            if result.is_err() {
+                break;
+            }
+        }
+        assert_eq!(result, Err(ClassFileError::ConstantPoolFull));
+        assert_eq!(pool.count(), u16::MAX);
+    }
+}
