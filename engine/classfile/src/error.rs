@@ -126,6 +126,17 @@ pub enum ClassFileError {
         /// Byte position inside the string.
         position: usize,
     },
+    /// An error inside a named attribute.
+    #[error("in attribute {name} at offset {offset:#x}")]
+    InAttribute {
+        /// The attribute's name.
+        name: String,
+        /// Offset of its `info`.
+        offset: usize,
+        /// What went wrong inside it.
+        #[source]
+        source: Box<ClassFileError>,
+    },
     /// Appending to the constant pool would pass its 65535-entry limit.
     #[error("the constant pool is full (65535 entries)")]
     ConstantPoolFull,

@@ -187,19 +187,6 @@ pub(crate) fn put_count(out: &mut Vec<u8>, count: usize) {
     out.put_u2(u16::try_from(count).expect("count exceeds u2; the caller must check limits"));
 }
 
-/// Appends a `u4` length placeholder and returns its position, to be filled
-/// by [`patch_length`] once the contents are written.
-pub(crate) fn begin_length(out: &mut Vec<u8>) -> usize {
-    out.put_u4(0);
-    out.len()
-}
-
-/// Writes the number of bytes appended since [`begin_length`].
-pub(crate) fn patch_length(out: &mut [u8], start: usize) {
-    let len = u32::try_from(out.len() - start).expect("attribute longer than 4 GiB");
-    out[start - 4..start].copy_from_slice(&len.to_be_bytes());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,14 +228,5 @@ mod tests {
                 ..
             }
         ));
-    }
-
-    #[test]
-    fn length_patch_covers_appended_bytes() {
-        let mut out = vec![9];
-        let start = begin_length(&mut out);
-        out.put_bytes(&[1, 2, 3]);
-        patch_length(&mut out, start);
-        assert_eq!(out, [9, 0, 0, 0, 3, 1, 2, 3]);
     }
 }

@@ -1,0 +1,58 @@
+//! The `jp` command line: glue over the engine crates. It parses flags,
+//! calls the engine and prints results; it computes nothing itself.
+
+mod inspect;
+mod output;
+mod roundtrip;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// JP, the exact profiler for the JVM.
+#[derive(Debug, Parser)]
+#[command(name = "jp", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a readable summary of classes: header, constant pool size,
+    /// members and their attributes (in the manner of javap).
+    Inspect(inspect::Args),
+    /// Parse and write back every class, and compare the bytes.
+    Roundtrip(roundtrip::Args),
+}
+
+/// Exit code when every input was handled.
+const EXIT_OK: u8 = 0;
+/// Exit code when some input failed (or a round trip differed).
+const EXIT_FAILED: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Inspect(args) => inspect::run(&args),
+        Command::Roundtrip(args) => roundtrip::run(&args),
+    };
+    match result {
+        Ok(true) => ExitCode::from(EXIT_OK),
+        Ok(false) => ExitCode::from(EXIT_FAILED),
+        Err(error) if output::is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
+        Err(error) => {
+            eprintln!("jp: {error:#}");
+            ExitCode::from(EXIT_FAILED)
+        }
+    }
+}
+
+/// Inputs shared by the subcommands.
+#[derive(Debug, clap::Args)]
+struct Inputs {
+    /// Class files, directories, jars or jmods.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}

@@ -1,0 +1,362 @@
+//! Reading inputs: a single class file, a directory tree, a jar (zip) or a
+//! jmod (a zip behind a four-byte `JM` header). Each yields its entries
+//! with a [`Location`] that names the file and, inside archives, the entry.
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Where an input entry came from, displayed as `libs/app.jar!com/acme/Foo.class`
+/// (`!` as in jar URLs) or as the plain path for files on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    /// The file on disk.
+    pub file: PathBuf,
+    /// The entry inside an archive, if the file is one.
+    pub entry: Option<String>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.entry {
+            Some(entry) => write!(f, "{}!{}", self.file.display(), entry),
+            None => write!(f, "{}", self.file.display()),
+        }
+    }
+}
+
+/// Why an input could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// A file or directory could not be read.
+    #[error("{path}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// An archive is not a readable zip file.
+    #[error("{location}: not a readable archive")]
+    Archive {
+        /// The archive (and entry, when one is to blame).
+        location: Location,
+        /// What the zip reader reported.
+        #[source]
+        source: zip::result::ZipError,
+    },
+    /// The path is neither a directory nor a `.class`, `.jar`, `.zip` or `.jmod` file.
+    #[error("{path}: not a class file, directory, jar or jmod")]
+    UnknownKind {
+        /// The path given.
+        path: PathBuf,
+    },
+}
+
+/// What kind of input a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// A single `.class` file.
+    ClassFile,
+    /// A directory tree.
+    Directory,
+    /// A zip archive: `.jar`, `.zip`, `.war`.
+    Jar,
+    /// A JDK `.jmod` file.
+    Jmod,
+}
+
+/// The bytes before the zip data of a jmod file.
+const JMOD_HEADER: &[u8] = b"JM\x01\x00";
+
+/// One file of an input.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Where it came from.
+    pub location: Location,
+    /// Its path relative to the input root, `/`-separated (for a single
+    /// class file, its file name).
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+}
+
+impl Entry {
+    /// Whether the entry is named like a class file.
+    pub fn is_class(&self) -> bool {
+        self.name.ends_with(".class")
+    }
+}
+
+/// An input path and its kind.
+#[derive(Debug, Clone)]
+pub struct Input {
+    path: PathBuf,
+    kind: InputKind,
+}
+
+impl Input {
+    /// Determines the kind of `path`.
+    ///
+    /// # Errors
+    /// When the path does not exist or is of an unknown kind.
+    pub fn open(path: &Path) -> Result<Self, InputError> {
+        let metadata = fs::metadata(path).map_err(|source| InputError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let kind = if metadata.is_dir() {
+            InputKind::Directory
+        } else {
+            match extension.as_deref() {
+                Some("class") => InputKind::ClassFile,
+                Some("jar" | "zip" | "war") => InputKind::Jar,
+                Some("jmod") => InputKind::Jmod,
+                _ => {
+                    return Err(InputError::UnknownKind {
+                        path: path.to_owned(),
+                    })
+                }
+            }
+        };
+        Ok(Input {
+            path: path.to_owned(),
+            kind,
+        })
+    }
+
+    /// The path given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> InputKind {
+        self.kind
+    }
+
+    /// Every file of the input, in a stable order (directory entries sorted
+    /// by name, archive entries in archive order). Directory entries inside
+    /// archives are skipped.
+    ///
+    /// # Errors
+    /// Opening the input fails as a whole; a single unreadable entry is an
+    /// `Err` item and the rest still follow.
+    pub fn entries(
+        &self,
+    ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
+        match self.kind {
+            InputKind::ClassFile => {
+                let name = self
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let entry = read_file(&self.path).map(|bytes| Entry {
+                    location: Location {
+                        file: self.path.clone(),
+                        entry: None,
+                    },
+                    name,
+                    bytes,
+                });
+                Ok(Box::new(std::iter::once(entry)))
+            }
+            InputKind::Directory => Ok(Box::new(self.directory_entries())),
+            InputKind::Jar | InputKind::Jmod => self.archive_entries(),
+        }
+    }
+
+    fn directory_entries(&self) -> impl Iterator<Item = Result<Entry, InputError>> + '_ {
+        walkdir::WalkDir::new(&self.path)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(move |item| {
+                let item = match item {
+                    Ok(item) => item,
+                    Err(e) => {
+                        let path = e.path().unwrap_or(&self.path).to_owned();
+                        let source = e
+                            .into_io_error()
+                            .unwrap_or_else(|| io::Error::other("filesystem loop"));
+                        return Some(Err(InputError::Io { path, source }));
+                    }
+                };
+                if !item.file_type().is_file() {
+                    return None;
+                }
+                let relative = item.path().strip_prefix(&self.path).unwrap_or(item.path());
+                let name = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                Some(read_file(item.path()).map(|bytes| Entry {
+                    location: Location {
+                        file: item.path().to_owned(),
+                        entry: None,
+                    },
+                    name,
+                    bytes,
+                }))
+            })
+    }
+
+    fn archive_entries(
+        &self,
+    ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
+        let mut bytes = read_file(&self.path)?;
+        if self.kind == InputKind::Jmod && bytes.starts_with(JMOD_HEADER) {
+            bytes.drain(..JMOD_HEADER.len());
+        }
+        let archive_location = || Location {
+            file: self.path.clone(),
+            entry: None,
+        };
+        let mut archive =
+            zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(|source| InputError::Archive {
+                location: archive_location(),
+                source,
+            })?;
+        let mut index = 0;
+        Ok(Box::new(std::iter::from_fn(move || loop {
+            if index >= archive.len() {
+                return None;
+            }
+            let i = index;
+            index += 1;
+            let mut file = match archive.by_index(i) {
+                Ok(file) => file,
+                Err(source) => {
+                    return Some(Err(InputError::Archive {
+                        location: archive_location(),
+                        source,
+                    }))
+                }
+            };
+            if file.is_dir() {
+                continue;
+            }
+            let name = String::from_utf8_lossy(file.name_raw()).into_owned();
+            let location = Location {
+                file: self.path.clone(),
+                entry: Some(name.clone()),
+            };
+            let mut contents = Vec::with_capacity(file.size().min(1 << 26) as usize);
+            return Some(match file.read_to_end(&mut contents) {
+                Ok(_) => Ok(Entry {
+                    location,
+                    name,
+                    bytes: contents,
+                }),
+                Err(e) => Err(InputError::Archive {
+                    location,
+                    source: e.into(),
+                }),
+            });
+        })))
+    }
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
+    fs::read(path).map_err(|source| InputError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn jar_with(entries: &[(&str, &[u8])], prefix: &[u8]) -> Vec<u8> {
+        let mut cursor = io::Cursor::new(Vec::new());
+        {
+            let mut writer = zip::ZipWriter::new(&mut cursor);
+            for (name, data) in entries {
+                writer
+                    .start_file(*name, zip::write::SimpleFileOptions::default())
+                    .unwrap();
+                writer.write_all(data).unwrap();
+            }
+            writer.finish().unwrap();
+        }
+        let mut out = prefix.to_vec();
+        out.extend_from_slice(&cursor.into_inner());
+        out
+    }
+
+    #[test]
+    fn jar_entries_carry_their_location() {
+        let dir = tempfile::tempdir().unwrap();
+        let jar = dir.path().join("app.jar");
+        fs::write(
+            &jar,
+            jar_with(
+                &[("a/B.class", b"xyz"), ("META-INF/MANIFEST.MF", b"m")],
+                b"",
+            ),
+        )
+        .unwrap();
+        let input = Input::open(&jar).unwrap();
+        let entries: Vec<Entry> = input.entries().unwrap().map(Result::unwrap).collect();
+        assert_eq!(entries.len(), 2);
+        assert!(entries[0].is_class());
+        assert_eq!(entries[0].bytes, b"xyz");
+        assert_eq!(
+            entries[0].location.to_string(),
+            format!("{}!a/B.class", jar.display())
+        );
+    }
+
+    #[test]
+    fn jmod_header_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let jmod = dir.path().join("m.jmod");
+        fs::write(&jmod, jar_with(&[("classes/x/Y.class", b"1")], JMOD_HEADER)).unwrap();
+        let input = Input::open(&jmod).unwrap();
+        assert_eq!(input.kind(), InputKind::Jmod);
+        let names: Vec<String> = input.entries().unwrap().map(|e| e.unwrap().name).collect();
+        assert_eq!(names, ["classes/x/Y.class"]);
+    }
+
+    #[test]
+    fn directory_entries_are_sorted_and_relative() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("b/c")).unwrap();
+        fs::write(dir.path().join("b/c/Z.class"), b"z").unwrap();
+        fs::write(dir.path().join("a.txt"), b"a").unwrap();
+        let input = Input::open(dir.path()).unwrap();
+        let names: Vec<String> = input.entries().unwrap().map(|e| e.unwrap().name).collect();
+        assert_eq!(names, ["a.txt", "b/c/Z.class"]);
+    }
+
+    #[test]
+    fn a_corrupt_jar_is_an_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let jar = dir.path().join("broken.jar");
+        fs::write(&jar, b"PK\x03\x04 not really").unwrap();
+        let err = Input::open(&jar).unwrap().entries().err().unwrap();
+        assert!(err
+            .to_string()
+            .starts_with(&format!("{}: not a readable archive", jar.display())));
+    }
+
+    #[test]
+    fn unknown_file_kinds_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.txt");
+        fs::write(&file, b"x").unwrap();
+        assert!(matches!(
+            Input::open(&file),
+            Err(InputError::UnknownKind { .. })
+        ));
+    }
+}

@@ -1,0 +1,18 @@
+//! JP's engine: everything between the front ends (the `jp` CLI, and the
+//! JNI library for the build plugins) and the class-file model.
+//!
+//! For now it reads inputs ([`input`]) and round-trips classes
+//! ([`roundtrip`]); the instrumentation request API joins it later.
+//!
+//! ```no_run
+//! use jp_engine::input::Input;
+//! for entry in Input::open("app.jar".as_ref())?.entries()? {
+//!     let entry = entry?;
+//!     println!("{} ({} bytes)", entry.location, entry.bytes.len());
+//! }
+//! # Ok::<(), jp_engine::input::InputError>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod input;
+pub mod roundtrip;
