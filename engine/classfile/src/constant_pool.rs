@@ -222,6 +222,90 @@ impl Constant<'_> {
     }
 }
 
+/// Read access to constants by index, shared by the parsed pool and the
+/// pool of a class being written (whose appended entries are new).
+pub trait ConstantLookup {
+    /// The usable entry at `index`.
+    fn constant(&self, index: CpIndex) -> Option<Constant<'_>>;
+
+    /// The bytes of the `Utf8` entry at `index`.
+    ///
+    /// # Errors
+    /// When `index` is not a `Utf8` entry.
+    fn utf8_bytes(&self, index: CpIndex) -> Result<&[u8]> {
+        match self.constant(index) {
+            Some(Constant::Utf8(bytes)) => Ok(bytes),
+            other => Err(wrong_kind(index, other.as_ref(), "Utf8")),
+        }
+    }
+
+    /// The name of the `Class` entry at `index`.
+    ///
+    /// # Errors
+    /// When `index` is not a `Class` entry.
+    fn class_name_bytes(&self, index: CpIndex) -> Result<&[u8]> {
+        match self.constant(index) {
+            Some(Constant::Class { name }) => self.utf8_bytes(name),
+            other => Err(wrong_kind(index, other.as_ref(), "Class")),
+        }
+    }
+
+    /// The name and descriptor of the `NameAndType` entry at `index`.
+    ///
+    /// # Errors
+    /// When `index` is not a `NameAndType` entry.
+    fn name_and_type(&self, index: CpIndex) -> Result<(&[u8], &[u8])> {
+        match self.constant(index) {
+            Some(Constant::NameAndType { name, descriptor }) => {
+                Ok((self.utf8_bytes(name)?, self.utf8_bytes(descriptor)?))
+            }
+            other => Err(wrong_kind(index, other.as_ref(), "NameAndType")),
+        }
+    }
+
+    /// Class, name and descriptor of a `Fieldref`, `Methodref` or
+    /// `InterfaceMethodref` (or the name and descriptor of an
+    /// `InvokeDynamic`/`Dynamic`, with an empty class).
+    ///
+    /// # Errors
+    /// When `index` is none of those.
+    fn member_ref(&self, index: CpIndex) -> Result<(&[u8], &[u8], &[u8])> {
+        match self.constant(index) {
+            Some(
+                Constant::Fieldref {
+                    class,
+                    name_and_type,
+                }
+                | Constant::Methodref {
+                    class,
+                    name_and_type,
+                }
+                | Constant::InterfaceMethodref {
+                    class,
+                    name_and_type,
+                },
+            ) => {
+                let (name, descriptor) = self.name_and_type(name_and_type)?;
+                Ok((self.class_name_bytes(class)?, name, descriptor))
+            }
+            Some(
+                Constant::InvokeDynamic { name_and_type, .. }
+                | Constant::Dynamic { name_and_type, .. },
+            ) => {
+                let (name, descriptor) = self.name_and_type(name_and_type)?;
+                Ok((&[], name, descriptor))
+            }
+            other => Err(wrong_kind(index, other.as_ref(), "a member reference")),
+        }
+    }
+}
+
+impl ConstantLookup for ConstantPool<'_> {
+    fn constant(&self, index: CpIndex) -> Option<Constant<'_>> {
+        self.get(index).copied()
+    }
+}
+
 /// The parsed constant pool of one class file.
 #[derive(Debug, Clone)]
 pub struct ConstantPool<'a> {
@@ -450,7 +534,7 @@ fn wrong_kind(index: CpIndex, found: Option<&Constant>, expected: &'static str) 
     }
 }
 
-fn read_entry<'a>(r: &mut Reader<'a>, index: u16) -> Result<Constant<'a>> {
+pub(crate) fn read_entry<'a>(r: &mut Reader<'a>, index: u16) -> Result<Constant<'a>> {
     let offset = r.offset();
     let tag = r.u1("constant tag")?;
     let idx = |r: &mut Reader<'a>| r.u2("constant-pool index").map(CpIndex);

@@ -41,7 +41,7 @@ pub use class_file::{
     encode_attribute, read_attributes, write_attributes, ClassFile, Member, RawAttribute,
     FIRST_VERSION_WITH_FRAMES, MAX_MAJOR_VERSION, MIN_MAJOR_VERSION,
 };
-pub use constant_pool::{tag, Constant, ConstantPool, CpIndex};
+pub use constant_pool::{tag, Constant, ConstantLookup, ConstantPool, CpIndex};
 pub use error::{ClassFileError, Result};
 pub use reader::{ByteSink, Reader};
 pub use writer::{AttributeOut, ClassWriter, MemberOut, PoolBuilder};

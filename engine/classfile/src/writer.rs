@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use crate::class_file::{encode_attribute, ClassFile, Member, RawAttribute};
-use crate::constant_pool::{tag, Constant, ConstantPool, CpIndex};
+use crate::constant_pool::{read_entry, tag, Constant, ConstantLookup, ConstantPool, CpIndex};
 use crate::error::{ClassFileError, Result};
-use crate::reader::{put_count, ByteSink};
+use crate::reader::{put_count, ByteSink, Reader};
 
 /// The constant pool of a class being written: the original entries,
 /// verbatim, followed by appended ones. Adding a constant that already
@@ -16,6 +16,8 @@ use crate::reader::{put_count, ByteSink};
 pub struct PoolBuilder<'a> {
     original: &'a ConstantPool<'a>,
     appended: Vec<u8>,
+    /// Offset in `appended` of each appended entry (wide entries once).
+    appended_offsets: Vec<(CpIndex, u32)>,
     count: u16,
     /// Encoded entry → index, built on the first lookup.
     index: Option<HashMap<Vec<u8>, CpIndex>>,
@@ -27,6 +29,7 @@ impl<'a> PoolBuilder<'a> {
         PoolBuilder {
             original,
             appended: Vec::new(),
+            appended_offsets: Vec::new(),
             count: original.count(),
             index: None,
         }
@@ -80,6 +83,8 @@ impl<'a> PoolBuilder<'a> {
             .count
             .checked_add(slots)
             .ok_or(ClassFileError::ConstantPoolFull)?;
+        self.appended_offsets
+            .push((new_index, self.appended.len() as u32));
         self.appended.extend_from_slice(&encoded);
         index.insert(encoded, new_index);
         Ok(new_index)
@@ -89,7 +94,7 @@ impl<'a> PoolBuilder<'a> {
     ///
     /// # Errors
     /// As [`PoolBuilder::add`].
-    pub fn utf8(&mut self, s: &str) -> Result<CpIndex> {
+    pub fn add_utf8(&mut self, s: &str) -> Result<CpIndex> {
         self.add(Constant::Utf8(&crate::mutf8::from_str(s)))
     }
 
@@ -97,35 +102,44 @@ impl<'a> PoolBuilder<'a> {
     ///
     /// # Errors
     /// As [`PoolBuilder::add`].
-    pub fn class(&mut self, internal_name: &str) -> Result<CpIndex> {
-        let name = self.utf8(internal_name)?;
+    pub fn add_class(&mut self, internal_name: &str) -> Result<CpIndex> {
+        let name = self.add_utf8(internal_name)?;
         self.add(Constant::Class { name })
     }
 
-    /// Adds a `NameAndType` entry.
+    /// Adds a `Class` entry for a name given as raw modified UTF-8.
     ///
     /// # Errors
     /// As [`PoolBuilder::add`].
-    pub fn name_and_type(&mut self, name: &str, descriptor: &str) -> Result<CpIndex> {
-        let name = self.utf8(name)?;
-        let descriptor = self.utf8(descriptor)?;
+    pub fn add_class_raw(&mut self, name: &[u8]) -> Result<CpIndex> {
+        let name = self.add(Constant::Utf8(name))?;
+        self.add(Constant::Class { name })
+    }
+
+    /// Adds a `NameAndType` entry; name and descriptor are raw modified UTF-8.
+    ///
+    /// # Errors
+    /// As [`PoolBuilder::add`].
+    pub fn add_name_and_type(&mut self, name: &[u8], descriptor: &[u8]) -> Result<CpIndex> {
+        let name = self.add(Constant::Utf8(name))?;
+        let descriptor = self.add(Constant::Utf8(descriptor))?;
         self.add(Constant::NameAndType { name, descriptor })
     }
 
     /// Adds a member reference of kind `tag` (`Fieldref`, `Methodref` or
-    /// `InterfaceMethodref`).
+    /// `InterfaceMethodref`); names are raw modified UTF-8.
     ///
     /// # Errors
     /// As [`PoolBuilder::add`].
-    pub fn member_ref(
+    pub fn add_member_ref(
         &mut self,
         kind: u8,
-        class: &str,
-        name: &str,
-        descriptor: &str,
+        class: &[u8],
+        name: &[u8],
+        descriptor: &[u8],
     ) -> Result<CpIndex> {
-        let class = self.class(class)?;
-        let name_and_type = self.name_and_type(name, descriptor)?;
+        let class = self.add_class_raw(class)?;
+        let name_and_type = self.add_name_and_type(name, descriptor)?;
         self.add(match kind {
             tag::FIELDREF => Constant::Fieldref {
                 class,
@@ -146,6 +160,21 @@ impl<'a> PoolBuilder<'a> {
         out.put_u2(self.count);
         out.put_bytes(self.original.raw_bytes());
         out.put_bytes(&self.appended);
+    }
+}
+
+impl ConstantLookup for PoolBuilder<'_> {
+    fn constant(&self, index: CpIndex) -> Option<Constant<'_>> {
+        if index.0 < self.original.count() {
+            return self.original.get(index).copied();
+        }
+        let position = self
+            .appended_offsets
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()?;
+        let offset = self.appended_offsets[position].1 as usize;
+        let mut r = Reader::new(&self.appended[offset..], 0);
+        read_entry(&mut r, index.0).ok()
     }
 }
 
@@ -326,19 +355,25 @@ mod tests {
         let bytes = minimal_class(52);
         let class = ClassFile::parse(&bytes).unwrap();
         let mut writer = ClassWriter::new(&class);
-        assert_eq!(writer.constant_pool.utf8("Code").unwrap(), CpIndex(9));
+        assert_eq!(writer.constant_pool.add_utf8("Code").unwrap(), CpIndex(9));
         assert_eq!(
-            writer.constant_pool.class("java/lang/Object").unwrap(),
+            writer.constant_pool.add_class("java/lang/Object").unwrap(),
             CpIndex(4)
         );
-        let added = writer.constant_pool.utf8("Marker").unwrap();
+        let added = writer.constant_pool.add_utf8("Marker").unwrap();
         assert_eq!(added, CpIndex(12));
-        assert_eq!(writer.constant_pool.utf8("Marker").unwrap(), added);
+        assert_eq!(writer.constant_pool.add_utf8("Marker").unwrap(), added);
         let long = writer.constant_pool.add(Constant::Long(7)).unwrap();
         assert_eq!(long, CpIndex(13));
-        assert_eq!(writer.constant_pool.utf8("after").unwrap(), CpIndex(15));
+        assert_eq!(writer.constant_pool.add_utf8("after").unwrap(), CpIndex(15));
+        assert_eq!(writer.constant_pool.constant(long), Some(Constant::Long(7)));
+        assert_eq!(writer.constant_pool.utf8_bytes(added).unwrap(), b"Marker");
+        assert_eq!(
+            writer.constant_pool.class_name_bytes(CpIndex(4)).unwrap(),
+            b"java/lang/Object"
+        );
 
-        let name_index = writer.constant_pool.utf8("Synthetic").unwrap();
+        let name_index = writer.constant_pool.add_utf8("Synthetic").unwrap();
         writer.attributes.push(AttributeOut::Built {
             name_index,
             info: Vec::new(),

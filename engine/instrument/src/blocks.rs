@@ -1,0 +1,113 @@
+//! Basic-block analysis: which original pcs start a block.
+//!
+//! Two variants, chosen by the configuration:
+//! - [`Analysis::Default`]: blocks end only at jumps, switches, returns,
+//!   `athrow`, `jsr` and `ret`. Counting per block may overcount when an
+//!   exception leaves a block early.
+//! - [`Analysis::Precise`]: blocks also end after every instruction that
+//!   can throw, so a block's instructions either all run or none does.
+
+use std::collections::BTreeSet;
+
+use jp_bytecode::body::MethodBody;
+use jp_bytecode::opcode as op;
+use jp_bytecode::Insn;
+
+/// Which basic-block analysis to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Analysis {
+    /// Blocks end at control transfers only.
+    #[default]
+    Default,
+    /// Blocks also end after instructions that can throw.
+    Precise,
+}
+
+/// One basic block: its first pc and how many original instructions it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    /// The pc of its first instruction.
+    pub start: u32,
+    /// How many instructions it holds.
+    pub instructions: u32,
+}
+
+/// The blocks of `body`, in pc order.
+pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
+    let mut leaders = BTreeSet::new();
+    leaders.insert(0u32);
+    for handler in body.handlers() {
+        leaders.insert(handler.handler.0);
+    }
+    let mut ends_block = false;
+    for insn in body.instructions() {
+        match insn {
+            Insn::Label(label) => {
+                if ends_block {
+                    leaders.insert(label.0);
+                    ends_block = false;
+                }
+            }
+            insn => {
+                leaders.extend(insn.targets().iter().map(|l| l.0));
+                ends_block = !insn.targets().is_empty()
+                    || insn.ends_flow()
+                    || (analysis == Analysis::Precise && can_throw(insn));
+            }
+        }
+    }
+    let mut blocks: Vec<Block> = Vec::with_capacity(leaders.len());
+    let mut current: Option<Block> = None;
+    let mut at = 0;
+    for insn in body.instructions() {
+        match insn {
+            Insn::Label(label) => at = label.0,
+            _ => {
+                if leaders.contains(&at) {
+                    blocks.extend(current.take());
+                    current = Some(Block {
+                        start: at,
+                        instructions: 0,
+                    });
+                }
+                if let Some(block) = current.as_mut() {
+                    block.instructions += 1;
+                }
+            }
+        }
+    }
+    blocks.extend(current);
+    blocks
+}
+
+/// Whether an instruction may complete abruptly with an exception (JVMS
+/// §6.5 lists the run-time exceptions of each; linking errors can come
+/// from any instruction that resolves a constant).
+pub fn can_throw(insn: &Insn) -> bool {
+    let Some(opcode) = insn.opcode() else {
+        return false;
+    };
+    match insn {
+        Insn::Ref { .. }
+        | Insn::InvokeInterface { .. }
+        | Insn::InvokeDynamic { .. }
+        | Insn::MultiANewArray { .. } => true,
+        Insn::Ldc { .. } => true,
+        Insn::NewArray(_) => true,
+        Insn::Plain(_) => matches!(
+            opcode,
+            op::IALOAD..=op::SALOAD
+                | op::IASTORE..=op::SASTORE
+                | op::IDIV
+                | op::LDIV
+                | op::IREM
+                | op::LREM
+                | op::ARRAYLENGTH
+                | op::ATHROW
+                | op::MONITORENTER
+                | op::MONITOREXIT
+                | op::IRETURN..=op::RETURN
+        ),
+        _ => false,
+    }
+}
