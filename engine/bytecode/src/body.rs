@@ -12,12 +12,10 @@
 use std::collections::HashMap;
 
 use jp_classfile::attributes::{
-    names, AttributeInfo, Code, LineNumberTable, LocalVariableTable, LocalVariableTypeTable,
-    StackMapTable, TargetInfo, TypeAnnotations,
+    names, AttributeInfo, Code, LineNumberTable, LocalVariableTable, LocalVariableTypeTable, StackMapTable,
+    TargetInfo, TypeAnnotations,
 };
-use jp_classfile::{
-    access, ByteSink, ClassFile, ConstantLookup, CpIndex, Member, PoolBuilder, RawAttribute,
-};
+use jp_classfile::{access, ByteSink, ClassFile, ConstantLookup, CpIndex, Member, PoolBuilder, RawAttribute};
 
 use crate::error::{BytecodeError, Result};
 use crate::frame::{self, Frame, VType};
@@ -106,12 +104,8 @@ impl<'a> MethodBody<'a> {
             });
         }
         let is_static = method.access_flags & access::ACC_STATIC != 0;
-        let initial_frame = Frame::initial(
-            class.this_class_name(),
-            method.name,
-            method.descriptor,
-            is_static,
-        )?;
+        let initial_frame =
+            Frame::initial(class.this_class_name(), method.name, method.descriptor, is_static)?;
         let mut frames = class.has_frames().then(Vec::new);
         let mut stack_map_name = None;
         let mut attributes = Vec::with_capacity(code.attributes.len());
@@ -120,9 +114,7 @@ impl<'a> MethodBody<'a> {
                 names::STACK_MAP_TABLE if class.has_frames() => {
                     let table = StackMapTable::from_raw(raw, pool)?;
                     let expanded = frame::expand(&table, &initial_frame, pool)?;
-                    let frames = frames
-                        .as_mut()
-                        .expect("created above for versions with frames");
+                    let frames = frames.as_mut().expect("created above for versions with frames");
                     for (pc, frame) in expanded {
                         frames.push((boundary(pc, "StackMapTable")?, frame));
                     }
@@ -155,16 +147,11 @@ impl<'a> MethodBody<'a> {
                     )?;
                     CodeAttribute::LocalVariableTypes(raw.name_index, table)
                 }
-                names::RUNTIME_VISIBLE_TYPE_ANNOTATIONS
-                | names::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS => {
+                names::RUNTIME_VISIBLE_TYPE_ANNOTATIONS | names::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS => {
                     let table = TypeAnnotations::from_raw(raw, pool)?;
                     for annotation in &table.annotations {
                         for (pc, length) in type_annotation_ranges(&annotation.target) {
-                            check_ranges(
-                                &decoded,
-                                std::iter::once((pc, length)),
-                                "type annotation",
-                            )?;
+                            check_ranges(&decoded, std::iter::once((pc, length)), "type annotation")?;
                         }
                     }
                     CodeAttribute::TypeAnnotations(raw.name_index, table)
@@ -256,9 +243,7 @@ impl<'a> MethodBody<'a> {
     /// When `max_locals` would pass 65535.
     pub fn add_local(&mut self, slots: u16) -> Result<u16> {
         let first = self.max_locals;
-        self.max_locals = first
-            .checked_add(slots)
-            .ok_or(BytecodeError::TooManyLocals)?;
+        self.max_locals = first.checked_add(slots).ok_or(BytecodeError::TooManyLocals)?;
         Ok(first)
     }
 
@@ -438,8 +423,7 @@ impl<'a> MethodBody<'a> {
                     wrote_frames = true;
                     match &frames {
                         Some(frames) if !frames.is_empty() => {
-                            let table =
-                                frame::compress(frames, &self.initial_frame, pool, &new_offset)?;
+                            let table = frame::compress(frames, &self.initial_frame, pool, &new_offset)?;
                             table.encode(&mut info);
                             self.stack_map_name.expect("set with the attribute")
                         }
@@ -609,9 +593,7 @@ fn remap_range(start: u16, length: u16, original: &impl Fn(u16) -> u16) -> (u16,
 /// single instruction).
 fn type_annotation_ranges(target: &TargetInfo) -> Vec<(u16, u16)> {
     match target {
-        TargetInfo::Localvar { table, .. } => {
-            table.iter().map(|e| (e.start_pc, e.length)).collect()
-        }
+        TargetInfo::Localvar { table, .. } => table.iter().map(|e| (e.start_pc, e.length)).collect(),
         TargetInfo::Offset { offset, .. } | TargetInfo::TypeArgument { offset, .. } => {
             vec![(*offset, 0)]
         }
@@ -623,8 +605,7 @@ fn remap_type_annotation_target(target: &mut TargetInfo, original: &impl Fn(u16)
     match target {
         TargetInfo::Localvar { table, .. } => {
             for entry in table {
-                (entry.start_pc, entry.length) =
-                    remap_range(entry.start_pc, entry.length, original);
+                (entry.start_pc, entry.length) = remap_range(entry.start_pc, entry.length, original);
             }
         }
         TargetInfo::Offset { offset, .. } | TargetInfo::TypeArgument { offset, .. } => {
@@ -663,8 +644,7 @@ impl Layout {
             let mut changed = false;
             for (position, insn) in insns.iter().enumerate() {
                 if let Insn::Branch { target, .. } = insn {
-                    let delta =
-                        i64::from(label_offsets[target.0 as usize]) - i64::from(offsets[position]);
+                    let delta = i64::from(label_offsets[target.0 as usize]) - i64::from(offsets[position]);
                     if !wide[position] && i16::try_from(delta).is_err() {
                         wide[position] = true;
                         changed = true;
@@ -786,11 +766,7 @@ impl Layout {
                         out.push(op::GOTO_W);
                         out.put_u4((self.offset(*target) as i32 - (at as i32 + 3)) as u32);
                     } else {
-                        out.push(if *opcode == op::JSR {
-                            op::JSR_W
-                        } else {
-                            op::GOTO_W
-                        });
+                        out.push(if *opcode == op::JSR { op::JSR_W } else { op::GOTO_W });
                         out.put_u4(relative(target) as u32);
                     }
                 }

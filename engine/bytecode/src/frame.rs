@@ -49,11 +49,9 @@ impl VType {
     /// The type of a value of field type `field` once on the stack or in a local.
     pub fn of_field(field: FieldType<'_>) -> VType {
         match field {
-            FieldType::Byte
-            | FieldType::Char
-            | FieldType::Short
-            | FieldType::Boolean
-            | FieldType::Int => VType::Integer,
+            FieldType::Byte | FieldType::Char | FieldType::Short | FieldType::Boolean | FieldType::Int => {
+                VType::Integer
+            }
             FieldType::Float => VType::Float,
             FieldType::Long => VType::Long,
             FieldType::Double => VType::Double,
@@ -122,13 +120,11 @@ impl Frame {
         let descriptor = MethodDescriptor::parse(descriptor)?;
         let mut locals = Vec::with_capacity(descriptor.parameters.len() + 1);
         if !is_static {
-            locals.push(
-                if method_name == b"<init>" && class_name != b"java/lang/Object" {
-                    VType::UninitializedThis
-                } else {
-                    VType::Object(class_name.into())
-                },
-            );
+            locals.push(if method_name == b"<init>" && class_name != b"java/lang/Object" {
+                VType::UninitializedThis
+            } else {
+                VType::Object(class_name.into())
+            });
         }
         locals.extend(descriptor.parameters.iter().map(|&p| VType::of_field(p)));
         Ok(Frame {
@@ -191,16 +187,9 @@ pub fn with_local(locals: &[VType], slot: u16, vtype: &VType) -> Vec<VType> {
 /// # Errors
 /// Constant-pool errors, chops past the start of the locals, and offsets
 /// past the 16-bit pc range.
-pub fn expand(
-    table: &StackMapTable,
-    initial: &Frame,
-    pool: &ConstantPool<'_>,
-) -> Result<Vec<(u32, Frame)>> {
+pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -> Result<Vec<(u32, Frame)>> {
     let convert = |types: &[VerificationType]| -> Result<Vec<VType>> {
-        types
-            .iter()
-            .map(|&t| VType::from_verification(t, pool))
-            .collect()
+        types.iter().map(|&t| VType::from_verification(t, pool)).collect()
     };
     let mut frames = Vec::with_capacity(table.frames.len());
     let mut previous = initial.clone();
@@ -213,14 +202,12 @@ pub fn expand(
             | StackMapFrame::SameLocals1StackItem { .. }
             | StackMapFrame::SameLocals1StackItemExtended { .. } => previous.locals.clone(),
             StackMapFrame::Chop { chopped, .. } => {
-                let keep = previous
-                    .locals
-                    .len()
-                    .checked_sub(usize::from(*chopped))
-                    .ok_or(BytecodeError::BadFrame {
+                let keep = previous.locals.len().checked_sub(usize::from(*chopped)).ok_or(
+                    BytecodeError::BadFrame {
                         pc: pc as u32,
                         reason: "chop_frame removes more locals than there are",
-                    })?;
+                    },
+                )?;
                 previous.locals[..keep].to_vec()
             }
             StackMapFrame::Append { locals, .. } => {
@@ -265,10 +252,7 @@ pub fn compress(
             reason: "frames are not in increasing pc order",
         })?;
         let mut convert = |types: &[VType]| -> Result<Vec<VerificationType>> {
-            types
-                .iter()
-                .map(|t| t.to_verification(pool, pc_of))
-                .collect()
+            types.iter().map(|t| t.to_verification(pool, pc_of)).collect()
         };
         let locals = &frame.locals;
         let same_locals = locals.as_slice() == previous_locals;
@@ -339,10 +323,7 @@ mod tests {
     fn slot_form_gives_wide_types_two_slots() {
         let locals = vec![VType::Integer, VType::Long, object("x")];
         let slots = to_slots(&locals);
-        assert_eq!(
-            slots,
-            [VType::Integer, VType::Long, VType::Top, object("x")]
-        );
+        assert_eq!(slots, [VType::Integer, VType::Long, VType::Top, object("x")]);
         assert_eq!(from_slots(&slots), locals);
         assert_eq!(
             from_slots(&[VType::Integer, VType::Top, VType::Top]),

@@ -126,9 +126,7 @@ impl Insn {
             Insn::Iinc { .. } => op::IINC,
             Insn::Bipush(_) => op::BIPUSH,
             Insn::Sipush(_) => op::SIPUSH,
-            Insn::Ldc {
-                category2: true, ..
-            } => op::LDC2_W,
+            Insn::Ldc { category2: true, .. } => op::LDC2_W,
             Insn::Ldc { .. } => op::LDC,
             Insn::InvokeInterface { .. } => op::INVOKEINTERFACE,
             Insn::InvokeDynamic { .. } => op::INVOKEDYNAMIC,
@@ -143,11 +141,9 @@ impl Insn {
     pub fn targets(&self) -> Vec<Label> {
         match self {
             Insn::Branch { target, .. } => vec![*target],
-            Insn::TableSwitch {
-                default, targets, ..
-            } => std::iter::once(*default)
-                .chain(targets.iter().copied())
-                .collect(),
+            Insn::TableSwitch { default, targets, .. } => {
+                std::iter::once(*default).chain(targets.iter().copied()).collect()
+            }
             Insn::LookupSwitch { default, pairs } => std::iter::once(*default)
                 .chain(pairs.iter().map(|(_, l)| *l))
                 .collect(),
@@ -175,8 +171,7 @@ impl Decoded {
     /// Whether `pc` is an instruction start or the end of the code.
     pub fn is_boundary(&self, pc: u32) -> bool {
         let pc = pc as usize;
-        pc == self.instruction_starts.len()
-            || self.instruction_starts.get(pc).copied().unwrap_or(false)
+        pc == self.instruction_starts.len() || self.instruction_starts.get(pc).copied().unwrap_or(false)
     }
 }
 
@@ -312,11 +307,7 @@ impl CodeReader<'_> {
             }
             Format::Branch4 => {
                 let offset = self.i4(start)?;
-                let opcode = if opcode == op::GOTO_W {
-                    op::GOTO
-                } else {
-                    op::JSR
-                };
+                let opcode = if opcode == op::GOTO_W { op::GOTO } else { op::JSR };
                 Insn::Branch {
                     opcode,
                     target: self.target(start, offset)?,
@@ -455,10 +446,7 @@ mod tests {
 
     #[test]
     fn wide_forms_decode_to_their_plain_meaning() {
-        let decoded = decode(&[
-            0xc4, 0x84, 0x01, 0x00, 0xff, 0x38, 0xc4, 0x15, 0x01, 0x02, 0xb1,
-        ])
-        .unwrap();
+        let decoded = decode(&[0xc4, 0x84, 0x01, 0x00, 0xff, 0x38, 0xc4, 0x15, 0x01, 0x02, 0xb1]).unwrap();
         assert_eq!(
             decoded.insns[1],
             Insn::Iinc {
@@ -499,10 +487,7 @@ mod tests {
     fn a_branch_into_the_middle_of_an_instruction_is_refused() {
         // sipush 1; goto -2 (pc 1, inside sipush)
         let err = decode(&[0x11, 0, 1, 0xa7, 0xff, 0xfe]).unwrap_err();
-        assert!(matches!(
-            err,
-            BytecodeError::BadBranchTarget { pc: 3, target: 1 }
-        ));
+        assert!(matches!(err, BytecodeError::BadBranchTarget { pc: 3, target: 1 }));
     }
 
     #[test]
@@ -513,10 +498,7 @@ mod tests {
         ));
         assert!(matches!(
             decode(&[0xfe]),
-            Err(BytecodeError::InvalidOpcode {
-                pc: 0,
-                opcode: 0xfe
-            })
+            Err(BytecodeError::InvalidOpcode { pc: 0, opcode: 0xfe })
         ));
         // A tableswitch from -1 to 0 whose two targets are missing.
         assert!(matches!(

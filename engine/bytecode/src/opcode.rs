@@ -354,10 +354,7 @@ pub fn mnemonic(opcode: u8) -> &'static str {
         "goto_w",
         "jsr_w",
     ];
-    NAMES
-        .get(usize::from(opcode))
-        .copied()
-        .unwrap_or("<invalid>")
+    NAMES.get(usize::from(opcode)).copied().unwrap_or("<invalid>")
 }
 
 /// The conditional branch with the opposite condition (`ifeq` ↔ `ifne`,

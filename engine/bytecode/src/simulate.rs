@@ -80,8 +80,7 @@ pub fn step(
         Insn::InvokeInterface { index, .. } => sim.invoke(*index, pool, this_class)?,
         Insn::InvokeDynamic { index } => sim.invoke(*index, pool, this_class)?,
         Insn::NewArray(atype) => {
-            let class =
-                primitive_array(*atype).ok_or(BytecodeError::BadArrayType { at, atype: *atype })?;
+            let class = primitive_array(*atype).ok_or(BytecodeError::BadArrayType { at, atype: *atype })?;
             sim.pop_category(1)?;
             sim.push(VType::Object(class.into()));
         }
@@ -393,8 +392,9 @@ impl Sim<'_> {
                 let array = self.pop_category(1)?;
                 let component = match array {
                     VType::Null => VType::Null,
-                    VType::Object(name) => reference_component(&name)
-                        .ok_or_else(|| self.mismatch("an array of references"))?,
+                    VType::Object(name) => {
+                        reference_component(&name).ok_or_else(|| self.mismatch("an array of references"))?
+                    }
                     _ => return Err(self.mismatch("an array of references")),
                 };
                 self.push(component);
@@ -456,12 +456,7 @@ impl Sim<'_> {
     }
 
     /// The instructions of [`Insn::Ref`].
-    fn reference(
-        &mut self,
-        index: CpIndex,
-        pool: &impl ConstantLookup,
-        this_class: &[u8],
-    ) -> Result<()> {
+    fn reference(&mut self, index: CpIndex, pool: &impl ConstantLookup, this_class: &[u8]) -> Result<()> {
         match self.opcode {
             op::GETSTATIC => {
                 let field = field_type(pool, index)?;
@@ -507,12 +502,7 @@ impl Sim<'_> {
     }
 
     /// Any of the five invokes.
-    fn invoke(
-        &mut self,
-        index: CpIndex,
-        pool: &impl ConstantLookup,
-        this_class: &[u8],
-    ) -> Result<()> {
+    fn invoke(&mut self, index: CpIndex, pool: &impl ConstantLookup, this_class: &[u8]) -> Result<()> {
         let (class, name, descriptor) = pool.member_ref(index)?;
         let descriptor = MethodDescriptor::parse(descriptor)?;
         for parameter in descriptor.parameters.iter().rev() {
@@ -733,32 +723,16 @@ mod tests {
             self.add(Constant::NameAndType { name, descriptor })
         }
 
-        fn field(
-            &mut self,
-            class: &'static str,
-            name: &'static str,
-            descriptor: &'static str,
-        ) -> CpIndex {
+        fn field(&mut self, class: &'static str, name: &'static str, descriptor: &'static str) -> CpIndex {
             let class = self.class(class);
             let name_and_type = self.name_and_type(name, descriptor);
-            self.add(Constant::Fieldref {
-                class,
-                name_and_type,
-            })
+            self.add(Constant::Fieldref { class, name_and_type })
         }
 
-        fn method(
-            &mut self,
-            class: &'static str,
-            name: &'static str,
-            descriptor: &'static str,
-        ) -> CpIndex {
+        fn method(&mut self, class: &'static str, name: &'static str, descriptor: &'static str) -> CpIndex {
             let class = self.class(class);
             let name_and_type = self.name_and_type(name, descriptor);
-            self.add(Constant::Methodref {
-                class,
-                name_and_type,
-            })
+            self.add(Constant::Methodref { class, name_and_type })
         }
 
         fn interface_method(
@@ -769,10 +743,7 @@ mod tests {
         ) -> CpIndex {
             let class = self.class(class);
             let name_and_type = self.name_and_type(name, descriptor);
-            self.add(Constant::InterfaceMethodref {
-                class,
-                name_and_type,
-            })
+            self.add(Constant::InterfaceMethodref { class, name_and_type })
         }
 
         fn dynamic(&mut self, name: &'static str, descriptor: &'static str) -> CpIndex {
@@ -946,28 +917,15 @@ mod tests {
         assert!(after.stack.is_empty());
 
         // Storing into the second half of that long kills the long.
-        let second_half = run(
-            &[plain(ICONST_1), local(op::ISTORE, 2)],
-            after.clone(),
-            &pool,
-        )
-        .unwrap();
+        let second_half = run(&[plain(ICONST_1), local(op::ISTORE, 2)], after.clone(), &pool).unwrap();
         assert_eq!(
             second_half.locals,
             [VType::Integer, VType::Top, VType::Integer, VType::Integer]
         );
 
         // A long stored into slot 0 overlaps the first half of the long at 1.
-        let overlapping = run(
-            &[plain(LCONST_1), local(op::LSTORE, 0)],
-            after.clone(),
-            &pool,
-        )
-        .unwrap();
-        assert_eq!(
-            overlapping.locals,
-            [VType::Long, VType::Top, VType::Integer]
-        );
+        let overlapping = run(&[plain(LCONST_1), local(op::LSTORE, 0)], after.clone(), &pool).unwrap();
+        assert_eq!(overlapping.locals, [VType::Long, VType::Top, VType::Integer]);
 
         // A double past the end pads with Top; loading pushes one entry.
         let padded = run(
@@ -996,10 +954,7 @@ mod tests {
 
         // An aload must find a reference.
         let err = run(&[local(op::ALOAD, 2)], padded, &pool).unwrap_err();
-        assert!(
-            matches!(err, BytecodeError::OperandMismatch { .. }),
-            "{err}"
-        );
+        assert!(matches!(err, BytecodeError::OperandMismatch { .. }), "{err}");
     }
 
     #[test]
@@ -1034,14 +989,7 @@ mod tests {
             (
                 0x5e,
                 vec![a.clone(), f.clone(), i.clone(), i.clone()],
-                vec![
-                    i.clone(),
-                    i.clone(),
-                    a.clone(),
-                    f.clone(),
-                    i.clone(),
-                    i.clone(),
-                ],
+                vec![i.clone(), i.clone(), a.clone(), f.clone(), i.clone(), i.clone()],
             ),
             (
                 0x5e,
@@ -1078,20 +1026,11 @@ mod tests {
                 vec![i.clone(), f.clone()],
                 vec![f.clone(), i.clone(), f.clone()],
             ),
-            (
-                op::SWAP,
-                vec![i.clone(), a.clone()],
-                vec![a.clone(), i.clone()],
-            ),
+            (op::SWAP, vec![i.clone(), a.clone()], vec![a.clone(), i.clone()]),
         ];
         for (opcode, before, expected) in cases {
             let after = run(&[plain(opcode)], frame(vec![], before.clone()), &pool).unwrap();
-            assert_eq!(
-                after.stack,
-                expected,
-                "{} on {before:?}",
-                op::mnemonic(opcode)
-            );
+            assert_eq!(after.stack, expected, "{} on {before:?}", op::mnemonic(opcode));
         }
         // Forms that would split a long are refused.
         for (opcode, before) in [
@@ -1214,10 +1153,7 @@ mod tests {
         for insn in &insns[2..6] {
             step(insn, Label(11), &mut state, &pool, THIS).unwrap();
         }
-        assert_eq!(
-            state.locals,
-            [object("a/This"), VType::Uninitialized(Label(10))]
-        );
+        assert_eq!(state.locals, [object("a/This"), VType::Uninitialized(Label(10))]);
         step(&insns[6], Label(12), &mut state, &pool, THIS).unwrap();
         assert_eq!(state.locals, [object("a/This"), object("a/Made")]);
         assert_eq!(state.stack, [object("a/Made")]);
@@ -1248,10 +1184,7 @@ mod tests {
             THIS,
         )
         .unwrap_err();
-        assert!(
-            matches!(err, BytecodeError::OperandMismatch { .. }),
-            "{err}"
-        );
+        assert!(matches!(err, BytecodeError::OperandMismatch { .. }), "{err}");
     }
 
     fn plain_int() -> VType {
@@ -1275,10 +1208,7 @@ mod tests {
             &pool,
         )
         .unwrap();
-        assert_eq!(
-            after.locals,
-            [object("a/This"), VType::Long, object("a/This")]
-        );
+        assert_eq!(after.locals, [object("a/This"), VType::Long, object("a/This")]);
         assert!(after.stack.is_empty());
     }
 
@@ -1309,11 +1239,7 @@ mod tests {
         );
         // An int[] has no reference components.
         let err = run(
-            &rows[..3]
-                .iter()
-                .chain(&rows[1..3])
-                .cloned()
-                .collect::<Vec<_>>(),
+            &rows[..3].iter().chain(&rows[1..3]).cloned().collect::<Vec<_>>(),
             start,
             &pool,
         )
@@ -1377,12 +1303,7 @@ mod tests {
                 VType::Integer,
             ]
         );
-        let err = run(
-            &[plain(ICONST_1), Insn::NewArray(3)],
-            Frame::default(),
-            &pool,
-        )
-        .unwrap_err();
+        let err = run(&[plain(ICONST_1), Insn::NewArray(3)], Frame::default(), &pool).unwrap_err();
         assert!(
             matches!(err, BytecodeError::BadArrayType { atype: 3, .. }),
             "{err}"
@@ -1474,15 +1395,10 @@ mod tests {
             let mut stack = vec![VType::Integer; 4];
             match &shape {
                 Shape::Simple { pops, .. } => {
-                    stack.extend(pops.iter().map(
-                        |&c| {
-                            if c == 2 {
-                                VType::Long
-                            } else {
-                                VType::Integer
-                            }
-                        },
-                    ))
+                    stack.extend(
+                        pops.iter()
+                            .map(|&c| if c == 2 { VType::Long } else { VType::Integer }),
+                    )
                 }
                 Shape::ArrayLoadReference => stack.extend([object("[[I"), VType::Integer]),
                 _ => {}

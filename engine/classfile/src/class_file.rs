@@ -50,10 +50,7 @@ pub fn encode_attribute(out: &mut Vec<u8>, name_index: CpIndex, info: &[u8]) {
 ///
 /// # Errors
 /// Truncation, forged counts and names that are not `Utf8` constants.
-pub fn read_attributes<'a>(
-    r: &mut Reader<'a>,
-    pool: &ConstantPool<'a>,
-) -> Result<Vec<RawAttribute<'a>>> {
+pub fn read_attributes<'a>(r: &mut Reader<'a>, pool: &ConstantPool<'a>) -> Result<Vec<RawAttribute<'a>>> {
     let count = r.count_u2("attributes_count", 6)?;
     let mut attributes = Vec::with_capacity(count);
     for _ in 0..count {
@@ -240,13 +237,7 @@ impl<'a> ClassFile<'a> {
         class_at(&constant_pool, this_class, "this_class", this_offset, false)?;
         let super_offset = r.offset();
         let super_class = CpIndex(r.u2("super_class")?);
-        class_at(
-            &constant_pool,
-            super_class,
-            "super_class",
-            super_offset,
-            true,
-        )?;
+        class_at(&constant_pool, super_class, "super_class", super_offset, true)?;
         let interface_count = r.count_u2("interfaces_count", 2)?;
         let mut interfaces = Vec::with_capacity(interface_count);
         for _ in 0..interface_count {
@@ -275,11 +266,7 @@ impl<'a> ClassFile<'a> {
         })
     }
 
-    fn members(
-        r: &mut Reader<'a>,
-        pool: &ConstantPool<'a>,
-        item: &'static str,
-    ) -> Result<Vec<Member<'a>>> {
+    fn members(r: &mut Reader<'a>, pool: &ConstantPool<'a>, item: &'static str) -> Result<Vec<Member<'a>>> {
         let count = r.count_u2(item, 8)?;
         let mut members = Vec::with_capacity(count);
         for _ in 0..count {

@@ -180,18 +180,9 @@ impl Constant<'_> {
             | Constant::MethodType { descriptor: i }
             | Constant::Module { name: i }
             | Constant::Package { name: i } => out.put_u2(i.0),
-            Constant::Fieldref {
-                class,
-                name_and_type,
-            }
-            | Constant::Methodref {
-                class,
-                name_and_type,
-            }
-            | Constant::InterfaceMethodref {
-                class,
-                name_and_type,
-            } => {
+            Constant::Fieldref { class, name_and_type }
+            | Constant::Methodref { class, name_and_type }
+            | Constant::InterfaceMethodref { class, name_and_type } => {
                 out.put_u2(class.0);
                 out.put_u2(name_and_type.0);
             }
@@ -272,26 +263,14 @@ pub trait ConstantLookup {
     fn member_ref(&self, index: CpIndex) -> Result<(&[u8], &[u8], &[u8])> {
         match self.constant(index) {
             Some(
-                Constant::Fieldref {
-                    class,
-                    name_and_type,
-                }
-                | Constant::Methodref {
-                    class,
-                    name_and_type,
-                }
-                | Constant::InterfaceMethodref {
-                    class,
-                    name_and_type,
-                },
+                Constant::Fieldref { class, name_and_type }
+                | Constant::Methodref { class, name_and_type }
+                | Constant::InterfaceMethodref { class, name_and_type },
             ) => {
                 let (name, descriptor) = self.name_and_type(name_and_type)?;
                 Ok((self.class_name_bytes(class)?, name, descriptor))
             }
-            Some(
-                Constant::InvokeDynamic { name_and_type, .. }
-                | Constant::Dynamic { name_and_type, .. },
-            ) => {
+            Some(Constant::InvokeDynamic { name_and_type, .. } | Constant::Dynamic { name_and_type, .. }) => {
                 let (name, descriptor) = self.name_and_type(name_and_type)?;
                 Ok((&[], name, descriptor))
             }
@@ -394,12 +373,7 @@ impl<'a> ConstantPool<'a> {
     ///
     /// # Errors
     /// [`ClassFileError::BadConstantReference`] for an out-of-range or unusable index.
-    pub fn entry(
-        &self,
-        index: CpIndex,
-        item: &'static str,
-        offset: usize,
-    ) -> Result<&Constant<'a>> {
+    pub fn entry(&self, index: CpIndex, item: &'static str, offset: usize) -> Result<&Constant<'a>> {
         self.get(index)
             .ok_or_else(|| ClassFileError::BadConstantReference {
                 item,
@@ -459,8 +433,7 @@ impl<'a> ConstantPool<'a> {
         let class = |c: &Constant| matches!(c, C::Class { .. });
         let nat = |c: &Constant| matches!(c, C::NameAndType { .. });
         for (from, entry) in self.iter() {
-            let expect = |index: CpIndex, ok: fn(&Constant) -> bool, expected| match self.get(index)
-            {
+            let expect = |index: CpIndex, ok: fn(&Constant) -> bool, expected| match self.get(index) {
                 Some(c) if ok(c) => Ok(()),
                 found => Err(ClassFileError::BadPoolReference {
                     from: from.0,
@@ -504,9 +477,7 @@ impl<'a> ConstantPool<'a> {
                     let ok: fn(&Constant) -> bool = match reference_kind {
                         1..=4 => |c| matches!(c, C::Fieldref { .. }),
                         5 | 8 => |c| matches!(c, C::Methodref { .. }),
-                        6 | 7 => {
-                            |c| matches!(c, C::Methodref { .. } | C::InterfaceMethodref { .. })
-                        }
+                        6 | 7 => |c| matches!(c, C::Methodref { .. } | C::InterfaceMethodref { .. }),
                         9 => |c| matches!(c, C::InterfaceMethodref { .. }),
                         _ => {
                             return Err(ClassFileError::InvalidValue {
@@ -569,9 +540,7 @@ pub(crate) fn read_entry<'a>(r: &mut Reader<'a>, index: u16) -> Result<Constant<
             reference_kind: r.u1("MethodHandle reference_kind")?,
             reference: idx(r)?,
         },
-        tag::METHOD_TYPE => Constant::MethodType {
-            descriptor: idx(r)?,
-        },
+        tag::METHOD_TYPE => Constant::MethodType { descriptor: idx(r)? },
         tag::DYNAMIC => Constant::Dynamic {
             bootstrap_method_attr_index: r.u2("bootstrap_method_attr_index")?,
             name_and_type: idx(r)?,

@@ -140,8 +140,7 @@ fn reencode_info<'a>(raw: &RawAttribute<'a>, pool: &ConstantPool<'a>) -> Result<
         names::RUNTIME_VISIBLE_ANNOTATIONS | names::RUNTIME_INVISIBLE_ANNOTATIONS => {
             encode_typed::<attr::Annotations>(raw, pool)
         }
-        names::RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS
-        | names::RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS => {
+        names::RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS | names::RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS => {
             encode_typed::<attr::ParameterAnnotations>(raw, pool)
         }
         names::RUNTIME_VISIBLE_TYPE_ANNOTATIONS | names::RUNTIME_INVISIBLE_TYPE_ANNOTATIONS => {

@@ -48,7 +48,9 @@ pub enum ClassFileError {
     },
     /// An index into the constant pool is out of range, points at the
     /// second slot of a `long`/`double`, or at an entry of the wrong kind.
-    #[error("{item} at offset {offset:#x} refers to constant #{index}, which is {found}; expected {expected}")]
+    #[error(
+        "{item} at offset {offset:#x} refers to constant #{index}, which is {found}; expected {expected}"
+    )]
     BadConstantReference {
         /// What holds the reference.
         item: &'static str,
@@ -85,9 +87,7 @@ pub enum ClassFileError {
         expected: &'static str,
     },
     /// A count claims more items than the remaining bytes could hold.
-    #[error(
-        "{count} {item} at offset {offset:#x} cannot fit in the {remaining} bytes that remain"
-    )]
+    #[error("{count} {item} at offset {offset:#x} cannot fit in the {remaining} bytes that remain")]
     ImpossibleCount {
         /// What is being counted.
         item: &'static str,

@@ -200,10 +200,7 @@ mod tests {
     #[test]
     fn supplementary_characters_are_surrogate_pairs() {
         let encoded = from_str("x\u{1F600}");
-        assert_eq!(
-            encoded.as_ref(),
-            &[b'x', 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]
-        );
+        assert_eq!(encoded.as_ref(), &[b'x', 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]);
         assert_eq!(to_str(&encoded).unwrap(), "x\u{1F600}");
     }
 
@@ -226,18 +223,12 @@ mod tests {
     #[test]
     fn four_byte_utf8_and_bare_nul_are_malformed() {
         assert!(to_utf16(&[0xF0, 0x9F, 0x98, 0x80]).is_err());
-        assert_eq!(
-            to_utf16(&[b'a', 0]),
-            Err(Mutf8Error::Malformed { position: 1 })
-        );
+        assert_eq!(to_utf16(&[b'a', 0]), Err(Mutf8Error::Malformed { position: 1 }));
         assert_eq!(
             to_utf16(&[0xE0, 0x80]),
             Err(Mutf8Error::Malformed { position: 0 })
         );
-        assert_eq!(
-            to_utf16(&[0x80]),
-            Err(Mutf8Error::Malformed { position: 0 })
-        );
+        assert_eq!(to_utf16(&[0x80]), Err(Mutf8Error::Malformed { position: 0 }));
     }
 
     #[test]

@@ -141,18 +141,9 @@ impl<'a> PoolBuilder<'a> {
         let class = self.add_class_raw(class)?;
         let name_and_type = self.add_name_and_type(name, descriptor)?;
         self.add(match kind {
-            tag::FIELDREF => Constant::Fieldref {
-                class,
-                name_and_type,
-            },
-            tag::METHODREF => Constant::Methodref {
-                class,
-                name_and_type,
-            },
-            _ => Constant::InterfaceMethodref {
-                class,
-                name_and_type,
-            },
+            tag::FIELDREF => Constant::Fieldref { class, name_and_type },
+            tag::METHODREF => Constant::Methodref { class, name_and_type },
+            _ => Constant::InterfaceMethodref { class, name_and_type },
         })
     }
 
@@ -310,8 +301,7 @@ impl<'a> ClassWriter<'a> {
             }
         }
         let class = self.class;
-        let mut out =
-            Vec::with_capacity(class.bytes().len() + self.constant_pool.appended.len() + 256);
+        let mut out = Vec::with_capacity(class.bytes().len() + self.constant_pool.appended.len() + 256);
         out.put_u4(0xCAFE_BABE);
         out.put_u2(class.minor_version);
         out.put_u2(class.major_version);

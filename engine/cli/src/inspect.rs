@@ -30,15 +30,14 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     let mut all_ok = true;
     let mut out = io::stdout().lock();
     for path in &args.inputs.paths {
-        let entries =
-            match Input::open(path).and_then(|input| Ok(input.entries()?.collect::<Vec<_>>())) {
-                Ok(entries) => entries,
-                Err(error) => {
-                    report_failure(&error);
-                    all_ok = false;
-                    continue;
-                }
-            };
+        let entries = match Input::open(path).and_then(|input| Ok(input.entries()?.collect::<Vec<_>>())) {
+            Ok(entries) => entries,
+            Err(error) => {
+                report_failure(&error);
+                all_ok = false;
+                continue;
+            }
+        };
         for entry in entries {
             match entry {
                 Ok(entry) if entry.is_class() => {
@@ -108,12 +107,7 @@ fn print_class(out: &mut impl Write, class: &ClassFile<'_>, constants: bool) -> 
         None => writeln!(out, "  super_class: none")?,
     }
     for interface in &class.interfaces {
-        writeln!(
-            out,
-            "  interface: {} {}",
-            interface,
-            class_name(pool, *interface)
-        )?;
+        writeln!(out, "  interface: {} {}", interface, class_name(pool, *interface))?;
     }
     writeln!(
         out,
@@ -219,12 +213,8 @@ fn describe_attribute<'a>(
     let utf8 = |index: CpIndex| pool.utf8_lossy(index).into_owned();
     Ok(match raw.name {
         names::CODE => Detail::Code(attr::Code::from_raw(raw, pool)?),
-        names::SOURCE_FILE => Detail::Line(utf8(
-            attr::SourceFile::from_raw(raw, pool)?.sourcefile_index,
-        )),
-        names::SIGNATURE => {
-            Detail::Line(utf8(attr::Signature::from_raw(raw, pool)?.signature_index))
-        }
+        names::SOURCE_FILE => Detail::Line(utf8(attr::SourceFile::from_raw(raw, pool)?.sourcefile_index)),
+        names::SIGNATURE => Detail::Line(utf8(attr::Signature::from_raw(raw, pool)?.signature_index)),
         names::STACK_MAP_TABLE => Detail::Line(format!(
             "{} frames",
             attr::StackMapTable::from_raw(raw, pool)?.frames.len()
@@ -268,10 +258,8 @@ fn describe_attribute<'a>(
 }
 
 fn class_name(pool: &ConstantPool<'_>, index: CpIndex) -> String {
-    pool.class_name(index).map_or_else(
-        |_| format!("<invalid {index}>"),
-        |name| text(name).into_owned(),
-    )
+    pool.class_name(index)
+        .map_or_else(|_| format!("<invalid {index}>"), |name| text(name).into_owned())
 }
 
 fn describe_constant(pool: &ConstantPool<'_>, constant: &Constant<'_>) -> String {
@@ -293,18 +281,9 @@ fn describe_constant(pool: &ConstantPool<'_>, constant: &Constant<'_>) -> String
         }
         Constant::String { string } => format!("{string} {:?}", utf8(string)),
         Constant::MethodType { descriptor } => format!("{descriptor} {}", utf8(descriptor)),
-        Constant::Fieldref {
-            class,
-            name_and_type,
-        }
-        | Constant::Methodref {
-            class,
-            name_and_type,
-        }
-        | Constant::InterfaceMethodref {
-            class,
-            name_and_type,
-        } => {
+        Constant::Fieldref { class, name_and_type }
+        | Constant::Methodref { class, name_and_type }
+        | Constant::InterfaceMethodref { class, name_and_type } => {
             format!(
                 "{class}.{name_and_type} {}.{}",
                 class_name(pool, class),
@@ -326,10 +305,7 @@ fn describe_constant(pool: &ConstantPool<'_>, constant: &Constant<'_>) -> String
             bootstrap_method_attr_index,
             name_and_type,
         } => {
-            format!(
-                "bootstrap {bootstrap_method_attr_index} {}",
-                nat(name_and_type)
-            )
+            format!("bootstrap {bootstrap_method_attr_index} {}", nat(name_and_type))
         }
         Constant::Unusable => String::new(),
     }

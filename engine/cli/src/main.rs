@@ -2,6 +2,7 @@
 //! calls the engine and prints results; it computes nothing itself.
 
 mod inspect;
+mod instrument;
 mod output;
 mod roundtrip;
 
@@ -25,6 +26,8 @@ enum Command {
     Inspect(inspect::Args),
     /// Parse and write back every class, and compare the bytes.
     Roundtrip(roundtrip::Args),
+    /// Rewrite the classes of the inputs into an output directory.
+    Instrument(instrument::Args),
 }
 
 /// Exit code when every input was handled.
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Inspect(args) => inspect::run(&args),
         Command::Roundtrip(args) => roundtrip::run(&args),
+        Command::Instrument(args) => instrument::run(&args),
     };
     match result {
         Ok(true) => ExitCode::from(EXIT_OK),

@@ -46,8 +46,7 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
 /// Every readable class entry of one input; what cannot be read is
 /// reported and counted as failed.
 fn read_classes(path: &Path, summary: &mut Summary) -> Vec<Entry> {
-    let entries = match Input::open(path).and_then(|input| Ok(input.entries()?.collect::<Vec<_>>()))
-    {
+    let entries = match Input::open(path).and_then(|input| Ok(input.entries()?.collect::<Vec<_>>())) {
         Ok(entries) => entries,
         Err(error) => {
             report_failure(&error);

@@ -148,9 +148,7 @@ impl Input {
     /// # Errors
     /// Opening the input fails as a whole; a single unreadable entry is an
     /// `Err` item and the rest still follow.
-    pub fn entries(
-        &self,
-    ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
+    pub fn entries(&self) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
         match self.kind {
             InputKind::ClassFile => {
                 let name = self
@@ -299,10 +297,7 @@ mod tests {
         let jar = dir.path().join("app.jar");
         fs::write(
             &jar,
-            jar_with(
-                &[("a/B.class", b"xyz"), ("META-INF/MANIFEST.MF", b"m")],
-                b"",
-            ),
+            jar_with(&[("a/B.class", b"xyz"), ("META-INF/MANIFEST.MF", b"m")], b""),
         )
         .unwrap();
         let input = Input::open(&jar).unwrap();
@@ -354,9 +349,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("notes.txt");
         fs::write(&file, b"x").unwrap();
-        assert!(matches!(
-            Input::open(&file),
-            Err(InputError::UnknownKind { .. })
-        ));
+        assert!(matches!(Input::open(&file), Err(InputError::UnknownKind { .. })));
     }
 }

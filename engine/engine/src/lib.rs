@@ -1,8 +1,8 @@
 //! JP's engine: everything between the front ends (the `jp` CLI, and the
 //! JNI library for the build plugins) and the class-file model.
 //!
-//! For now it reads inputs ([`input`]) and round-trips classes
-//! ([`roundtrip`]); the instrumentation request API joins it later.
+//! It reads inputs ([`input`]), round-trips classes ([`roundtrip`]) and
+//! instruments them into an output directory ([`instrument`]).
 //!
 //! ```no_run
 //! use jp_engine::input::Input;
@@ -15,4 +15,6 @@
 #![deny(missing_docs)]
 
 pub mod input;
+pub mod instrument;
+mod output;
 pub mod roundtrip;

@@ -39,9 +39,7 @@ pub struct Warning {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WarningReason {
     /// The rewritten code would pass 65535 bytes.
-    #[error(
-        "the rewritten method would have {length} bytes of code (limit 65535); kept as it was"
-    )]
+    #[error("the rewritten method would have {length} bytes of code (limit 65535); kept as it was")]
     MethodTooLarge {
         /// The length it would have had.
         length: usize,

@@ -8,10 +8,10 @@
 //! - at every loop header, calls a new synthetic no-op method when the
 //!   counter's low bits are zero (a conditional branch with a call, whose
 //!   target needs a new frame);
-//! - with `pad > 0`, also jumps over `pad` bytes of `nop`s at entry and
-//!   inside each loop-header check, so that branches must be widened
-//!   (`goto_w`, and `if<!cond>` over a `goto_w`, whose frames are
-//!   computed by simulation).
+//! - with `pad > 0`, also jumps over `pad` bytes of `nop`s, inside the
+//!   first loop's check (or at entry in a method without loops), so that
+//!   branches must be widened (`goto_w`, and `if<!cond>` over a `goto_w`,
+//!   whose frames are computed by simulation).
 //!
 //! It also appends an `int` parameter to private methods where no code
 //! outside the class can call them (no nestmates, no method handles, not a
@@ -24,13 +24,11 @@ use jp_bytecode::body::MethodBody;
 use jp_bytecode::descriptor::MethodDescriptor;
 use jp_bytecode::opcode as op;
 use jp_bytecode::{BytecodeError, Frame, Insn, Label, VType};
-use jp_classfile::access::{
-    ACC_ABSTRACT, ACC_INTERFACE, ACC_MODULE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC,
-};
+use jp_classfile::access::{ACC_ABSTRACT, ACC_INTERFACE, ACC_MODULE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{
-    mutf8, tag, AttributeOut, ByteSink, ClassFile, ClassWriter, Constant, ConstantLookup, CpIndex,
-    Member, MemberOut,
+    mutf8, tag, AttributeOut, ByteSink, ClassFile, ClassWriter, Constant, ConstantLookup, CpIndex, Member,
+    MemberOut,
 };
 
 use crate::blocks::{blocks, Analysis};
@@ -52,10 +50,7 @@ pub struct StressOptions {
 pub fn stress_class(bytes: &[u8], options: StressOptions) -> Result<Rewritten, InstrumentError> {
     let class = ClassFile::parse(bytes)?;
     if class.access_flags & ACC_MODULE != 0
-        || class
-            .methods
-            .iter()
-            .all(|m| m.attribute(names::CODE).is_none())
+        || class.methods.iter().all(|m| m.attribute(names::CODE).is_none())
     {
         return Ok(Rewritten {
             bytes: None,
@@ -77,11 +72,7 @@ pub fn stress_class(bytes: &[u8], options: StressOptions) -> Result<Rewritten, I
 /// Signals that the rewrite must be redone without parameter shifts.
 struct Retry;
 
-fn rewrite(
-    class: &ClassFile<'_>,
-    shifted: &[usize],
-    options: StressOptions,
-) -> Result<Rewritten, Retry> {
+fn rewrite(class: &ClassFile<'_>, shifted: &[usize], options: StressOptions) -> Result<Rewritten, Retry> {
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
     let mut warnings = Vec::new();
@@ -123,12 +114,10 @@ fn rewrite(
         } else {
             tag::METHODREF
         };
-        match writer.constant_pool.add_member_ref(
-            kind,
-            class.this_class_name(),
-            method.name,
-            &new_descriptor,
-        ) {
+        match writer
+            .constant_pool
+            .add_member_ref(kind, class.this_class_name(), method.name, &new_descriptor)
+        {
             Ok(index) => {
                 new_refs.insert((method.name.to_vec(), method.descriptor.to_vec()), index);
             }
@@ -199,9 +188,7 @@ fn rewrite(
                     return Err(Retry);
                 }
                 let reason = match error {
-                    BytecodeError::CodeTooLarge { length } => {
-                        WarningReason::MethodTooLarge { length }
-                    }
+                    BytecodeError::CodeTooLarge { length } => WarningReason::MethodTooLarge { length },
                     other => WarningReason::Bytecode(other),
                 };
                 warnings.push(Warning {
@@ -247,10 +234,7 @@ fn rewrite_method(
 ) -> Result<Vec<u8>, BytecodeError> {
     let pool = &class.constant_pool;
     let mut body = MethodBody::open(class, method, code)?;
-    let block_starts: Vec<u32> = blocks(&body, Analysis::Default)
-        .iter()
-        .map(|b| b.start)
-        .collect();
+    let block_starts: Vec<u32> = blocks(&body, Analysis::Default).iter().map(|b| b.start).collect();
     let loop_headers = loop_headers(&body);
     let call_sites = call_sites(&body, pool, class.this_class_name(), new_refs);
 
@@ -272,7 +256,10 @@ fn rewrite_method(
             index: counter,
         },
     ];
-    if options.pad > 0 {
+    // The padding goes once per method: into the first loop's check, so
+    // that the loop's back edges must widen, or at entry without loops.
+    let pad_at_entry = poll.is_none() || loop_headers.is_empty();
+    if options.pad > 0 && pad_at_entry {
         let after = body.new_label();
         entry.extend([
             Insn::Plain(op::ICONST_0),
@@ -286,8 +273,7 @@ fn rewrite_method(
             usize::from(options.pad),
         ));
         entry.push(Insn::Label(after));
-        let locals =
-            jp_bytecode::frame::with_local(&body.initial_frame().locals, counter, &VType::Long);
+        let locals = jp_bytecode::frame::with_local(&body.initial_frame().locals, counter, &VType::Long);
         body.add_frame(
             after,
             Frame {
@@ -320,7 +306,7 @@ fn rewrite_method(
         let mask = writer
             .constant_pool
             .add(Constant::Long(injected::STRESS_POLL_MASK))?;
-        for header in loop_headers {
+        for (i, header) in loop_headers.into_iter().enumerate() {
             let skip = body.new_label();
             if body.has_frames() {
                 let frame = body.frame_before(header, &writer.constant_pool)?;
@@ -347,10 +333,12 @@ fn rewrite_method(
                     index: poll,
                 },
             ];
-            check.extend(std::iter::repeat_n(
-                Insn::Plain(op::NOP),
-                usize::from(options.pad),
-            ));
+            if i == 0 {
+                check.extend(std::iter::repeat_n(
+                    Insn::Plain(op::NOP),
+                    usize::from(options.pad),
+                ));
+            }
             check.push(Insn::Label(skip));
             body.insert_before(header, check)?;
         }
@@ -365,12 +353,7 @@ fn loop_headers(body: &MethodBody<'_>) -> Vec<u32> {
     for insn in body.instructions() {
         match insn {
             Insn::Label(Label(at)) => pc = *at,
-            insn => headers.extend(
-                insn.targets()
-                    .iter()
-                    .map(|l| l.0)
-                    .filter(|&target| target <= pc),
-            ),
+            insn => headers.extend(insn.targets().iter().map(|l| l.0).filter(|&target| target <= pc)),
         }
     }
     headers.into_iter().collect()
@@ -431,8 +414,7 @@ fn call_sites(
 /// Private methods whose descriptor may change: nothing outside this class
 /// can call them (no nestmates, no method handles, no serialization hook).
 fn shift_candidates(class: &ClassFile<'_>) -> Vec<usize> {
-    if class.attribute(names::NEST_HOST).is_some() || class.attribute(names::NEST_MEMBERS).is_some()
-    {
+    if class.attribute(names::NEST_HOST).is_some() || class.attribute(names::NEST_MEMBERS).is_some() {
         return Vec::new();
     }
     let pool = &class.constant_pool;
@@ -461,9 +443,10 @@ fn shift_candidates(class: &ClassFile<'_>) -> Vec<usize> {
                     .iter()
                     .any(|n| n.as_bytes() == m.name)
                 && !handle_targets.contains(&(m.name, m.descriptor))
-                && !class.methods.iter().any(|other| {
-                    other.name == m.name && other.descriptor == new_descriptor.as_slice()
-                })
+                && !class
+                    .methods
+                    .iter()
+                    .any(|other| other.name == m.name && other.descriptor == new_descriptor.as_slice())
                 && MethodDescriptor::parse(m.descriptor).is_ok_and(|d| d.parameter_slots() < 254)
         })
         .map(|(i, _)| i)
@@ -486,9 +469,7 @@ fn with_extra_parameter(descriptor: &[u8]) -> Vec<u8> {
 /// Appends `static void $jp$poll() { return; }`.
 fn add_poll_method(writer: &mut ClassWriter<'_>, public: bool) -> jp_classfile::Result<()> {
     let name_index = writer.constant_pool.add_utf8(injected::STRESS_POLL_NAME)?;
-    let descriptor_index = writer
-        .constant_pool
-        .add_utf8(injected::STRESS_POLL_DESCRIPTOR)?;
+    let descriptor_index = writer.constant_pool.add_utf8(injected::STRESS_POLL_DESCRIPTOR)?;
     let code_name = writer.constant_pool.add_utf8("Code")?;
     let mut info = Vec::new();
     info.put_u2(0); // max_stack

@@ -541,8 +541,7 @@ impl TargetInfo {
         out.put_u1(self.target_type());
         match self {
             TargetInfo::TypeParameter {
-                type_parameter_index,
-                ..
+                type_parameter_index, ..
             } => out.put_u1(*type_parameter_index),
             TargetInfo::Supertype { supertype_index } => out.put_u2(*supertype_index),
             TargetInfo::TypeParameterBound {
@@ -615,8 +614,7 @@ impl TypePath {
 
     fn encode(&self, out: &mut Vec<u8>) {
         out.put_u1(
-            u8::try_from(self.path.len())
-                .expect("path_length exceeds u1; the caller must check limits"),
+            u8::try_from(self.path.len()).expect("path_length exceeds u1; the caller must check limits"),
         );
         for entry in &self.path {
             out.put_u1(entry.type_path_kind);
@@ -765,10 +763,7 @@ mod tests {
                 ElementValue::Array(vec![]),
             ]
         );
-        assert_eq!(
-            annotation.element_value_pairs[12].element_name_index,
-            CpIndex(13)
-        );
+        assert_eq!(annotation.element_value_pairs[12].element_name_index, CpIndex(13));
     }
 
     #[test]
@@ -870,10 +865,7 @@ mod tests {
             );
         }
         for target_type in [0x13, 0x14, 0x15] {
-            assert_eq!(
-                single_target(&[target_type]),
-                TargetInfo::Empty { target_type }
-            );
+            assert_eq!(single_target(&[target_type]), TargetInfo::Empty { target_type });
         }
         assert_eq!(
             single_target(&[0x16, 4]),
@@ -883,9 +875,7 @@ mod tests {
         );
         assert_eq!(
             single_target(&[0x17, 0, 1]),
-            TargetInfo::Throws {
-                throws_type_index: 1
-            }
+            TargetInfo::Throws { throws_type_index: 1 }
         );
         for target_type in [0x40, 0x41] {
             assert_eq!(
@@ -971,8 +961,7 @@ mod tests {
         let info = type_annotation_info(&[0x44, 0, 7]);
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
-        let mut parsed =
-            TypeAnnotations::parse(&mut Reader::new(&info, 0), &class.constant_pool).unwrap();
+        let mut parsed = TypeAnnotations::parse(&mut Reader::new(&info, 0), &class.constant_pool).unwrap();
         if let TargetInfo::Offset { offset, .. } = &mut parsed.annotations[0].target {
             *offset = 0x1234;
         }
@@ -1018,10 +1007,7 @@ mod tests {
             parse_error::<TypeAnnotations>(&type_annotation_info(&[0x40, 0xFF, 0xFF])),
             parse_error::<TypeAnnotations>(&[0, 1, 0x13, 0xFF, 0, 0, 0, 20, 0, 0]),
         ] {
-            assert!(
-                matches!(err, ClassFileError::ImpossibleCount { .. }),
-                "{err:?}"
-            );
+            assert!(matches!(err, ClassFileError::ImpossibleCount { .. }), "{err:?}");
         }
     }
 

@@ -276,9 +276,7 @@ mod tests {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
         // A member class Hello$1 would be #2 in #4 named #1; an anonymous one has zeros.
-        let info = [
-            0, 2, 0, 2, 0, 4, 0, 1, 0, 0x19, 0, 2, 0, 0, 0, 0, 0x10, 0x00,
-        ];
+        let info = [0, 2, 0, 2, 0, 4, 0, 1, 0, 0x19, 0, 2, 0, 0, 0, 0, 0x10, 0x00];
         let inner: InnerClasses = parse_info(&info, &class.constant_pool).unwrap();
         assert_eq!(
             inner.classes[0],
@@ -323,8 +321,7 @@ mod tests {
                 ..
             }
         ));
-        let err = parse_info::<InnerClasses>(&[0, 1, 0, 2, 0, 4, 0, 1, 0], &class.constant_pool)
-            .unwrap_err();
+        let err = parse_info::<InnerClasses>(&[0, 1, 0, 2, 0, 4, 0, 1, 0], &class.constant_pool).unwrap_err();
         assert!(matches!(err, ClassFileError::ImpossibleCount { .. }));
     }
 
@@ -364,10 +361,7 @@ mod tests {
         assert_eq!(source.sourcefile_index, CpIndex(1));
         assert_eq!(encoded(&source), info);
         let err = parse_info::<SourceFile>(&[0, 1, 0], &class.constant_pool).unwrap_err();
-        assert!(matches!(
-            err,
-            ClassFileError::TrailingBytes { extra: 1, .. }
-        ));
+        assert!(matches!(err, ClassFileError::TrailingBytes { extra: 1, .. }));
     }
 
     #[test]
@@ -421,8 +415,8 @@ mod tests {
                 remaining: 2
             }
         ));
-        let err = parse_info::<BootstrapMethods>(&[0xFF, 0xFF, 0, 8, 0, 0], &class.constant_pool)
-            .unwrap_err();
+        let err =
+            parse_info::<BootstrapMethods>(&[0xFF, 0xFF, 0, 8, 0, 0], &class.constant_pool).unwrap_err();
         assert!(matches!(
             err,
             ClassFileError::ImpossibleCount {

@@ -137,8 +137,7 @@ mod tests {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
         let info = [0, 2, 0, 0, 0, 10, 0, 5, 0, 11];
-        let table =
-            LineNumberTable::parse(&mut Reader::new(&info, 0), &class.constant_pool).unwrap();
+        let table = LineNumberTable::parse(&mut Reader::new(&info, 0), &class.constant_pool).unwrap();
         assert_eq!(
             table.entries[1],
             LineNumber {
@@ -156,8 +155,6 @@ mod tests {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
         let info = [0xFF, 0xFF, 0, 0];
-        assert!(
-            LocalVariableTable::parse(&mut Reader::new(&info, 0), &class.constant_pool).is_err()
-        );
+        assert!(LocalVariableTable::parse(&mut Reader::new(&info, 0), &class.constant_pool).is_err());
     }
 }

@@ -13,10 +13,7 @@ use super::AttributeInfo;
 
 /// Reads a `u2` count followed by that many `u2` constant-pool indices, the
 /// shape shared by many attributes (`Exceptions`, `NestMembers`, …).
-pub(super) fn read_index_list(
-    r: &mut Reader<'_>,
-    count_item: &'static str,
-) -> Result<Vec<CpIndex>> {
+pub(super) fn read_index_list(r: &mut Reader<'_>, count_item: &'static str) -> Result<Vec<CpIndex>> {
     let count = r.count_u2(count_item, 2)?;
     let mut indices = Vec::with_capacity(count);
     for _ in 0..count {
@@ -184,10 +181,7 @@ mod tests {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
         let err = parse_info::<ConstantValue>(&[0, 10, 0], &class.constant_pool).unwrap_err();
-        assert!(matches!(
-            err,
-            ClassFileError::TrailingBytes { extra: 1, .. }
-        ));
+        assert!(matches!(err, ClassFileError::TrailingBytes { extra: 1, .. }));
     }
 
     #[test]
@@ -287,8 +281,7 @@ mod tests {
     fn a_forged_method_parameter_count_is_refused() {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
-        let err =
-            parse_info::<MethodParameters>(&[0xFF, 0, 1, 0, 0], &class.constant_pool).unwrap_err();
+        let err = parse_info::<MethodParameters>(&[0xFF, 0, 1, 0, 0], &class.constant_pool).unwrap_err();
         assert!(matches!(
             err,
             ClassFileError::ImpossibleCount {

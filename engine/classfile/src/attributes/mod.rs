@@ -46,8 +46,7 @@ pub mod names {
     pub const RUNTIME_VISIBLE_ANNOTATIONS: &[u8] = b"RuntimeVisibleAnnotations";
     pub const RUNTIME_INVISIBLE_ANNOTATIONS: &[u8] = b"RuntimeInvisibleAnnotations";
     pub const RUNTIME_VISIBLE_PARAMETER_ANNOTATIONS: &[u8] = b"RuntimeVisibleParameterAnnotations";
-    pub const RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS: &[u8] =
-        b"RuntimeInvisibleParameterAnnotations";
+    pub const RUNTIME_INVISIBLE_PARAMETER_ANNOTATIONS: &[u8] = b"RuntimeInvisibleParameterAnnotations";
     pub const RUNTIME_VISIBLE_TYPE_ANNOTATIONS: &[u8] = b"RuntimeVisibleTypeAnnotations";
     pub const RUNTIME_INVISIBLE_TYPE_ANNOTATIONS: &[u8] = b"RuntimeInvisibleTypeAnnotations";
     pub const ANNOTATION_DEFAULT: &[u8] = b"AnnotationDefault";

@@ -372,8 +372,7 @@ mod tests {
     fn a_forged_package_count_is_refused() {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
-        let err = parse_info::<ModulePackages>(&[0, 4, 0, 6, 0, 7, 0, 9], &class.constant_pool)
-            .unwrap_err();
+        let err = parse_info::<ModulePackages>(&[0, 4, 0, 6, 0, 7, 0, 9], &class.constant_pool).unwrap_err();
         assert!(matches!(
             err,
             ClassFileError::ImpossibleCount {

@@ -176,10 +176,7 @@ impl StackMapFrame {
                 let locals = (0..frame_type - 251)
                     .map(|_| VerificationType::parse(r))
                     .collect::<Result<_>>()?;
-                StackMapFrame::Append {
-                    offset_delta,
-                    locals,
-                }
+                StackMapFrame::Append { offset_delta, locals }
             }
             255 => {
                 let offset_delta = delta(r)?;
@@ -205,28 +202,17 @@ impl StackMapFrame {
     /// does not fit the compact form is written in its extended form.
     fn encode(&self, out: &mut Vec<u8>) {
         match self {
-            StackMapFrame::Same { offset_delta } if *offset_delta < 64 => {
-                out.put_u1(*offset_delta as u8)
-            }
+            StackMapFrame::Same { offset_delta } if *offset_delta < 64 => out.put_u1(*offset_delta as u8),
             StackMapFrame::Same { offset_delta } | StackMapFrame::SameExtended { offset_delta } => {
                 out.put_u1(251);
                 out.put_u2(*offset_delta);
             }
-            StackMapFrame::SameLocals1StackItem {
-                offset_delta,
-                stack,
-            } if *offset_delta < 64 => {
+            StackMapFrame::SameLocals1StackItem { offset_delta, stack } if *offset_delta < 64 => {
                 out.put_u1(64 + *offset_delta as u8);
                 stack.encode(out);
             }
-            StackMapFrame::SameLocals1StackItem {
-                offset_delta,
-                stack,
-            }
-            | StackMapFrame::SameLocals1StackItemExtended {
-                offset_delta,
-                stack,
-            } => {
+            StackMapFrame::SameLocals1StackItem { offset_delta, stack }
+            | StackMapFrame::SameLocals1StackItemExtended { offset_delta, stack } => {
                 out.put_u1(247);
                 out.put_u2(*offset_delta);
                 stack.encode(out);
@@ -238,10 +224,7 @@ impl StackMapFrame {
                 out.put_u1(251 - chopped);
                 out.put_u2(*offset_delta);
             }
-            StackMapFrame::Append {
-                offset_delta,
-                locals,
-            } => {
+            StackMapFrame::Append { offset_delta, locals } => {
                 out.put_u1(251 + locals.len() as u8);
                 out.put_u2(*offset_delta);
                 locals.iter().for_each(|t| t.encode(out));
@@ -347,10 +330,7 @@ mod tests {
             1,
             5, // full: [UninitializedThis, Uninitialized(12)], [Null]
         ]);
-        assert_eq!(
-            table.frames[4],
-            StackMapFrame::SameExtended { offset_delta: 3 }
-        );
+        assert_eq!(table.frames[4], StackMapFrame::SameExtended { offset_delta: 3 });
         assert_eq!(
             table.frames[6],
             StackMapFrame::Full {
@@ -368,8 +348,8 @@ mod tests {
     fn reserved_frame_types_are_rejected() {
         let class_bytes = minimal_class(52);
         let class = ClassFile::parse(&class_bytes).unwrap();
-        let err = StackMapTable::parse(&mut Reader::new(&[0, 1, 128], 0x20), &class.constant_pool)
-            .unwrap_err();
+        let err =
+            StackMapTable::parse(&mut Reader::new(&[0, 1, 128], 0x20), &class.constant_pool).unwrap_err();
         assert!(matches!(
             err,
             ClassFileError::InvalidValue {

@@ -1,0 +1,57 @@
+//! Writing outputs: atomic file writes and entry names that cannot escape
+//! the output directory.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+
+/// Writes `bytes` to `path` atomically: into a temporary file beside it,
+/// then renamed over it, so readers never see a partial file.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let parent = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(parent)?;
+    let mut file = tempfile::NamedTempFile::new_in(parent)?;
+    file.write_all(bytes)?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The relative path an archive entry name stands for, or `None` when the
+/// name is absolute, has `..` or drive components, or uses backslashes:
+/// anything that could point outside the output directory once extracted.
+pub(crate) fn safe_relative_path(name: &str) -> Option<PathBuf> {
+    if name.is_empty() || name.contains('\\') || name.contains(':') || name.starts_with('/') {
+        return None;
+    }
+    let path = Path::new(name);
+    path.components()
+        .all(|c| matches!(c, Component::Normal(_)))
+        .then(|| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_names_that_could_escape_are_refused() {
+        for bad in ["../x.class", "a/../../x", "/etc/passwd", "C:/x", "a\\..\\x", ""] {
+            assert_eq!(safe_relative_path(bad), None, "{bad}");
+        }
+        assert_eq!(
+            safe_relative_path("a/b/C.class"),
+            Some(PathBuf::from("a/b/C.class"))
+        );
+        assert_eq!(safe_relative_path("META-INF/"), Some(PathBuf::from("META-INF")));
+    }
+
+    #[test]
+    fn atomic_writes_create_parents_and_replace() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/b/c.bin");
+        write_atomically(&path, b"one").unwrap();
+        write_atomically(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+    }
+}
