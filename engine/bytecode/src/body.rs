@@ -288,20 +288,20 @@ impl<'a> MethodBody<'a> {
                 _ => {}
             }
         }
-        let insert = |locals: &mut Vec<VType>, always: bool| {
+        // The parameter holds its value for the whole method, so every
+        // frame declares it, including frames that list fewer locals.
+        let insert = |locals: &mut Vec<VType>| {
             let mut slots = frame::to_slots(locals);
-            if slots.len() > usize::from(slot) || always {
-                slots.resize(slots.len().max(usize::from(slot)), VType::Top);
-                slots.insert(usize::from(slot), vtype.clone());
-                if size == 2 {
-                    slots.insert(usize::from(slot) + 1, VType::Top);
-                }
-                *locals = frame::from_slots(&slots);
+            slots.resize(slots.len().max(usize::from(slot)), VType::Top);
+            slots.insert(usize::from(slot), vtype.clone());
+            if size == 2 {
+                slots.insert(usize::from(slot) + 1, VType::Top);
             }
+            *locals = frame::from_slots(&slots);
         };
-        insert(&mut self.initial_frame.locals, true);
+        insert(&mut self.initial_frame.locals);
         for (_, frame) in self.frames.iter_mut().flatten() {
-            insert(&mut frame.locals, false);
+            insert(&mut frame.locals);
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{deep, ClassFile, ClassWriter, RawAttribute};
 
 const DEFAULT_SEED: u64 = 0x4A50_2D6D_7574_616E; // "JP-mutan"
-const DEFAULT_MUTANTS: usize = 3200;
+const DEFAULT_MUTANTS: usize = 10_000;
 
 /// xorshift64* (Vigna, 2014): small, fast and good enough to pick positions and values.
 struct XorShift(u64);
@@ -236,7 +236,10 @@ fn corrupted_classes_are_refused_or_round_trip_and_never_panic() {
         failures.len(),
         failures.join("\n")
     );
-    assert!(stats.rejected > 0 && stats.parsed > 0, "the mutants are all alike");
+    assert!(
+        stats.rejected > 0 && stats.parsed > 0,
+        "the mutants are all alike"
+    );
 }
 
 #[test]
