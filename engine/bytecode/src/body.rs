@@ -860,3 +860,226 @@ fn size(insn: &Insn, offset: u32, wide: bool) -> u32 {
         Insn::LookupSwitch { pairs, .. } => 1 + padding(offset) + 8 + 8 * pairs.len() as u32,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::insn::decode;
+
+    /// `class T { static int m(int) }` with the given code and frames,
+    /// assembled by hand.
+    fn class_with_method(code: &[u8], max_stack: u16, max_locals: u16, frames: Option<&[u8]>) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.put_u4(0xCAFE_BABE);
+        out.put_u2(0);
+        out.put_u2(52);
+        let strings = ["T", "java/lang/Object", "m", "(I)I", "Code", "StackMapTable"];
+        out.put_u2(1 + strings.len() as u16 + 2);
+        for s in strings {
+            out.put_u1(1);
+            out.put_u2(s.len() as u16);
+            out.put_bytes(s.as_bytes());
+        }
+        out.put_bytes(&[7, 0, 1, 7, 0, 2]); // #7 Class T, #8 Class Object
+        out.put_u2(0x0021);
+        out.put_u2(7);
+        out.put_u2(8);
+        out.put_u2(0);
+        out.put_u2(0);
+        out.put_u2(1);
+        out.put_u2(0x0008); // static
+        out.put_u2(3);
+        out.put_u2(4);
+        out.put_u2(1);
+        let mut info = Vec::new();
+        info.put_u2(max_stack);
+        info.put_u2(max_locals);
+        info.put_u4(code.len() as u32);
+        info.put_bytes(code);
+        info.put_u2(0);
+        match frames {
+            Some(table) => {
+                info.put_u2(1);
+                jp_classfile::encode_attribute(&mut info, CpIndex(6), table);
+            }
+            None => info.put_u2(0),
+        }
+        jp_classfile::encode_attribute(&mut out, CpIndex(5), &info);
+        out.put_u2(0);
+        out
+    }
+
+    /// `while (x > 0) x--; return x;` with its two frames.
+    const LOOP: &[u8] = &[
+        0x1a, // 0: iload_0
+        0x9e, 0, 9, // 1: ifle 10
+        0x84, 0, 0xff, // 4: iinc 0, -1
+        0xa7, 0xff, 0xf9, // 7: goto 0
+        0x1a, // 10: iload_0
+        0xac, // 11: ireturn
+    ];
+    const LOOP_FRAMES: &[u8] = &[0, 2, 0, 9];
+
+    fn with_body<T>(bytes: &[u8], f: impl FnOnce(&ClassFile<'_>, MethodBody<'_>) -> T) -> T {
+        let class = ClassFile::parse(bytes).unwrap();
+        let method = &class.methods[0];
+        let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
+        let body = MethodBody::open(&class, method, &code).unwrap();
+        f(&class, body)
+    }
+
+    fn encoded_code(info: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        let code_len = u32::from_be_bytes(info[4..8].try_into().unwrap()) as usize;
+        let code = info[8..8 + code_len].to_vec();
+        // exception table is empty here; then attributes_count and the frames.
+        let rest = &info[8 + code_len + 2..];
+        let frames = if u16::from_be_bytes([rest[0], rest[1]]) == 1 {
+            let len = u32::from_be_bytes(rest[4..8].try_into().unwrap()) as usize;
+            rest[8..8 + len].to_vec()
+        } else {
+            Vec::new()
+        };
+        (code, frames)
+    }
+
+    #[test]
+    fn an_unedited_body_encodes_to_the_original_code() {
+        let bytes = class_with_method(LOOP, 1, 1, Some(LOOP_FRAMES));
+        with_body(&bytes, |class, body| {
+            let mut pool = PoolBuilder::new(&class.constant_pool);
+            let info = body.encode(&mut pool).unwrap();
+            let raw = class.methods[0].attribute(names::CODE).unwrap();
+            assert_eq!(info, raw.info);
+        });
+    }
+
+    #[test]
+    fn far_branches_are_widened_and_the_skipped_conditional_gets_a_frame() {
+        let bytes = class_with_method(LOOP, 1, 1, Some(LOOP_FRAMES));
+        with_body(&bytes, |class, mut body| {
+            body.insert_before(4, vec![Insn::Plain(op::NOP); 40_000]).unwrap();
+            let mut pool = PoolBuilder::new(&class.constant_pool);
+            let (code, frames) = encoded_code(&body.encode(&mut pool).unwrap());
+            let decoded = decode(&code).unwrap();
+            let real: Vec<&Insn> = decoded
+                .insns
+                .iter()
+                .filter(|i| !matches!(i, Insn::Label(_)))
+                .collect();
+            // iload_0; ifgt +8 (inverted ifle); goto_w exit; nops...; iinc; goto_w 0; iload_0; ireturn
+            assert_eq!(code[1], op::IFGT);
+            assert_eq!(code[4], op::GOTO_W);
+            assert_eq!(
+                real[1],
+                &Insn::Branch {
+                    opcode: op::IFGT,
+                    target: Label(9)
+                }
+            );
+            let exit = code.len() as u32 - 2;
+            assert_eq!(
+                real[2],
+                &Insn::Branch {
+                    opcode: op::GOTO,
+                    target: Label(exit)
+                }
+            );
+            assert_eq!(code[code.len() - 7], op::GOTO_W);
+            assert_eq!(
+                real[real.len() - 3],
+                &Insn::Branch {
+                    opcode: op::GOTO,
+                    target: Label(0)
+                }
+            );
+            // Frames at 0, at 9 (after the goto_w: the inverted branch's target) and at the exit.
+            let class_pool = &class.constant_pool;
+            let table = StackMapTable::parse(&mut jp_classfile::Reader::new(&frames, 0), class_pool).unwrap();
+            let initial = Frame::initial(b"T", b"m", b"(I)I", true).unwrap();
+            let expanded = frame::expand(&table, &initial, class_pool).unwrap();
+            let pcs: Vec<u32> = expanded.iter().map(|(pc, _)| *pc).collect();
+            assert_eq!(pcs, [0, 9, exit]);
+            assert!(expanded
+                .iter()
+                .all(|(_, f)| f.locals == [VType::Integer] && f.stack.is_empty()));
+        });
+    }
+
+    #[test]
+    fn a_new_parameter_shifts_locals_and_joins_every_frame() {
+        let bytes = class_with_method(LOOP, 1, 1, Some(LOOP_FRAMES));
+        with_body(&bytes, |class, mut body| {
+            body.add_parameter(0, VType::Long).unwrap();
+            assert_eq!(body.max_locals, 3);
+            assert_eq!(body.initial_frame().locals, [VType::Long, VType::Integer]);
+            let mut pool = PoolBuilder::new(&class.constant_pool);
+            let (code, frames) = encoded_code(&body.encode(&mut pool).unwrap());
+            assert_eq!(&code[..2], &[op::ILOAD_0 + 2, op::IFLE]);
+            assert_eq!(&code[4..7], &[op::IINC, 2, 0xff]);
+            // The frames equal the new entry frame: `same_frame` twice, as before.
+            assert_eq!(frames, LOOP_FRAMES);
+        });
+    }
+
+    #[test]
+    fn entry_code_runs_before_a_loop_at_pc_zero() {
+        let bytes = class_with_method(LOOP, 1, 1, Some(LOOP_FRAMES));
+        with_body(&bytes, |class, mut body| {
+            body.insert_at_entry(vec![Insn::Plain(op::NOP)]);
+            let mut pool = PoolBuilder::new(&class.constant_pool);
+            let (code, frames) = encoded_code(&body.encode(&mut pool).unwrap());
+            assert_eq!(code[0], op::NOP);
+            // The back edge goes to the old pc 0, now 1, past the entry code.
+            assert_eq!(&code[8..11], &[op::GOTO, 0xff, 0xf9]);
+            assert_eq!(frames, [0, 2, 1, 9]);
+        });
+    }
+
+    #[test]
+    fn code_past_the_limit_is_refused() {
+        let bytes = class_with_method(LOOP, 1, 1, Some(LOOP_FRAMES));
+        with_body(&bytes, |class, mut body| {
+            body.insert_before(4, vec![Insn::Plain(op::NOP); 70_000]).unwrap();
+            let mut pool = PoolBuilder::new(&class.constant_pool);
+            assert!(matches!(
+                body.encode(&mut pool),
+                Err(BytecodeError::CodeTooLarge { .. })
+            ));
+        });
+    }
+
+    #[test]
+    fn uninitialized_types_follow_their_new_past_inserted_code() {
+        // new #7; goto 6; pop; iconst_0; ireturn, with a frame at the goto's
+        // target whose stack holds the uninitialized object.
+        let code = [0xbb, 0, 7, 0xa7, 0, 3, 0x57, 0x03, 0xac];
+        let frames = [0, 1, 64 + 6, 8, 0, 0]; // same_locals_1_stack_item at 6: Uninitialized(0)
+        let bytes = class_with_method(&code, 1, 1, Some(&frames));
+        with_body(&bytes, |class, mut body| {
+            body.insert_before(0, vec![Insn::Plain(op::NOP), Insn::Plain(op::NOP)])
+                .unwrap();
+            let mut pool = PoolBuilder::new(&class.constant_pool);
+            let (code, frames) = encoded_code(&body.encode(&mut pool).unwrap());
+            assert_eq!(code[2], 0xbb);
+            // The frame moved by 2 and its Uninitialized now names pc 2.
+            assert_eq!(frames, [0, 1, 64 + 8, 8, 0, 2]);
+        });
+    }
+
+    #[test]
+    fn tables_that_point_between_instructions_are_refused() {
+        let bad_frames = [0, 1, 2]; // a frame at pc 2, inside ifle
+        let bytes = class_with_method(LOOP, 1, 1, Some(&bad_frames));
+        let class = ClassFile::parse(&bytes).unwrap();
+        let method = &class.methods[0];
+        let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
+        let err = MethodBody::open(&class, method, &code).unwrap_err();
+        assert_eq!(
+            err,
+            BytecodeError::BadPc {
+                item: "StackMapTable",
+                pc: 2
+            }
+        );
+    }
+}
