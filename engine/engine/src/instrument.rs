@@ -111,6 +111,14 @@ pub fn instrument(request: &InstrumentRequest) -> InstrumentOutcome {
     outcome
 }
 
+/// What became of one input entry.
+enum Processed {
+    /// A non-class file, copied.
+    Resource,
+    /// A class, rewritten (`changed`) or kept, with its warnings.
+    Class { warnings: Vec<Warning>, changed: bool },
+}
+
 /// One output file: where it goes and what it holds.
 struct OutputFile {
     name: String,
@@ -132,7 +140,7 @@ fn instrument_input(
             });
         }
     }
-    let results: Vec<Result<(OutputFile, Option<Vec<Warning>>, bool), InstrumentFailure>> = entries
+    let results: Vec<Result<(OutputFile, Processed), InstrumentFailure>> = entries
         .into_par_iter()
         .map(|entry| {
             if !entry.is_class() {
@@ -141,8 +149,7 @@ fn instrument_input(
                         name: entry.name,
                         bytes: entry.bytes,
                     },
-                    None,
-                    false,
+                    Processed::Resource,
                 ));
             }
             let Rewritten { bytes, warnings } =
@@ -157,8 +164,7 @@ fn instrument_input(
                     name: entry.name,
                     bytes,
                 },
-                Some(warnings),
-                changed,
+                Processed::Class { warnings, changed },
             ))
         })
         .collect();
@@ -166,10 +172,10 @@ fn instrument_input(
     let mut files = Vec::with_capacity(results.len());
     let mut counts = InstrumentOutcome::default();
     for result in results {
-        let (file, warnings, changed) = result?;
-        match warnings {
-            None => counts.resources_copied += 1,
-            Some(warnings) => {
+        let (file, processed) = result?;
+        match processed {
+            Processed::Resource => counts.resources_copied += 1,
+            Processed::Class { warnings, changed } => {
                 let location = entry_location(&input, &file.name);
                 counts
                     .warnings
