@@ -76,6 +76,16 @@ fn inspect_entry(
     Ok(true)
 }
 
+/// `0x0021 (ACC_PUBLIC, ACC_SUPER)`, or just `0x0000`.
+fn flags(flags: u16, context: FlagContext) -> String {
+    let names = describe(flags, context);
+    if names.is_empty() {
+        format!("{flags:#06x}")
+    } else {
+        format!("{flags:#06x} ({names})")
+    }
+}
+
 fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     mutf8::to_str_lossy(bytes)
 }
@@ -90,12 +100,7 @@ fn print_class(out: &mut impl Write, class: &ClassFile<'_>, constants: bool) -> 
         class.minor_version,
         java_release(class.major_version)
     )?;
-    writeln!(
-        out,
-        "  flags: {:#06x} ({})",
-        class.access_flags,
-        describe(class.access_flags, FlagContext::Class)
-    )?;
+    writeln!(out, "  flags: {}", flags(class.access_flags, FlagContext::Class))?;
     writeln!(
         out,
         "  this_class: {} {}",
@@ -147,15 +152,14 @@ fn print_member(
 ) -> io::Result<()> {
     writeln!(
         out,
-        "    {}{}  flags: {:#06x} ({})",
+        "    {}{}  flags: {}",
         text(member.name),
         if context == FlagContext::Field {
             format!(": {}", text(member.descriptor))
         } else {
             text(member.descriptor).into_owned()
         },
-        member.access_flags,
-        describe(member.access_flags, context)
+        flags(member.access_flags, context)
     )?;
     print_attributes(out, pool, &member.attributes, "      ")
 }

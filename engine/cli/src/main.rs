@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 
 /// JP, the exact profiler for the JVM.
 #[derive(Debug, Parser)]
-#[command(name = "jp", version, about)]
+#[command(name = "jp", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
