@@ -1,0 +1,155 @@
+//! End-to-end behaviour of `instrument` on small inputs made by the test:
+//! output layout, resources, refusal of unsafe entry names and of bad
+//! class files, with nothing written for a refused input.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use jp_engine::instrument::{instrument, InstrumentFailure, InstrumentRequest, Scheme};
+use jp_instrument::stress::StressOptions;
+
+fn testdata_class(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../classfile/testdata/java8")
+        .join(name);
+    fs::read(path).unwrap()
+}
+
+fn jar(path: &Path, entries: &[(&str, &[u8])]) {
+    let mut writer = zip::ZipWriter::new(fs::File::create(path).unwrap());
+    for (name, data) in entries {
+        writer
+            .start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        writer.write_all(data).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+fn request(inputs: Vec<PathBuf>, output: &Path) -> InstrumentRequest {
+    InstrumentRequest {
+        inputs,
+        output: output.to_owned(),
+        scheme: Scheme::Stress(StressOptions::default()),
+    }
+}
+
+fn jar_entries(path: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    (0..archive.len())
+        .map(|i| {
+            let mut file = archive.by_index(i).unwrap();
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes).unwrap();
+            (String::from_utf8_lossy(file.name_raw()).into_owned(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_jar_is_written_as_a_jar_with_resources_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = testdata_class("Enums.class");
+    let input = dir.path().join("app.jar");
+    jar(
+        &input,
+        &[
+            ("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\n"),
+            ("p/Enums.class", &class),
+        ],
+    );
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input], &out));
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert_eq!((outcome.classes_rewritten, outcome.resources_copied), (1, 1));
+    let entries = jar_entries(&out.join("app.jar"));
+    assert_eq!(
+        entries[0],
+        (
+            "META-INF/MANIFEST.MF".to_owned(),
+            b"Manifest-Version: 1.0\n".to_vec()
+        )
+    );
+    assert_eq!(entries[1].0, "p/Enums.class");
+    assert_ne!(entries[1].1, class);
+    jp_classfile::ClassFile::parse(&entries[1].1).unwrap();
+}
+
+#[test]
+fn a_directory_is_mirrored() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("classes");
+    fs::create_dir_all(input.join("p")).unwrap();
+    fs::write(input.join("p/Enums.class"), testdata_class("Enums.class")).unwrap();
+    fs::write(input.join("p/app.properties"), b"k=v").unwrap();
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input], &out));
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert_eq!(fs::read(out.join("p/app.properties")).unwrap(), b"k=v");
+    assert!(out.join("p/Enums.class").is_file());
+}
+
+#[test]
+fn an_entry_that_would_escape_refuses_the_whole_jar() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("evil.jar");
+    jar(
+        &input,
+        &[
+            ("ok/Enums.class", &testdata_class("Enums.class")),
+            ("../../escape.txt", b"x"),
+        ],
+    );
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input], &out));
+    assert!(
+        matches!(outcome.failures.as_slice(), [InstrumentFailure::UnsafeEntryName { location }]
+        if location.entry.as_deref() == Some("../../escape.txt"))
+    );
+    assert!(!out.exists());
+    assert!(!dir.path().join("escape.txt").exists());
+}
+
+#[test]
+fn a_bad_class_refuses_its_input_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("classes");
+    fs::create_dir_all(&input).unwrap();
+    fs::write(input.join("A.class"), testdata_class("Enums.class")).unwrap();
+    let mut future = testdata_class("Enums.class");
+    future[7] = 70;
+    fs::write(input.join("B.class"), future).unwrap();
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input.clone()], &out));
+    let [failure] = outcome.failures.as_slice() else {
+        panic!("{:?}", outcome.failures)
+    };
+    let message = format!(
+        "{failure}: {}",
+        std::error::Error::source(failure).unwrap().source().unwrap()
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{}: unsupported class-file version 70.0; JP supports 45–69",
+            input.join("B.class").display()
+        )
+    );
+    assert!(!out.join("A.class").exists(), "no partial output");
+}
+
+#[test]
+fn two_inputs_writing_the_same_file_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for input in [&a, &b] {
+        fs::create_dir_all(input).unwrap();
+        fs::write(input.join("same.txt"), b"x").unwrap();
+    }
+    let outcome = instrument(&request(vec![a, b], &dir.path().join("out")));
+    assert!(matches!(
+        outcome.failures.as_slice(),
+        [InstrumentFailure::Conflict { .. }]
+    ));
+}
