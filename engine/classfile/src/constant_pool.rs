@@ -328,11 +328,7 @@ impl<'a> ConstantPool<'a> {
             entries.push(entry);
             if entry.is_wide() {
                 if entries.len() == usize::from(count) {
-                    return Err(ClassFileError::InvalidValue {
-                        item: "last constant-pool entry (a long or double needs two slots)",
-                        value: u32::from(index),
-                        offset: r.offset(),
-                    });
+                    return Err(ClassFileError::WideConstantAtEnd { index });
                 }
                 entries.push(Constant::Unusable);
             }
@@ -438,7 +434,11 @@ impl<'a> ConstantPool<'a> {
                 found => Err(ClassFileError::BadPoolReference {
                     from: from.0,
                     index: index.0,
-                    found: found.map_or("out of range or unusable", Constant::kind_name),
+                    found: match found {
+                        Some(c) => c.kind_name(),
+                        None if index.0 < self.count() => "unusable",
+                        None => "out of range",
+                    },
                     expected,
                 }),
             };
@@ -474,11 +474,17 @@ impl<'a> ConstantPool<'a> {
                     reference_kind,
                     reference,
                 } => {
-                    let ok: fn(&Constant) -> bool = match reference_kind {
-                        1..=4 => |c| matches!(c, C::Fieldref { .. }),
-                        5 | 8 => |c| matches!(c, C::Methodref { .. }),
-                        6 | 7 => |c| matches!(c, C::Methodref { .. } | C::InterfaceMethodref { .. }),
-                        9 => |c| matches!(c, C::InterfaceMethodref { .. }),
+                    let (ok, expected): (fn(&Constant) -> bool, _) = match reference_kind {
+                        1..=4 => (|c| matches!(c, C::Fieldref { .. }), "Fieldref"),
+                        5 | 8 => (|c| matches!(c, C::Methodref { .. }), "Methodref"),
+                        6 | 7 => (
+                            |c| matches!(c, C::Methodref { .. } | C::InterfaceMethodref { .. }),
+                            "Methodref or InterfaceMethodref",
+                        ),
+                        9 => (
+                            |c| matches!(c, C::InterfaceMethodref { .. }),
+                            "InterfaceMethodref",
+                        ),
                         _ => {
                             return Err(ClassFileError::InvalidValue {
                                 item: "MethodHandle reference_kind",
@@ -487,7 +493,7 @@ impl<'a> ConstantPool<'a> {
                             })
                         }
                     };
-                    expect(reference, ok, "a member reference")?;
+                    expect(reference, ok, expected)?;
                 }
                 _ => {}
             }
@@ -512,7 +518,12 @@ pub(crate) fn read_entry<'a>(r: &mut Reader<'a>, index: u16) -> Result<Constant<
     Ok(match tag {
         tag::UTF8 => {
             let len = r.u2("Utf8 length")?;
-            Constant::Utf8(r.bytes(usize::from(len), "Utf8 bytes")?)
+            let bytes = r.bytes(usize::from(len), "Utf8 bytes")?;
+            mutf8::validate(bytes).map_err(|e| ClassFileError::MalformedUtf8 {
+                index,
+                position: e.position(),
+            })?;
+            Constant::Utf8(bytes)
         }
         tag::INTEGER => Constant::Integer(r.u4("Integer")? as i32),
         tag::FLOAT => Constant::Float(r.u4("Float")?),

@@ -60,12 +60,7 @@ fn reencode_attributes(
 ) -> Result<()> {
     put_count(out, attributes.len());
     for raw in attributes {
-        let info = reencode_info(raw, pool).map_err(|source| ClassFileError::InAttribute {
-            name: crate::mutf8::to_str_lossy(raw.name).into_owned(),
-            offset: raw.info_offset,
-            source: Box::new(source),
-        })?;
-        encode_attribute(out, raw.name_index, &info);
+        encode_attribute(out, raw.name_index, &reencode_info(raw, pool)?);
     }
     Ok(())
 }
@@ -79,8 +74,17 @@ fn encode_typed<'a, T: AttributeInfo<'a>>(
     Ok(info)
 }
 
-/// The `info` bytes of `raw`, re-encoded through its typed view.
+/// The `info` bytes of `raw`, re-encoded through its typed view; errors
+/// name the attribute (and, through their sources, the nested ones).
 fn reencode_info<'a>(raw: &RawAttribute<'a>, pool: &ConstantPool<'a>) -> Result<Vec<u8>> {
+    reencode_typed(raw, pool).map_err(|source| ClassFileError::InAttribute {
+        name: crate::mutf8::to_str_lossy(raw.name).into_owned(),
+        offset: raw.info_offset,
+        source: Box::new(source),
+    })
+}
+
+fn reencode_typed<'a>(raw: &RawAttribute<'a>, pool: &ConstantPool<'a>) -> Result<Vec<u8>> {
     match raw.name {
         names::CODE => {
             let code = attr::Code::from_raw(raw, pool)?;

@@ -9,7 +9,7 @@
 #[non_exhaustive]
 pub enum ClassFileError {
     /// The input ends before an item that must be there.
-    #[error("truncated {item} at offset {offset:#x} ({needed} more bytes needed)")]
+    #[error("truncated {item} at offset {offset:#x} (short by {needed} bytes)")]
     Truncated {
         /// What was being read.
         item: &'static str,
@@ -119,12 +119,19 @@ pub enum ClassFileError {
         offset: usize,
     },
     /// A `CONSTANT_Utf8` entry is not well-formed modified UTF-8 (JVMS §4.4.7).
-    #[error("malformed modified UTF-8 at byte {position} of {context}")]
+    #[error("constant #{index} is not valid modified UTF-8 (at byte {position} of the string)")]
     MalformedUtf8 {
-        /// What held the string.
-        context: &'static str,
+        /// The entry.
+        index: u16,
         /// Byte position inside the string.
         position: usize,
+    },
+    /// A `long` or `double` in the last slot of the pool, with no room for
+    /// the slot it needs after it (JVMS §4.4.5).
+    #[error("constant #{index} is a long or double in the last slot of the pool, which has no room for its second slot")]
+    WideConstantAtEnd {
+        /// The entry.
+        index: u16,
     },
     /// An error inside a named attribute.
     #[error("in attribute {name} at offset {offset:#x}")]

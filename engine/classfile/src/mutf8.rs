@@ -35,6 +35,30 @@ pub enum Mutf8Error {
     },
 }
 
+impl Mutf8Error {
+    /// Byte position of the problem in the string.
+    pub fn position(&self) -> usize {
+        match *self {
+            Mutf8Error::Malformed { position } | Mutf8Error::UnpairedSurrogate { position, .. } => position,
+        }
+    }
+}
+
+/// Checks that `bytes` are modified UTF-8, without decoding them.
+///
+/// # Errors
+/// [`Mutf8Error::Malformed`] at the first bad byte.
+pub fn validate(bytes: &[u8]) -> Result<(), Mutf8Error> {
+    if bytes.iter().all(|&b| (0x01..=0x7F).contains(&b)) {
+        return Ok(());
+    }
+    let mut position = 0;
+    while position < bytes.len() {
+        position += decode_unit(bytes, position)?.1;
+    }
+    Ok(())
+}
+
 /// Decodes modified UTF-8 to UTF-16 units, exactly.
 ///
 /// # Errors
@@ -229,6 +253,17 @@ mod tests {
             Err(Mutf8Error::Malformed { position: 0 })
         );
         assert_eq!(to_utf16(&[0x80]), Err(Mutf8Error::Malformed { position: 0 }));
+    }
+
+    #[test]
+    fn validation_accepts_what_decoding_accepts() {
+        assert_eq!(validate(b"java/lang/Object"), Ok(()));
+        assert_eq!(validate(&[0xC0, 0x80, 0xED, 0xA0, 0x80]), Ok(()));
+        assert_eq!(
+            validate(&[b'a', 0xF0, 0x9F, 0x98, 0x80]),
+            Err(Mutf8Error::Malformed { position: 1 })
+        );
+        assert_eq!(validate(&[b'a', 0]), Err(Mutf8Error::Malformed { position: 1 }));
     }
 
     #[test]

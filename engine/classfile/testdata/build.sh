@@ -23,6 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 javac17=${JAVAC17:-javac}
 java25_home=${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+# shellcheck disable=SC2054 # the commas belong to -Xlint
 flags=(-g -parameters -encoding UTF-8 -Xlint:all,-serial,-try,-options -implicit:none)
 
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
@@ -71,16 +72,18 @@ build_java25() {
 
 # artifact (group:name:version), path of a class inside it
 old_class() {
-    local artifact=$1 class=$2 name version tmp
+    local artifact=$1 class=$2 name version tmp log
     name=$(cut -d: -f2 <<<"$artifact")
     version=$(cut -d: -f3 <<<"$artifact")
     tmp=$(mktemp -d)
-    mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$tmp" >&2
+    log=$(mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$tmp" 2>&1) ||
+        { printf '%s\n' "$log" >&2; die "could not fetch $artifact"; }
     mkdir -p "$here/old/$name-$version"
     unzip -qo -j "$tmp/$name-$version.jar" "$class" -d "$here/old/$name-$version"
     rm -rf "$tmp"
 }
 
+# shellcheck disable=SC2016 # the $ in the class names is literal
 build_old() {
     clean "$here/old"
     # major 45, with jsr/ret for finally blocks

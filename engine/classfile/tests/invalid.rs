@@ -1,10 +1,9 @@
 //! Broken class files (`testdata/invalid/<defect>.clazz`, written by `make_invalid.py`) are
-//! refused with the message in `<defect>.stderr`. An input whose structure parses is refused by
-//! `deep::reencode`, which parses every typed attribute. `BLESS=1` rewrites the `.stderr` files.
+//! refused with the message in `<defect>.stderr`: the error and its causes joined by `: `, as the
+//! CLI prints them. An input whose structure parses is refused by `deep::reencode`, which parses
+//! every typed attribute. `BLESS=1` rewrites the `.stderr` files.
 
 mod common;
-
-use std::path::Path;
 
 use common::{chain, files_with_extension, short, testdata};
 use jp_classfile::{deep, ClassFile};
@@ -78,7 +77,6 @@ fn every_expected_message_belongs_to_an_input() {
 
 #[test]
 fn the_class_that_the_invalid_inputs_break_is_itself_valid() {
-    let path = testdata().join("invalid/baseline.class");
-    let bytes = std::fs::read(Path::new(&path)).unwrap();
+    let bytes = std::fs::read(testdata().join("invalid/baseline.class")).unwrap();
     assert_eq!(refusal(&bytes), None);
 }

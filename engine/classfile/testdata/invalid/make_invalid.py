@@ -52,10 +52,31 @@ def pool_count(pool):
     return 1 + sum(2 if entry[0] in (5, 6) else 1 for entry in pool)
 
 
-def code_attribute(code=b"\x2a\xb7\x00\x08\xb1", max_stack=1, max_locals=1, info_len=None):
-    """A Code attribute (name #9): aload_0; invokespecial #8; return."""
-    info = u2(max_stack) + u2(max_locals) + u4(len(code)) + code + u2(0) + u2(0)
-    return u2(9) + u4(len(info) if info_len is None else info_len) + info
+def code_attribute(code=b"\x2a\xb7\x00\x08\xb1", max_stack=1, max_locals=1, nested=None):
+    """A Code attribute (name #9): aload_0; invokespecial #8; return; with `nested` attributes."""
+    nested = nested or []
+    info = u2(max_stack) + u2(max_locals) + u4(len(code)) + code + u2(0)
+    info += u2(len(nested)) + b"".join(nested)
+    return u2(9) + u4(len(info)) + info
+
+
+def attribute(name_index, info):
+    """An attribute_info with the given name and info."""
+    return u2(name_index) + u4(len(info)) + info
+
+
+def with_init(code):
+    """A methods table holding just <init>()V with this Code attribute."""
+    return u2(1) + u2(0x0001) + u2(5) + u2(6) + u2(1) + code
+
+
+# Attribute names appended to the pool for the defects inside typed attributes.
+TYPED_POOL = POOL + [
+    utf8("StackMapTable"),                 # 15
+    utf8("RuntimeVisibleAnnotations"),     # 16
+    utf8("RuntimeVisibleTypeAnnotations"), # 17
+    utf8("LHello;"),                       # 18
+]
 
 
 def assemble(
@@ -74,7 +95,7 @@ def assemble(
     pool = POOL if pool is None else pool
     if methods is None:
         # <init>()V, public, with its Code.
-        methods = u2(1) + u2(0x0001) + u2(5) + u2(6) + u2(1) + code_attribute()
+        methods = with_init(code_attribute())
     if attributes is None:
         # SourceFile "Hello.java"
         attributes = u2(1) + u2(11) + u4(2) + u2(12)
@@ -124,6 +145,9 @@ DEFECTS = {
     "bad_method_handle_kind": assemble(pool=replaced(POOL, 10, u1(15) + u1(10) + u2(8))),
     "method_handle_kind_zero": assemble(pool=replaced(POOL, 10, u1(15) + u1(0) + u2(8))),
     "method_handle_to_a_class": assemble(pool=replaced(POOL, 10, u1(15) + u1(8) + u2(4))),
+    "method_handle_get_field_to_a_methodref": assemble(
+        pool=replaced(POOL, 10, u1(15) + u1(1) + u2(8))
+    ),
     # After the pool.
     "this_class_out_of_range": assemble(this_class=999),
     "this_class_zero": assemble(this_class=0),
@@ -137,9 +161,7 @@ DEFECTS = {
     "forged_attributes_count": assemble(attributes=u2(0xFFFF) + u2(11) + u4(2) + u2(12)),
     "trailing_bytes": VALID + b"\x00\x00",
     # Inside typed attributes: the structure parses, the attribute's own contents do not.
-    "code_length_zero": assemble(
-        methods=u2(1) + u2(0x0001) + u2(5) + u2(6) + u2(1) + code_attribute(code=b"")
-    ),
+    "code_length_zero": assemble(methods=with_init(code_attribute(code=b""))),
     "code_length_past_attribute": assemble(
         methods=u2(1)
         + u2(0x0001)
@@ -154,6 +176,20 @@ DEFECTS = {
         + b"\x2a\xb7\x00\x08\xb1\x00\x00\x00\x00"
     ),
     "source_file_too_long": assemble(attributes=u2(1) + u2(11) + u4(4) + u2(12) + u2(0)),
+    "unknown_stack_map_frame_type": assemble(
+        pool=TYPED_POOL,
+        methods=with_init(code_attribute(nested=[attribute(15, u2(1) + u1(200))])),
+    ),
+    "unknown_element_value_tag": assemble(
+        pool=TYPED_POOL,
+        # one annotation of type #18 with one pair, name #5, value tag 'Q'
+        attributes=u2(1) + attribute(16, u2(1) + u2(18) + u2(1) + u2(5) + b"Q" + u2(12)),
+    ),
+    "unknown_type_annotation_target": assemble(
+        pool=TYPED_POOL,
+        # one type annotation with target_type 0x99
+        attributes=u2(1) + attribute(17, u2(1) + u1(0x99) + u1(0) + u2(18) + u2(0)),
+    ),
 }
 
 
