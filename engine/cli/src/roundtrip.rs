@@ -21,13 +21,20 @@ pub struct Args {
     quiet: bool,
     /// Re-encode every constant and typed attribute from the model instead
     /// of copying what is unchanged.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "code")]
     deep: bool,
+    /// Decode every method body into instructions and lay it out again.
+    #[arg(long)]
+    code: bool,
 }
 
 /// Runs the command; `Ok(false)` when some class differed or failed.
 pub fn run(args: &Args) -> anyhow::Result<bool> {
-    let mode = if args.deep { Mode::Deep } else { Mode::Lazy };
+    let mode = match (args.deep, args.code) {
+        (true, _) => Mode::Deep,
+        (_, true) => Mode::Code,
+        _ => Mode::Lazy,
+    };
     let mut summary = Summary::default();
     let mut stdout = io::stdout().lock();
     for path in &args.inputs.paths {

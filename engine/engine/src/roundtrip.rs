@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use jp_classfile::{deep, ClassFile, ClassFileError, ClassWriter};
+use jp_bytecode::{BytecodeError, MethodBody};
+use jp_classfile::attributes::{names, AttributeInfo, Code};
+use jp_classfile::{deep, mutf8, AttributeOut, ClassFile, ClassFileError, ClassWriter, MemberOut};
 use rayon::prelude::*;
 
 use crate::input::Entry;
@@ -18,6 +20,11 @@ pub enum Mode {
     /// Everything is re-encoded from the typed model (see
     /// [`jp_classfile::deep`]); this tests every parser and encoder.
     Deep,
+    /// Every method body is decoded into labelled instructions and laid
+    /// out again (see [`jp_bytecode::MethodBody`]); this tests the
+    /// bytecode layer. Code that a compiler wrote in a non-shortest form
+    /// (`ldc_w` of a small index, say) comes back shorter and differs.
+    Code,
 }
 
 /// What happened to one class.
@@ -35,7 +42,63 @@ pub enum Outcome {
         written_len: usize,
     },
     /// Could not be parsed or written.
-    Failed(ClassFileError),
+    Failed(RoundtripError),
+}
+
+/// Why a class could not be round-tripped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RoundtripError {
+    /// The class file layer refused it.
+    #[error(transparent)]
+    ClassFile(#[from] ClassFileError),
+    /// A method body could not be decoded or laid out.
+    #[error("method {method}")]
+    Code {
+        /// `name(descriptor)`.
+        method: String,
+        /// What went wrong.
+        #[source]
+        source: BytecodeError,
+    },
+}
+
+/// The class with every method body decoded and encoded again.
+fn reencode_code(class: &ClassFile<'_>) -> Result<Vec<u8>, RoundtripError> {
+    let mut writer = ClassWriter::new(class);
+    for (i, method) in class.methods.iter().enumerate() {
+        let Some(raw) = method.attribute(names::CODE) else {
+            continue;
+        };
+        let info = Code::from_raw(raw, &class.constant_pool)
+            .map_err(BytecodeError::from)
+            .and_then(|code| MethodBody::open(class, method, &code)?.encode(&mut writer.constant_pool))
+            .map_err(|source| RoundtripError::Code {
+                method: format!(
+                    "{}{}",
+                    mutf8::to_str_lossy(method.name),
+                    mutf8::to_str_lossy(method.descriptor)
+                ),
+                source,
+            })?;
+        let attributes = method
+            .attributes
+            .iter()
+            .map(|a| match a.name {
+                names::CODE => AttributeOut::Built {
+                    name_index: a.name_index,
+                    info: info.clone(),
+                },
+                _ => AttributeOut::Verbatim(*a),
+            })
+            .collect();
+        writer.methods[i] = MemberOut::Built {
+            access_flags: method.access_flags,
+            name_index: method.name_index,
+            descriptor_index: method.descriptor_index,
+            attributes,
+        };
+    }
+    Ok(writer.to_bytes()?)
 }
 
 impl fmt::Display for Outcome {
@@ -65,10 +128,13 @@ impl fmt::Display for Outcome {
 
 /// Parses `bytes` and writes them back in `mode`.
 pub fn roundtrip_class(bytes: &[u8], mode: Mode) -> Outcome {
-    let written = ClassFile::parse(bytes).and_then(|class| match mode {
-        Mode::Lazy => ClassWriter::new(&class).to_bytes(),
-        Mode::Deep => deep::reencode(&class),
-    });
+    let written = ClassFile::parse(bytes)
+        .map_err(RoundtripError::from)
+        .and_then(|class| match mode {
+            Mode::Lazy => Ok(ClassWriter::new(&class).to_bytes()?),
+            Mode::Deep => Ok(deep::reencode(&class)?),
+            Mode::Code => reencode_code(&class),
+        });
     match written {
         Err(error) => Outcome::Failed(error),
         Ok(written) if written == bytes => Outcome::Identical,
@@ -158,7 +224,7 @@ mod tests {
     fn summary_line_has_the_documented_shape() {
         let mut summary = Summary::default();
         summary.record(&Outcome::Identical);
-        summary.record(&Outcome::Failed(ClassFileError::ConstantPoolFull));
+        summary.record(&Outcome::Failed(ClassFileError::ConstantPoolFull.into()));
         assert_eq!(
             summary.to_string(),
             "roundtrip: 2 classes, 1 identical, 0 differ, 1 failed"
