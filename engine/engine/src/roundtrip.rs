@@ -215,7 +215,7 @@ mod tests {
         let outcome = roundtrip_class(b"\xCA\xFE\xBA\xBE\x00", Mode::Lazy);
         assert!(matches!(
             outcome,
-            Outcome::Failed(ClassFileError::Truncated { .. })
+            Outcome::Failed(RoundtripError::ClassFile(ClassFileError::Truncated { .. }))
         ));
         assert!(outcome.to_string().starts_with("truncated minor_version"));
     }
