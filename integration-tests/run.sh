@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# All of JP's tests, in order, as suites. Each suite is one command; its output is shown as it runs
+# and it counts as passed when the command exits 0:
+#   fmt         cargo fmt --all -- --check
+#   clippy      cargo clippy --workspace --all-targets -- -D warnings
+#   cargo-test  cargo test --workspace
+#   maven       mvn -q -B verify (the root reactor)
+#   roundtrip   integration-tests/roundtrip.sh
+#   <name>      integration-tests/suites/<name>.sh, every one there, in name order
+# A failing suite does not stop the others. The last line is `N passed, N failed` (suites), and the
+# exit status is 1 when any suite failed.
+#
+# Arguments, if any, are suite names: only those run (`bash integration-tests/run.sh fmt clippy`).
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root" || exit 2
+
+# A bare environment (CI's may have no locale at all) makes JDK 17 read and write files as ASCII.
+if [[ -z ${LC_ALL:-} && -z ${LC_CTYPE:-} && -z ${LANG:-} ]]; then
+    export LANG=C.UTF-8
+fi
+
+names=(fmt clippy cargo-test maven roundtrip)
+commands=(
+    "cargo fmt --all -- --check"
+    "cargo clippy --workspace --all-targets -- -D warnings"
+    "cargo test --workspace"
+    # Debian's Maven 3.8 prints bare colour resets even in batch mode; they would glue the next
+    # line onto the previous one, so they are dropped.
+    "mvn -q -B verify 2>&1 | sed 's/\\x1b\\[0m//g'"
+    "bash integration-tests/roundtrip.sh"
+)
+shopt -s nullglob
+for suite in integration-tests/suites/*.sh; do
+    name=${suite##*/}
+    names+=("${name%.sh}")
+    commands+=("bash $suite")
+done
+
+selected() {
+    local want
+    (($# == 1)) && return 0
+    for want in "${@:2}"; do [[ $want == "$1" ]] && return 0; done
+    return 1
+}
+
+for want in "$@"; do
+    known=0
+    for name in "${names[@]}"; do [[ $name == "$want" ]] && known=1; done
+    if ((known == 0)); then
+        echo "run.sh: unknown suite '$want' (suites: ${names[*]})" >&2
+        exit 2
+    fi
+done
+
+passed=0
+failed=0
+summary=()
+start_all=$SECONDS
+for i in "${!names[@]}"; do
+    name=${names[$i]}
+    selected "$name" "$@" || continue
+    echo "=== $name: ${commands[$i]}"
+    start=$SECONDS
+    if bash -o pipefail -c "${commands[$i]}"; then
+        result=PASS
+        passed=$((passed + 1))
+    else
+        result=FAIL
+        failed=$((failed + 1))
+    fi
+    line="$result $name ($((SECONDS - start))s)"
+    echo "=== $line"
+    summary+=("$line")
+done
+
+echo
+echo "=== suites ($((SECONDS - start_all))s in all)"
+printf '%s\n' "${summary[@]}"
+echo "$passed passed, $failed failed"
+((failed == 0))
