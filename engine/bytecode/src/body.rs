@@ -530,7 +530,12 @@ impl<'a> MethodBody<'a> {
         let Some(frames) = &self.frames else {
             return Ok(None);
         };
-        let mut by_label: HashMap<Label, Frame> = frames.iter().cloned().collect();
+        let by_label: HashMap<Label, &Frame> = frames.iter().map(|(label, frame)| (*label, frame)).collect();
+        // Frames the widened conditionals need after their goto_w. Where an
+        // explicit frame already stands at that offset (the next instruction
+        // is also a branch target), the explicit one wins: it is the merge of
+        // every path, while the simulated one knows only the fall-through.
+        let mut simulated = Vec::new();
         if layout.widened_conditionals.iter().any(|&w| w) {
             let mut state: Option<Frame> = Some(self.initial_frame.clone());
             let mut at = Label(u32::MAX);
@@ -538,7 +543,7 @@ impl<'a> MethodBody<'a> {
                 if let Insn::Label(label) = insn {
                     at = *label;
                     if let Some(frame) = by_label.get(label) {
-                        state = Some(frame.clone());
+                        state = Some((*frame).clone());
                     }
                     continue;
                 }
@@ -547,20 +552,23 @@ impl<'a> MethodBody<'a> {
                 };
                 simulate::step(insn, at, current, pool, self.this_class)?;
                 if layout.widened_conditionals[position] {
-                    by_label.insert(layout.skip_labels[&position], current.clone());
+                    simulated.push((layout.skip_labels[&position], current.clone()));
                 }
                 if insn.ends_flow() {
                     state = None;
                 }
             }
         }
-        let mut placed: Vec<(u16, Frame)> = by_label
-            .into_iter()
+        let mut placed: Vec<(u16, Frame)> = frames
+            .iter()
+            .cloned()
+            .chain(simulated)
             .filter(|(label, _)| layout.is_placed(*label))
             .map(|(label, frame)| (layout.offset(label) as u16, frame))
+            // A frame at the very end of the code would describe no instruction.
+            .filter(|(pc, _)| u32::from(*pc) < layout.code_length)
             .collect();
-        // A frame at the very end of the code would describe no instruction.
-        placed.retain(|(pc, _)| u32::from(*pc) < layout.code_length);
+        // Stable: at equal offsets the first (explicit) frame is kept.
         placed.sort_by_key(|(pc, _)| *pc);
         placed.dedup_by_key(|(pc, _)| *pc);
         Ok(Some(placed))
