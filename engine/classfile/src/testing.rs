@@ -1,6 +1,24 @@
 //! Hand-assembled class files for unit tests.
 
-use crate::reader::ByteSink;
+use crate::attributes::AttributeInfo;
+use crate::reader::{ByteSink, Reader};
+use crate::{ConstantPool, Result};
+
+/// Parses `info` as a whole attribute of type `T` (nothing may be left),
+/// reporting offsets as if it stood at 0x200 in a file.
+pub(crate) fn parse_info<'a, T: AttributeInfo<'a>>(info: &'a [u8], pool: &ConstantPool<'a>) -> Result<T> {
+    let mut r = Reader::new(info, 0x200);
+    let parsed = T::parse(&mut r, pool)?;
+    r.expect_end("attribute")?;
+    Ok(parsed)
+}
+
+/// The `info` bytes of `attribute`.
+pub(crate) fn encoded<'a, T: AttributeInfo<'a>>(attribute: &T) -> Vec<u8> {
+    let mut out = Vec::new();
+    attribute.encode(&mut out);
+    out
+}
 
 /// `class Hello { Hello() { super(); } }` compiled for `major`, with its
 /// pool written out by hand so that tests do not depend on the writer.

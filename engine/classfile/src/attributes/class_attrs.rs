@@ -90,22 +90,11 @@ impl<'a> AttributeInfo<'a> for EnclosingMethod {
     }
 }
 
-/// JVMS §4.7.10, `SourceFile`: the name of the source file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceFile {
-    /// `sourcefile_index`: a `Utf8` constant.
-    pub sourcefile_index: CpIndex,
-}
-
-impl<'a> AttributeInfo<'a> for SourceFile {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(SourceFile {
-            sourcefile_index: CpIndex(r.u2("sourcefile_index")?),
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.put_u2(self.sourcefile_index.0);
+index_attribute! {
+    /// JVMS §4.7.10, `SourceFile`: the name of the source file.
+    SourceFile {
+        /// `sourcefile_index`: a `Utf8` constant.
+        sourcefile_index
     }
 }
 
@@ -149,41 +138,19 @@ impl<'a> AttributeInfo<'a> for BootstrapMethods {
     }
 }
 
-/// JVMS §4.7.28, `NestHost`: the host of the nest this class belongs to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NestHost {
-    /// `host_class_index`: a `Class` constant.
-    pub host_class_index: CpIndex,
-}
-
-impl<'a> AttributeInfo<'a> for NestHost {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(NestHost {
-            host_class_index: CpIndex(r.u2("host_class_index")?),
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.put_u2(self.host_class_index.0);
+index_attribute! {
+    /// JVMS §4.7.28, `NestHost`: the host of the nest this class belongs to.
+    NestHost {
+        /// `host_class_index`: a `Class` constant.
+        host_class_index
     }
 }
 
-/// JVMS §4.7.29, `NestMembers`: the classes a nest host admits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NestMembers {
-    /// `classes`: `Class` constants, in file order.
-    pub classes: Vec<CpIndex>,
-}
-
-impl<'a> AttributeInfo<'a> for NestMembers {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(NestMembers {
-            classes: read_index_list(r, "number_of_classes")?,
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        write_index_list(out, &self.classes);
+index_list_attribute! {
+    /// JVMS §4.7.29, `NestMembers`: the classes a nest host admits.
+    NestMembers {
+        /// `classes`: `Class` constants, in file order.
+        classes counted by "number_of_classes"
     }
 }
 
@@ -230,23 +197,12 @@ impl<'a> AttributeInfo<'a> for Record<'a> {
     }
 }
 
-/// JVMS §4.7.31, `PermittedSubclasses`: the classes allowed to extend or
-/// implement a sealed class or interface.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PermittedSubclasses {
-    /// `classes`: `Class` constants, in file order.
-    pub classes: Vec<CpIndex>,
-}
-
-impl<'a> AttributeInfo<'a> for PermittedSubclasses {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(PermittedSubclasses {
-            classes: read_index_list(r, "number_of_classes")?,
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        write_index_list(out, &self.classes);
+index_list_attribute! {
+    /// JVMS §4.7.31, `PermittedSubclasses`: the classes allowed to extend or
+    /// implement a sealed class or interface.
+    PermittedSubclasses {
+        /// `classes`: `Class` constants, in file order.
+        classes counted by "number_of_classes"
     }
 }
 
@@ -254,22 +210,8 @@ impl<'a> AttributeInfo<'a> for PermittedSubclasses {
 mod tests {
     use super::*;
     use crate::error::ClassFileError;
-    use crate::testing::minimal_class;
+    use crate::testing::{encoded, minimal_class, parse_info};
     use crate::ClassFile;
-
-    /// Parses `info` as a whole attribute of type `T` (nothing may be left).
-    fn parse_info<'a, T: AttributeInfo<'a>>(info: &'a [u8], pool: &ConstantPool<'a>) -> Result<T> {
-        let mut r = Reader::new(info, 0x200);
-        let parsed = T::parse(&mut r, pool)?;
-        r.expect_end("attribute")?;
-        Ok(parsed)
-    }
-
-    fn encoded<'a, T: AttributeInfo<'a>>(attribute: &T) -> Vec<u8> {
-        let mut out = Vec::new();
-        attribute.encode(&mut out);
-        out
-    }
 
     #[test]
     fn inner_classes_round_trip() {

@@ -30,62 +30,29 @@ pub(super) fn write_index_list(out: &mut Vec<u8>, indices: &[CpIndex]) {
     }
 }
 
-/// JVMS §4.7.2, `ConstantValue`: the value of a constant field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConstantValue {
-    /// `constantvalue_index`: a `Long`, `Float`, `Double`, `Integer` or
-    /// `String` constant.
-    pub constantvalue_index: CpIndex,
-}
-
-impl<'a> AttributeInfo<'a> for ConstantValue {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(ConstantValue {
-            constantvalue_index: CpIndex(r.u2("constantvalue_index")?),
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.put_u2(self.constantvalue_index.0);
+index_attribute! {
+    /// JVMS §4.7.2, `ConstantValue`: the value of a constant field.
+    ConstantValue {
+        /// `constantvalue_index`: a `Long`, `Float`, `Double`, `Integer` or
+        /// `String` constant.
+        constantvalue_index
     }
 }
 
-/// JVMS §4.7.5, `Exceptions`: the checked exceptions a method declares.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exceptions {
-    /// `exception_index_table`: `Class` constants, in file order.
-    pub exception_index_table: Vec<CpIndex>,
-}
-
-impl<'a> AttributeInfo<'a> for Exceptions {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(Exceptions {
-            exception_index_table: read_index_list(r, "number_of_exceptions")?,
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        write_index_list(out, &self.exception_index_table);
+index_list_attribute! {
+    /// JVMS §4.7.5, `Exceptions`: the checked exceptions a method declares.
+    Exceptions {
+        /// `exception_index_table`: `Class` constants, in file order.
+        exception_index_table counted by "number_of_exceptions"
     }
 }
 
-/// JVMS §4.7.9, `Signature`: the generic signature of a class, field,
-/// method or record component.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Signature {
-    /// `signature_index`: a `Utf8` constant holding the signature.
-    pub signature_index: CpIndex,
-}
-
-impl<'a> AttributeInfo<'a> for Signature {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(Signature {
-            signature_index: CpIndex(r.u2("signature_index")?),
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.put_u2(self.signature_index.0);
+index_attribute! {
+    /// JVMS §4.7.9, `Signature`: the generic signature of a class, field,
+    /// method or record component.
+    Signature {
+        /// `signature_index`: a `Utf8` constant holding the signature.
+        signature_index
     }
 }
 
@@ -134,22 +101,8 @@ impl<'a> AttributeInfo<'a> for MethodParameters {
 mod tests {
     use super::*;
     use crate::error::ClassFileError;
-    use crate::testing::minimal_class;
+    use crate::testing::{encoded, minimal_class, parse_info};
     use crate::ClassFile;
-
-    /// Parses `info` as a whole attribute of type `T` (nothing may be left).
-    fn parse_info<'a, T: AttributeInfo<'a>>(info: &'a [u8], pool: &ConstantPool<'a>) -> Result<T> {
-        let mut r = Reader::new(info, 0x200);
-        let parsed = T::parse(&mut r, pool)?;
-        r.expect_end("attribute")?;
-        Ok(parsed)
-    }
-
-    fn encoded<'a, T: AttributeInfo<'a>>(attribute: &T) -> Vec<u8> {
-        let mut out = Vec::new();
-        attribute.encode(&mut out);
-        out
-    }
 
     #[test]
     fn constant_value_round_trips() {

@@ -10,6 +10,51 @@ use crate::constant_pool::ConstantPool;
 use crate::error::Result;
 use crate::reader::Reader;
 
+/// An attribute whose `info` is one constant-pool index.
+macro_rules! index_attribute {
+    ($(#[$doc:meta])* $name:ident { $(#[$field_doc:meta])* $field:ident }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name {
+            $(#[$field_doc])*
+            pub $field: $crate::CpIndex,
+        }
+
+        impl<'a> $crate::attributes::AttributeInfo<'a> for $name {
+            fn parse(r: &mut $crate::Reader<'a>, _: &$crate::ConstantPool<'a>) -> $crate::Result<Self> {
+                Ok($name { $field: $crate::CpIndex(r.u2(stringify!($field))?) })
+            }
+
+            fn encode(&self, out: &mut Vec<u8>) {
+                $crate::ByteSink::put_u2(out, self.$field.0);
+            }
+        }
+    };
+}
+
+/// An attribute whose `info` is a `u2` count and that many constant-pool
+/// indices.
+macro_rules! index_list_attribute {
+    ($(#[$doc:meta])* $name:ident { $(#[$field_doc:meta])* $field:ident counted by $count:literal }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name {
+            $(#[$field_doc])*
+            pub $field: Vec<$crate::CpIndex>,
+        }
+
+        impl<'a> $crate::attributes::AttributeInfo<'a> for $name {
+            fn parse(r: &mut $crate::Reader<'a>, _: &$crate::ConstantPool<'a>) -> $crate::Result<Self> {
+                Ok($name { $field: $crate::attributes::member_attrs::read_index_list(r, $count)? })
+            }
+
+            fn encode(&self, out: &mut Vec<u8>) {
+                $crate::attributes::member_attrs::write_index_list(out, &self.$field);
+            }
+        }
+    };
+}
+
 mod annotations;
 mod class_attrs;
 mod code;

@@ -171,41 +171,19 @@ impl<'a> AttributeInfo<'a> for Module {
     }
 }
 
-/// JVMS §4.7.26, `ModulePackages`: every package of the module.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModulePackages {
-    /// `package_index`: `Package` constants, in file order.
-    pub package_index: Vec<CpIndex>,
-}
-
-impl<'a> AttributeInfo<'a> for ModulePackages {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(ModulePackages {
-            package_index: read_index_list(r, "package_count")?,
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        write_index_list(out, &self.package_index);
+index_list_attribute! {
+    /// JVMS §4.7.26, `ModulePackages`: every package of the module.
+    ModulePackages {
+        /// `package_index`: `Package` constants, in file order.
+        package_index counted by "package_count"
     }
 }
 
-/// JVMS §4.7.27, `ModuleMainClass`: the module's main class.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ModuleMainClass {
-    /// `main_class_index`: a `Class` constant.
-    pub main_class_index: CpIndex,
-}
-
-impl<'a> AttributeInfo<'a> for ModuleMainClass {
-    fn parse(r: &mut Reader<'a>, _: &ConstantPool<'a>) -> Result<Self> {
-        Ok(ModuleMainClass {
-            main_class_index: CpIndex(r.u2("main_class_index")?),
-        })
-    }
-
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.put_u2(self.main_class_index.0);
+index_attribute! {
+    /// JVMS §4.7.27, `ModuleMainClass`: the module's main class.
+    ModuleMainClass {
+        /// `main_class_index`: a `Class` constant.
+        main_class_index
     }
 }
 
@@ -213,22 +191,8 @@ impl<'a> AttributeInfo<'a> for ModuleMainClass {
 mod tests {
     use super::*;
     use crate::error::ClassFileError;
-    use crate::testing::minimal_class;
+    use crate::testing::{encoded, minimal_class, parse_info};
     use crate::ClassFile;
-
-    /// Parses `info` as a whole attribute of type `T` (nothing may be left).
-    fn parse_info<'a, T: AttributeInfo<'a>>(info: &'a [u8], pool: &ConstantPool<'a>) -> Result<T> {
-        let mut r = Reader::new(info, 0x200);
-        let parsed = T::parse(&mut r, pool)?;
-        r.expect_end("attribute")?;
-        Ok(parsed)
-    }
-
-    fn encoded<'a, T: AttributeInfo<'a>>(attribute: &T) -> Vec<u8> {
-        let mut out = Vec::new();
-        attribute.encode(&mut out);
-        out
-    }
 
     /// A module with every kind of directive. The indices are arbitrary:
     /// the parser does not look them up.
