@@ -24,7 +24,9 @@ use jp_bytecode::body::MethodBody;
 use jp_bytecode::descriptor::MethodDescriptor;
 use jp_bytecode::opcode as op;
 use jp_bytecode::{BytecodeError, Frame, Insn, Label, VType};
-use jp_classfile::access::{ACC_ABSTRACT, ACC_INTERFACE, ACC_MODULE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC};
+use jp_classfile::access::{
+    ACC_ABSTRACT, ACC_INTERFACE, ACC_MODULE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_VARARGS,
+};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{
     mutf8, tag, AttributeOut, ByteSink, ClassFile, ClassWriter, Constant, ConstantLookup, CpIndex, Member,
@@ -412,7 +414,8 @@ fn call_sites(
 }
 
 /// Private methods whose descriptor may change: nothing outside this class
-/// can call them (no nestmates, no method handles, no serialization hook).
+/// can call them (no nestmates, no method handles, no serialization hook),
+/// and a parameter after the last would not break their meaning (varargs).
 fn shift_candidates(class: &ClassFile<'_>) -> Vec<usize> {
     if class.attribute(names::NEST_HOST).is_some() || class.attribute(names::NEST_MEMBERS).is_some() {
         return Vec::new();
@@ -435,7 +438,7 @@ fn shift_candidates(class: &ClassFile<'_>) -> Vec<usize> {
         .filter(|(_, m)| {
             let new_descriptor = with_extra_parameter(m.descriptor);
             m.access_flags & ACC_PRIVATE != 0
-                && m.access_flags & (ACC_NATIVE | ACC_ABSTRACT) == 0
+                && m.access_flags & (ACC_NATIVE | ACC_ABSTRACT | ACC_VARARGS) == 0
                 && m.name != b"<init>"
                 && m.name != b"<clinit>"
                 && m.attribute(names::CODE).is_some()
