@@ -13,6 +13,7 @@
 //! | `jp parse`               | `ClassFile::parse`                                    |
 //! | `jp lazy parse+write`    | parse, then `ClassWriter::new(&class).to_bytes()`     |
 //! | `jp deep parse+re-encode`| parse, then `jp_classfile::deep::reencode(&class)`    |
+//! | `jp stress rewrite`      | the stress scheme: decode, edit, lay out every method |
 //! | `ristretto parse`        | `ristretto_classfile::ClassFile::from_slice`          |
 //! | `ristretto parse+write`  | `from_slice`, then `to_bytes`                         |
 //! | `cafebabe parse`         | `parse_class_with_options`, bytecode not decoded      |
@@ -32,6 +33,7 @@ use std::time::{Duration, Instant};
 
 use jp_classfile::{deep, ClassFile, ClassWriter};
 use jp_engine::input::{Input, InputError};
+use jp_instrument::stress::{stress_class, StressOptions};
 use rayon::prelude::*;
 
 const NAME: &str = "classfile-throughput";
@@ -185,12 +187,9 @@ fn run(options: &Options) -> Result<(), Failure> {
         Row::new("jp parse", jp_parse, &all),
         Row::new("jp lazy parse+write", jp_lazy_write, &all),
         Row::new("jp deep parse+re-encode", jp_deep_reencode, &all),
+        Row::new("jp stress rewrite", jp_stress_rewrite, &all),
         Row::new("ristretto parse", ristretto_parse, &warm.ristretto_parsed),
-        Row::new(
-            "ristretto parse+write",
-            ristretto_write,
-            &warm.ristretto_written,
-        ),
+        Row::new("ristretto parse+write", ristretto_write, &warm.ristretto_written),
         Row::new("cafebabe parse", cafebabe_parse, &warm.cafebabe_parsed),
         Row::new(
             "cafebabe parse+bytecode",
@@ -245,6 +244,15 @@ fn run(options: &Options) -> Result<(), Failure> {
             one.best, many.best
         );
     }
+    // Rewriting is also counted in classes, as users think of a build.
+    if let Some((name, one, many)) = results.iter().find(|(n, ..)| *n == "jp stress rewrite") {
+        let per_mb = classes.len() as f64 / mb(total);
+        println!(
+            "{name}: 1 core {:.0} classes/s, {cores} {:.0} classes/s",
+            one.best * per_mb,
+            many.best * per_mb
+        );
+    }
     let rate = |name: &str| {
         let (_, one, many) = results.iter().find(|(n, ..)| *n == name).expect("a row");
         (one.best, many.best)
@@ -293,11 +301,8 @@ fn default_input() -> Option<PathBuf> {
 
 /// Whether the JDK's `release` file says `JAVA_VERSION="17..."`.
 fn is_jdk17(jdk: &Path) -> bool {
-    std::fs::read_to_string(jdk.join("release")).is_ok_and(|release| {
-        release
-            .lines()
-            .any(|line| line.starts_with("JAVA_VERSION=\"17"))
-    })
+    std::fs::read_to_string(jdk.join("release"))
+        .is_ok_and(|release| release.lines().any(|line| line.starts_with("JAVA_VERSION=\"17")))
 }
 
 /// Every `.class` entry of `paths`, in input order.
@@ -564,8 +569,7 @@ fn no_bytecode() -> cafebabe::ParseOptions {
 }
 
 fn cafebabe_parse(bytes: &[u8]) -> usize {
-    let class =
-        black_box(cafebabe::parse_class_with_options(bytes, &no_bytecode()).expect(CHECKED));
+    let class = black_box(cafebabe::parse_class_with_options(bytes, &no_bytecode()).expect(CHECKED));
     class.methods.len()
 }
 
@@ -575,6 +579,11 @@ fn cafebabe_parse_bytecode(bytes: &[u8]) -> usize {
 }
 
 /// One line of the table: a kind of work and the classes it runs on.
+fn jp_stress_rewrite(bytes: &[u8]) -> usize {
+    let rewritten = stress_class(bytes, StressOptions::default()).expect(CHECKED);
+    black_box(rewritten.bytes.map_or(0, |b| b.len()))
+}
+
 struct Row<'a> {
     name: &'static str,
     work: Work,
@@ -583,23 +592,13 @@ struct Row<'a> {
 
 impl<'a> Row<'a> {
     fn new(name: &'static str, work: Work, indices: &'a [usize]) -> Self {
-        Row {
-            name,
-            work,
-            indices,
-        }
+        Row { name, work, indices }
     }
 }
 
 /// Times passes of `work` over `classes` (`bytes` in all), at least
 /// `min_iters` of them and for at least `min_time`.
-fn measure(
-    classes: &[&[u8]],
-    bytes: usize,
-    work: Work,
-    parallel: bool,
-    options: &Options,
-) -> Speed {
+fn measure(classes: &[&[u8]], bytes: usize, work: Work, parallel: bool, options: &Options) -> Speed {
     let mut times = Vec::new();
     let mut spent = Duration::ZERO;
     while times.len() < options.min_iters || spent < options.min_time {
