@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Self-check of the counting oracle:
+#   1. builds the agent and compiles integration-tests/programs (javac --release 17);
+#   2. runs the paper examples and asserts their numbers: JP's Fig. 4 (f = 1 call of 106
+#      bytecodes, f.h = 10, f.g = 10, f.g.h = 55) and ProfBuilder's Fig. 5 (611 calls in all,
+#      main.A.B.D = 200, main.A.C.D = 100);
+#   3. runs every program twice and requires identical oracle output (both metrics) and stdout,
+#      no oracle warning, and every `// expect: <context> calls=N bytecodes=M` line of its source.
+# Prints one PASS/FAIL line per check and ends with `oracle: N passed, M failed`; exits 1 on any
+# failure. Work files go to ${ORACLE_WORK:-target/oracle/selfcheck} under the repository.
+#   bash integration-tests/oracle/selfcheck.sh [Program ...]    (default: every program)
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+programs_dir=$root/integration-tests/programs
+work=${ORACLE_WORK:-$root/target/oracle/selfcheck}
+jdk=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+javac=$jdk/bin/javac
+[[ -x $javac ]] || javac=javac
+export JAVA=${JAVA:-$jdk/bin/java}
+[[ -x $JAVA ]] || JAVA=java
+
+passed=0
+failed=0
+pass() {
+    echo "PASS $*"
+    passed=$((passed + 1))
+}
+fail() {
+    echo "FAIL $*"
+    failed=$((failed + 1))
+}
+finish() {
+    echo "oracle: $passed passed, $failed failed"
+    ((failed == 0))
+    exit $?
+}
+
+lib=$(bash "$here/build.sh") || {
+    fail "build: the agent did not compile"
+    finish
+}
+export ORACLE_LIB=$lib
+rm -rf "$work"
+mkdir -p "$work/classes" "$work/run1" "$work/run2"
+if ! "$javac" --release 17 -encoding UTF-8 -d "$work/classes" "$programs_dir"/demo/*.java 2>"$work/javac.log"; then
+    cat "$work/javac.log"
+    fail "compile: javac failed on integration-tests/programs"
+    finish
+fi
+pass "build: agent and programs"
+
+if (($# > 0)); then
+    programs=("$@")
+else
+    programs=()
+    for f in "$programs_dir"/demo/*.java; do
+        name=${f##*/}
+        programs+=("${name%.java}")
+    done
+fi
+
+# run <Program> <run-dir>: the oracle's output lands in <run-dir>/<Program>.{calls,bytecodes}.folded
+run() {
+    local p=$1 dir=$2
+    bash "$here/run-oracle.sh" "demo.$p" "$work/classes" "$dir/$p" >"$dir/$p.stdout" 2>"$dir/$p.stderr"
+}
+
+# value <file> <context>: the value on the line of exactly that context, or "missing"
+value() {
+    awk -v ctx="$2" '{ v = $NF; $NF = ""; sub(/ $/, ""); if ($0 == ctx) { print v; found = 1 } }
+        END { if (!found) print "missing" }' "$1"
+}
+
+check_value() { # <label> <file> <context> <expected>
+    local got
+    got=$(value "$2" "$3")
+    if [[ $got == "$4" ]]; then
+        return 0
+    fi
+    echo "    $1: $3: expected $4, got $got"
+    return 1
+}
+
+main4='demo.Fig4.main([Ljava/lang/String;)V'
+f='demo.Fig4.f()V' g='demo.Fig4.g(I)V' h='demo.Fig4.h()V'
+main5='demo.Fig5.main([Ljava/lang/String;)V'
+A='demo.Fig5.A()V' B='demo.Fig5.B()V' C='demo.Fig5.C()V' D='demo.Fig5.D()V'
+
+for p in "${programs[@]}"; do
+    start=$(date +%s%N)
+    run "$p" "$work/run1"
+    status1=$?
+    run "$p" "$work/run2"
+    status2=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    problems=()
+    for s in "$status1" "$status2"; do
+        if ((s == 3)); then
+            problems+=("the oracle reported warnings (see $work/run1/$p.stderr)")
+        elif ((s != 0)); then
+            problems+=("exit status $s (see $work/run1/$p.stderr)")
+        fi
+    done
+    for kind in calls.folded bytecodes.folded stdout; do
+        if [[ ! -s $work/run1/$p.$kind && $kind != stdout ]]; then
+            problems+=("no $kind written")
+        elif ! cmp -s "$work/run1/$p.$kind" "$work/run2/$p.$kind"; then
+            problems+=("$kind differs between two runs")
+            diff "$work/run1/$p.$kind" "$work/run2/$p.$kind" | head -10 | sed 's/^/    /'
+        fi
+    done
+    # `// expect: <context> calls=N bytecodes=M` lines of the program's source
+    while IFS= read -r line; do
+        spec=${line#*// expect: }
+        ctx=${spec%% *}
+        for kv in ${spec#* }; do
+            metric=${kv%%=*}
+            check_value "$p" "$work/run1/$p.$metric.folded" "$ctx" "${kv#*=}" ||
+                problems+=("expectation not met: $metric of $ctx")
+        done
+    done < <(grep -h '// expect: ' "$programs_dir/demo/$p.java")
+    if ((${#problems[@]} == 0)); then
+        pass "$p: deterministic, $(wc -l <"$work/run1/$p.calls.folded") contexts (two runs, ${ms} ms)"
+    else
+        fail "$p: $(IFS=';'; echo "${problems[*]}")"
+    fi
+
+    case $p in
+    Fig4)
+        out=$work/run1/Fig4
+        ok=1
+        check_value "f" "$out.calls.folded" "$main4;$f" 1 || ok=0
+        check_value "f bytecodes" "$out.bytecodes.folded" "$main4;$f" 106 || ok=0
+        check_value "f.h" "$out.calls.folded" "$main4;$f;$h" 10 || ok=0
+        check_value "f.g" "$out.calls.folded" "$main4;$f;$g" 10 || ok=0
+        check_value "f.g.h" "$out.calls.folded" "$main4;$f;$g;$h" 55 || ok=0
+        if ((ok)); then
+            pass "paper: JP Fig. 4: f = 1 (106 bytecodes), f.h = 10, f.g = 10, f.g.h = 55"
+        else
+            fail "paper: JP Fig. 4"
+        fi
+        ;;
+    Fig5)
+        out=$work/run1/Fig5
+        ok=1
+        total=$(awk '{ s += $NF } END { print s + 0 }' "$out.calls.folded")
+        if [[ $total != 611 ]]; then
+            echo "    total calls: expected 611, got $total"
+            ok=0
+        fi
+        check_value "main.A.B.D" "$out.calls.folded" "$main5;$A;$B;$D" 200 || ok=0
+        check_value "main.A.C.D" "$out.calls.folded" "$main5;$A;$C;$D" 100 || ok=0
+        if ((ok)); then
+            pass "paper: ProfBuilder Fig. 5: 611 calls, main.A.B.D = 200, main.A.C.D = 100"
+        else
+            fail "paper: ProfBuilder Fig. 5"
+        fi
+        ;;
+    esac
+done
+finish
