@@ -497,3 +497,130 @@ fn add_poll_method(writer: &mut ClassWriter<'_>, public: bool) -> jp_classfile::
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn testdata(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../classfile/testdata")
+            .join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    fn methods(bytes: &[u8]) -> Vec<(String, String)> {
+        let class = ClassFile::parse(bytes).unwrap();
+        class
+            .methods
+            .iter()
+            .map(|m| {
+                (
+                    mutf8::to_str_lossy(m.name).into_owned(),
+                    mutf8::to_str_lossy(m.descriptor).into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_extra_parameter_goes_last() {
+        assert_eq!(with_extra_parameter(b"(IJ)V"), b"(IJI)V");
+        assert_eq!(
+            with_extra_parameter(b"()Ljava/lang/String;"),
+            b"(I)Ljava/lang/String;"
+        );
+    }
+
+    #[test]
+    fn every_method_is_rewritten_and_a_poll_method_is_added() {
+        let original = testdata("java8/AllInstructions.class");
+        let rewritten = stress_class(&original, StressOptions::default()).unwrap();
+        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
+        let bytes = rewritten.bytes.expect("rewritten");
+        let before = methods(&original);
+        let after = methods(&bytes);
+        assert_eq!(after.len(), before.len() + 1);
+        assert_eq!(
+            after.last().unwrap(),
+            &(injected::STRESS_POLL_NAME.to_owned(), "()V".to_owned())
+        );
+        // The same input always gives the same bytes.
+        assert_eq!(
+            stress_class(&original, StressOptions::default())
+                .unwrap()
+                .bytes
+                .unwrap(),
+            bytes
+        );
+    }
+
+    #[test]
+    fn a_private_method_gains_a_parameter_and_its_callers_pass_it() {
+        let original = testdata("java8/AllInstructions.class");
+        let bytes = stress_class(&original, StressOptions::default())
+            .unwrap()
+            .bytes
+            .unwrap();
+        let after = methods(&bytes);
+        assert!(
+            after.contains(&("privateCall".to_owned(), "(I)I".to_owned())),
+            "{after:?}"
+        );
+        assert!(!after.contains(&("privateCall".to_owned(), "()I".to_owned())));
+        // No instruction still calls the old descriptor.
+        let class = ClassFile::parse(&bytes).unwrap();
+        assert_eq!(calls_to(&class, b"privateCall", b"()I"), 0);
+    }
+
+    /// How many invoke instructions in the class call `name` `descriptor`.
+    fn calls_to(class: &ClassFile<'_>, name: &[u8], descriptor: &[u8]) -> usize {
+        let pool = &class.constant_pool;
+        class
+            .methods
+            .iter()
+            .filter_map(|m| m.attribute(names::CODE))
+            .map(|raw| {
+                let code = Code::from_raw(raw, pool).unwrap();
+                jp_bytecode::insn::decode(code.code)
+                    .unwrap()
+                    .insns
+                    .iter()
+                    .filter(|insn| match insn {
+                        Insn::Ref { index, .. } => pool
+                            .member_ref(*index)
+                            .is_ok_and(|(_, n, d)| n == name && d == descriptor),
+                        _ => false,
+                    })
+                    .count()
+            })
+            .sum()
+    }
+
+    #[test]
+    fn lambda_bodies_and_serialization_hooks_keep_their_descriptors() {
+        for name in ["java8/AllInstructions.class", "java8/Interfaces.class"] {
+            let original = testdata(name);
+            let bytes = stress_class(&original, StressOptions::default())
+                .unwrap()
+                .bytes
+                .unwrap();
+            for ((name, before), (_, after)) in methods(&original).iter().zip(methods(&bytes).iter()) {
+                if name.starts_with("lambda$") || injected::REFLECTIVELY_CALLED.contains(&name.as_str()) {
+                    assert_eq!(before, after, "{name}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn padding_past_the_limit_keeps_the_method_with_a_warning() {
+        let original = testdata("java8/AllInstructions.class");
+        let rewritten = stress_class(&original, StressOptions { pad: 65_000 }).unwrap();
+        assert!(rewritten
+            .warnings
+            .iter()
+            .any(|w| matches!(w.reason, WarningReason::MethodTooLarge { length } if length > 65_535)));
+        ClassFile::parse(&rewritten.bytes.unwrap()).unwrap();
+    }
+}
