@@ -34,26 +34,13 @@ public final class ClassFileVerify {
     private static final String UNRESOLVED = "java.lang.IllegalArgumentException: Could not resolve class ";
 
     public static void main(String[] args) throws Exception {
-        List<Path> deps = new ArrayList<>();
-        List<Path> roots = new ArrayList<>();
-        boolean separate = false;
-        Path report = null;
-        Path tsv = null;
-        String title = "ClassFileVerify";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--cp" -> deps.addAll(ClassRoots.pathList(value(args, ++i)));
-                case "--separate" -> separate = true;
-                case "--report" -> report = Path.of(value(args, ++i));
-                case "--tsv" -> tsv = Path.of(value(args, ++i));
-                case "--title" -> title = value(args, ++i);
-                default -> {
-                    if (args[i].startsWith("--")) usage();
-                    roots.add(Path.of(args[i]));
-                }
-            }
-        }
-        if (roots.isEmpty()) usage();
+        VerifyArgs options = VerifyArgs.parse(args, "ClassFileVerify", USAGE);
+        List<Path> deps = options.deps;
+        List<Path> roots = options.roots;
+        boolean separate = options.separate;
+        Path report = options.report;
+        Path tsv = options.tsv;
+        String title = options.title;
 
         List<ClassRoots.Root> depRoots = new ArrayList<>();
         for (Path dep : deps) depRoots.add(ClassRoots.open(dep));
@@ -149,14 +136,6 @@ public final class ClassFileVerify {
         return bytes == null ? null : new ByteArrayInputStream(bytes);
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length) usage();
-        return args[i];
-    }
-
-    private static void usage() {
-        System.err.println("usage: ClassFileVerify [--cp DEPS] [--separate] [--report FILE] [--tsv FILE]"
-                + " [--title TEXT] ROOT...");
-        System.exit(2);
-    }
+    private static final String USAGE = "usage: ClassFileVerify [--cp DEPS] [--separate] [--report FILE] [--tsv FILE]"
+                + " [--title TEXT] ROOT...";
 }

@@ -42,26 +42,13 @@ public final class VerifyClasses {
             int show = args.length == 5 ? Integer.parseInt(args[4]) : 50;
             System.exit(Findings.compare(Path.of(args[1]), Path.of(args[2]), show) == 0 ? 0 : 1);
         }
-        List<Path> deps = new ArrayList<>();
-        List<Path> roots = new ArrayList<>();
-        boolean separate = false;
-        Path report = null;
-        Path tsv = null;
-        String title = "VerifyClasses";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--cp" -> deps.addAll(ClassRoots.pathList(value(args, ++i)));
-                case "--separate" -> separate = true;
-                case "--report" -> report = Path.of(value(args, ++i));
-                case "--tsv" -> tsv = Path.of(value(args, ++i));
-                case "--title" -> title = value(args, ++i);
-                default -> {
-                    if (args[i].startsWith("--")) usage();
-                    roots.add(Path.of(args[i]));
-                }
-            }
-        }
-        if (roots.isEmpty()) usage();
+        VerifyArgs options = VerifyArgs.parse(args, "VerifyClasses", USAGE);
+        List<Path> deps = options.deps;
+        List<Path> roots = options.roots;
+        boolean separate = options.separate;
+        Path report = options.report;
+        Path tsv = options.tsv;
+        String title = options.title;
 
         List<ClassRoots.Root> depRoots = new ArrayList<>();
         for (Path dep : deps) depRoots.add(ClassRoots.open(dep));
@@ -137,15 +124,11 @@ public final class VerifyClasses {
         return root == null ? null : root.bytes(name, release);
     }
 
-    private static String value(String[] args, int i) {
-        if (i >= args.length) usage();
-        return args[i];
-    }
+    private static final String USAGE = "usage: VerifyClasses [--cp DEPS] [--separate] [--report FILE] [--tsv FILE]"
+                + " [--title TEXT] ROOT...\n       VerifyClasses --compare BEFORE.tsv AFTER.tsv [--show N]";
 
     private static void usage() {
-        System.err.println("usage: VerifyClasses [--cp DEPS] [--separate] [--report FILE] [--tsv FILE]"
-                + " [--title TEXT] ROOT...\n       VerifyClasses --compare BEFORE.tsv AFTER.tsv [--show N]");
-        System.exit(2);
+        VerifyArgs.fail(USAGE);
     }
 
     /**

@@ -23,7 +23,7 @@ verify_build() {
         rm -rf "$out/hotspot"
         mkdir -p "$out/hotspot"
         "$jdk/bin/javac" --release 17 -nowarn -d "$out/hotspot" \
-            "$verify_dir/ClassRoots.java" "$verify_dir/Findings.java" "$verify_dir/VerifyClasses.java" || return 1
+            "$verify_dir/ClassRoots.java" "$verify_dir/Findings.java" "$verify_dir/VerifyArgs.java" "$verify_dir/VerifyClasses.java" || return 1
         touch "$out/hotspot/.complete"
     fi
     VERIFY_HOTSPOT_CP=$out/hotspot
@@ -33,7 +33,7 @@ verify_build() {
             rm -rf "$out/classfile"
             mkdir -p "$out/classfile"
             "$jdk25/bin/javac" -nowarn -d "$out/classfile" \
-                "$verify_dir/ClassRoots.java" "$verify_dir/Findings.java" "$verify_dir/ClassFileVerify.java" || return 1
+                "$verify_dir/ClassRoots.java" "$verify_dir/Findings.java" "$verify_dir/VerifyArgs.java" "$verify_dir/ClassFileVerify.java" || return 1
             touch "$out/classfile/.complete"
         fi
         VERIFY_CLASSFILE_CP=$out/classfile
