@@ -71,6 +71,10 @@ pub struct MethodBody<'a> {
     stack_map_name: Option<CpIndex>,
     attributes: Vec<CodeAttribute<'a>>,
     entry_code: Vec<Insn>,
+    /// Code after the last original instruction.
+    appended: Vec<Insn>,
+    /// The stack depth the appended code needs.
+    appended_stack: u16,
     inserted: HashMap<u32, Vec<Insn>>,
     replaced: HashMap<u32, Vec<Insn>>,
     this_class: &'a [u8],
@@ -183,6 +187,8 @@ impl<'a> MethodBody<'a> {
             entry_code: Vec::new(),
             inserted: HashMap::new(),
             replaced: HashMap::new(),
+            appended: Vec::new(),
+            appended_stack: 0,
             this_class: class.this_class_name(),
         })
     }
@@ -192,6 +198,11 @@ impl<'a> MethodBody<'a> {
         let label = Label(self.next_label);
         self.next_label += 1;
         label
+    }
+
+    /// The internal name of the method's class.
+    pub fn this_class(&self) -> &'a [u8] {
+        self.this_class
     }
 
     /// The original instructions, each preceded by `Label(pc)`.
@@ -320,6 +331,20 @@ impl<'a> MethodBody<'a> {
         self.entry_code.extend(code);
     }
 
+    /// Appends code after the last original instruction, where only
+    /// branches and handlers added by the rewrite reach it. It starts with
+    /// `entry_stack` values on the stack (1 for an exception handler); code
+    /// appended before comes first and must not fall through into it.
+    ///
+    /// # Errors
+    /// References to constants that are not in `pool`.
+    pub fn append(&mut self, code: Vec<Insn>, entry_stack: u16, pool: &impl ConstantLookup) -> Result<()> {
+        let need = entry_stack.saturating_add(simulate::max_stack_of(&code, pool)?);
+        self.appended_stack = self.appended_stack.max(need);
+        self.appended.extend(code);
+        Ok(())
+    }
+
     /// Inserts code at `pc`, after its label and after code inserted there
     /// before: every path that reaches the instruction at `pc` runs it.
     ///
@@ -377,6 +402,43 @@ impl<'a> MethodBody<'a> {
         Ok(state)
     }
 
+    /// The type state before each original instruction, in pc order, by one
+    /// pass that restarts at every original frame. `None` where no frame
+    /// describes the code: after an unconditional transfer with no frame
+    /// following it, and, in versions without frames (where merges are
+    /// unknown), everywhere past the first instruction.
+    ///
+    /// # Errors
+    /// Simulation errors, for example through `jsr`/`ret`.
+    pub fn instruction_frames(&self, pool: &impl ConstantLookup) -> Result<Vec<(u32, Option<Frame>)>> {
+        let by_label: HashMap<Label, &Frame> = self
+            .frames
+            .iter()
+            .flatten()
+            .map(|(label, frame)| (*label, frame))
+            .collect();
+        let mut out = Vec::with_capacity(self.positions.len());
+        let mut state = Some(self.initial_frame.clone());
+        let mut at = Label(0);
+        for insn in &self.insns {
+            if let Insn::Label(label) = insn {
+                at = *label;
+                if let Some(frame) = by_label.get(label) {
+                    state = Some((*frame).clone());
+                }
+                continue;
+            }
+            out.push((at.0, state.clone()));
+            if let Some(current) = state.as_mut() {
+                simulate::step(insn, at, current, pool, self.this_class)?;
+            }
+            if insn.ends_flow() || !self.has_frames() {
+                state = None;
+            }
+        }
+        Ok(out)
+    }
+
     /// Lays the edited code out and encodes the `Code` attribute's `info`.
     ///
     /// # Errors
@@ -401,7 +463,11 @@ impl<'a> MethodBody<'a> {
         };
 
         let mut out = Vec::with_capacity(code.len() + 64);
-        out.put_u2(self.max_stack.saturating_add(extra_stack));
+        out.put_u2(
+            self.max_stack
+                .saturating_add(extra_stack)
+                .max(self.appended_stack),
+        );
         out.put_u2(self.max_locals);
         out.put_u4(code.len() as u32);
         out.put_bytes(&code);
@@ -492,7 +558,8 @@ impl<'a> MethodBody<'a> {
             .values()
             .chain(self.replaced.values())
             .map(Vec::len)
-            .sum();
+            .sum::<usize>()
+            + self.appended.len();
         let mut out = Vec::with_capacity(self.insns.len() + self.entry_code.len() + extra);
         let mut original_positions = HashMap::with_capacity(self.positions.len());
         out.extend(self.entry_code.iter().cloned());
@@ -515,6 +582,7 @@ impl<'a> MethodBody<'a> {
                 },
             }
         }
+        out.extend(self.appended.iter().cloned());
         (out, original_positions)
     }
 

@@ -11,16 +11,20 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use jp_instrument::profile::{profile_class, ProfileOptions};
 use jp_instrument::stress::{stress_class, StressOptions};
 use jp_instrument::{InstrumentError, Rewritten, Warning};
 use rayon::prelude::*;
 
+use crate::filter::ClassFilter;
 use crate::input::{Entry, Input, InputError, InputKind, Location};
 use crate::output::{safe_relative_path, write_atomically};
 
 /// Which rewrite to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheme {
+    /// The profiling scheme (see [`jp_instrument::profile`]).
+    Profile(ProfileOptions),
     /// The test-only stress scheme (see [`jp_instrument::stress`]).
     Stress(StressOptions),
 }
@@ -34,6 +38,8 @@ pub struct InstrumentRequest {
     pub output: PathBuf,
     /// The rewrite.
     pub scheme: Scheme,
+    /// Which classes to rewrite; the others are copied unchanged.
+    pub filter: ClassFilter,
 }
 
 /// A warning with the class file it concerns.
@@ -152,6 +158,21 @@ fn instrument_input(
                     Processed::Resource,
                 ));
             }
+            if !request
+                .filter
+                .accepts(&ClassFilter::class_name_of_entry(&entry.name))
+            {
+                return Ok((
+                    OutputFile {
+                        name: entry.name,
+                        bytes: entry.bytes,
+                    },
+                    Processed::Class {
+                        warnings: Vec::new(),
+                        changed: false,
+                    },
+                ));
+            }
             let Rewritten { bytes, warnings } =
                 rewrite(&entry.bytes, request.scheme).map_err(|source| InstrumentFailure::Class {
                     location: entry.location.clone(),
@@ -202,6 +223,7 @@ fn instrument_input(
 
 fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
     match scheme {
+        Scheme::Profile(options) => profile_class(bytes, options),
         Scheme::Stress(options) => stress_class(bytes, options),
     }
 }

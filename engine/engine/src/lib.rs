@@ -14,6 +14,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod config;
+pub mod filter;
 pub mod input;
 pub mod instrument;
 mod output;

@@ -32,6 +32,7 @@ fn request(inputs: Vec<PathBuf>, output: &Path) -> InstrumentRequest {
         inputs,
         output: output.to_owned(),
         scheme: Scheme::Stress(StressOptions::default()),
+        filter: Default::default(),
     }
 }
 

@@ -80,6 +80,20 @@ pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
     blocks
 }
 
+/// Pcs that a branch or switch reaches from at or after them: loop
+/// headers, in pc order. Every cycle made of branches passes one.
+pub fn loop_headers(body: &MethodBody<'_>) -> Vec<u32> {
+    let mut headers = BTreeSet::new();
+    let mut pc = 0;
+    for insn in body.instructions() {
+        match insn {
+            Insn::Label(label) => pc = label.0,
+            insn => headers.extend(insn.targets().iter().map(|l| l.0).filter(|&target| target <= pc)),
+        }
+    }
+    headers.into_iter().collect()
+}
+
 /// Whether an instruction may complete abruptly with an exception (JVMS
 /// §6.5 lists the run-time exceptions of each; linking errors can come
 /// from any instruction that resolves a constant).

@@ -3,7 +3,7 @@
 //! (JVMS §4.7.8: "a class member that does not appear in the source code
 //! must be marked"), so reflection-driven frameworks can tell them apart.
 
-use jp_classfile::access::{ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC};
+use jp_classfile::access::{ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC};
 
 /// The stress scheme's no-op method, called from loop headers.
 pub const STRESS_POLL_NAME: &str = "$jp$poll";
@@ -32,3 +32,52 @@ pub const REFLECTIVELY_CALLED: &[&str] = &[
     // Called by `SerializedLambda.readResolve` to rebuild a serializable lambda.
     "$deserializeLambda$",
 ];
+
+/// The runtime's package (internal form). Its classes are never
+/// instrumented: they are what instrumented code calls.
+pub const RUNTIME_PACKAGE: &str = "org/jpprof/runtime/";
+/// A thread's root context, found through `RC.current()`.
+pub const RC_CLASS: &str = "org/jpprof/runtime/RC";
+/// A calling-context node.
+pub const IC_CLASS: &str = "org/jpprof/runtime/IC";
+/// A method identifier.
+pub const MID_CLASS: &str = "org/jpprof/runtime/MID";
+/// `static RC current()`: the calling thread's root.
+pub const RC_CURRENT: (&str, &str) = ("current", "()Lorg/jpprof/runtime/RC;");
+/// `IC enter(MID)`: enters the callee's context under `top`, checking the agent's activation counter.
+pub const RC_ENTER: (&str, &str) = ("enter", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
+/// `IC enterLeaf(MID)`: as `enter`, for methods without calls or loops, which skip the check.
+pub const RC_ENTER_LEAF: (&str, &str) = ("enterLeaf", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
+/// `IC enterRoot(MID)`: enters a static initializer's context directly under the thread root.
+pub const RC_ENTER_ROOT: (&str, &str) = ("enterRoot", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
+/// `void exit(IC)`: `top = ic.parent`, at every exit of a method.
+pub const RC_EXIT: (&str, &str) = ("exit", "(Lorg/jpprof/runtime/IC;)V");
+/// `void restore(IC)`: `top = ic`, at the start of every original
+/// exception handler and at the exits of a static initializer.
+pub const RC_RESTORE: (&str, &str) = ("restore", "(Lorg/jpprof/runtime/IC;)V");
+/// `void poll(IC)`: the agent's activation check at loop headers.
+pub const RC_POLL: (&str, &str) = ("poll", "(Lorg/jpprof/runtime/IC;)V");
+/// `IC top`: the innermost active context, saved by static initializers.
+pub const RC_TOP: (&str, &str) = ("top", "Lorg/jpprof/runtime/IC;");
+/// `void count(int)`: adds a basic block's bytecodes to a context.
+pub const IC_COUNT: (&str, &str) = ("count", "(I)V");
+/// `static MID[] table(String)`: the method identifiers of a class, from
+/// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
+/// name or descriptor, JVMS §4.2.2 and §4.3).
+pub const MID_TABLE: (&str, &str) = ("table", "(Ljava/lang/String;)[Lorg/jpprof/runtime/MID;");
+/// The static field that holds a class's method identifiers, set at the
+/// very start of `<clinit>`.
+pub const MIDS_FIELD: (&str, &str) = ("$jp$mids", "[Lorg/jpprof/runtime/MID;");
+/// Its flags in a class.
+pub const MIDS_FIELD_FLAGS: u16 = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
+/// Its flags in an interface, whose fields must be `public static final` (JVMS §4.5).
+pub const MIDS_FIELD_INTERFACE_FLAGS: u16 = ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
+/// The class attribute that marks an instrumented class. The JVM ignores
+/// attributes it does not know (JVMS §4.7.1).
+pub const MARKER_ATTRIBUTE: &str = "org.jpprof.Instrumented";
+/// The field that keeps a serializable class's original default
+/// `serialVersionUID` when JP adds a `<clinit>` (Java Object Serialization
+/// Specification §4.6). Serialization reads it by name whatever its flags.
+pub const SERIAL_VERSION_UID: (&str, &str) = ("serialVersionUID", "J");
+/// Its flags.
+pub const SERIAL_VERSION_UID_FLAGS: u16 = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;

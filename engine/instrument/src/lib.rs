@@ -1,7 +1,8 @@
 //! JP's rewriting schemes over the bytecode layer: basic-block analysis
-//! ([`blocks`]) and, for now, the `stress` scheme ([`stress`]) that
-//! exercises every editing operation of the bytecode crate to prove that
-//! rewritten classes stay valid and behave as before.
+//! ([`blocks`]), the profiling scheme ([`profile`]) and the test-only
+//! `stress` scheme ([`stress`]), which exercises every editing operation of
+//! the bytecode crate to prove that rewritten classes stay valid and behave
+//! as before.
 //!
 //! A class or method that cannot be rewritten is kept as it was, with a
 //! [`Warning`] naming it and the reason.
@@ -9,12 +10,15 @@
 
 pub mod blocks;
 pub mod injected;
+pub mod profile;
 pub mod stress;
+pub mod suid;
 
 use std::fmt;
 
 use jp_bytecode::BytecodeError;
-use jp_classfile::ClassFileError;
+use jp_classfile::attributes::names;
+use jp_classfile::{AttributeOut, ClassFileError, Member, MemberOut};
 
 /// Why a class could not be read at all.
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +26,9 @@ pub enum InstrumentError {
     /// The class file does not parse.
     #[error("malformed class file")]
     ClassFile(#[from] ClassFileError),
+    /// The class carries JP's marker: it is JP's own output.
+    #[error("already instrumented by JP; instrument the compiler's output instead")]
+    AlreadyInstrumented,
 }
 
 /// A method or class that was kept as it was.
@@ -50,6 +57,61 @@ pub enum WarningReason {
     /// The class-level rewrite failed (for example, a full constant pool).
     #[error("class kept as it was: {0}")]
     Class(ClassFileError),
+    /// Code the scheme does not handle.
+    #[error("kept as it was: {what}")]
+    Unsupported {
+        /// What was found.
+        what: String,
+    },
+}
+
+impl From<BytecodeError> for WarningReason {
+    fn from(error: BytecodeError) -> Self {
+        match error {
+            BytecodeError::CodeTooLarge { length } => WarningReason::MethodTooLarge { length },
+            other => WarningReason::Bytecode(other),
+        }
+    }
+}
+
+impl From<ClassFileError> for WarningReason {
+    fn from(error: ClassFileError) -> Self {
+        WarningReason::Class(error)
+    }
+}
+
+/// `method` as it will be written, with its `Code` attribute's contents
+/// replaced by `info`.
+pub(crate) fn with_code<'a>(method: &'a Member<'a>, info: &[u8]) -> MemberOut<'a> {
+    with_code_and_descriptor(method, info, method.descriptor_index)
+}
+
+/// As [`with_code`], also changing the descriptor.
+pub(crate) fn with_code_and_descriptor<'a>(
+    method: &'a Member<'a>,
+    info: &[u8],
+    descriptor_index: jp_classfile::CpIndex,
+) -> MemberOut<'a> {
+    let attributes = method
+        .attributes
+        .iter()
+        .map(|a| {
+            if a.name == names::CODE {
+                AttributeOut::Built {
+                    name_index: a.name_index,
+                    info: info.to_vec(),
+                }
+            } else {
+                AttributeOut::Verbatim(*a)
+            }
+        })
+        .collect();
+    MemberOut::Built {
+        access_flags: method.access_flags,
+        name_index: method.name_index,
+        descriptor_index,
+        attributes,
+    }
 }
 
 impl fmt::Display for Warning {

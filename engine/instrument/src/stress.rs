@@ -33,7 +33,7 @@ use jp_classfile::{
     MemberOut,
 };
 
-use crate::blocks::{blocks, Analysis};
+use crate::blocks::{blocks, loop_headers, Analysis};
 use crate::injected;
 use crate::{InstrumentError, Rewritten, Warning, WarningReason};
 
@@ -153,20 +153,6 @@ fn rewrite(class: &ClassFile<'_>, shifted: &[usize], options: StressOptions) -> 
             });
         match result {
             Ok(info) => {
-                let attributes = method
-                    .attributes
-                    .iter()
-                    .map(|a| {
-                        if a.name == names::CODE {
-                            AttributeOut::Built {
-                                name_index: a.name_index,
-                                info: info.clone(),
-                            }
-                        } else {
-                            AttributeOut::Verbatim(*a)
-                        }
-                    })
-                    .collect();
                 let descriptor_index = if is_shifted {
                     match writer
                         .constant_pool
@@ -178,25 +164,16 @@ fn rewrite(class: &ClassFile<'_>, shifted: &[usize], options: StressOptions) -> 
                 } else {
                     method.descriptor_index
                 };
-                writer.methods[i] = MemberOut::Built {
-                    access_flags: method.access_flags,
-                    name_index: method.name_index,
-                    descriptor_index,
-                    attributes,
-                };
+                writer.methods[i] = crate::with_code_and_descriptor(method, &info, descriptor_index);
             }
             Err(error) => {
                 if !new_refs.is_empty() {
                     return Err(Retry);
                 }
-                let reason = match error {
-                    BytecodeError::CodeTooLarge { length } => WarningReason::MethodTooLarge { length },
-                    other => WarningReason::Bytecode(other),
-                };
                 warnings.push(Warning {
                     class: class_name.clone(),
                     method: Some(method_name),
-                    reason,
+                    reason: error.into(),
                 });
             }
         }
@@ -346,19 +323,6 @@ fn rewrite_method(
         }
     }
     body.encode(&mut writer.constant_pool)
-}
-
-/// Pcs that a branch or switch reaches from at or after them: loop headers.
-fn loop_headers(body: &MethodBody<'_>) -> Vec<u32> {
-    let mut headers = std::collections::BTreeSet::new();
-    let mut pc = 0;
-    for insn in body.instructions() {
-        match insn {
-            Insn::Label(Label(at)) => pc = *at,
-            insn => headers.extend(insn.targets().iter().map(|l| l.0).filter(|&target| target <= pc)),
-        }
-    }
-    headers.into_iter().collect()
 }
 
 /// Calls to shifted methods of this class, with the code that replaces

@@ -1,0 +1,130 @@
+//! `jp.toml`: instrumentation settings shared by the CLI and the build
+//! plugins, so that a project states them once.
+//!
+//! ```toml
+//! [instrument]
+//! bba = "precise"            # or "default"
+//! include = ["com.acme.**"]
+//! exclude = ["**Test", "com.acme.generated.**"]
+//! ```
+//! Settings given on the command line or in a build script win over the file.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use jp_instrument::blocks::Analysis;
+
+/// The contents of a `jp.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The `[instrument]` table.
+    #[serde(default)]
+    pub instrument: InstrumentConfig,
+}
+
+/// The `[instrument]` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InstrumentConfig {
+    /// The basic-block analysis.
+    pub bba: Option<BbaName>,
+    /// Include patterns (see [`crate::filter`]).
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Exclude patterns.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+}
+
+/// A basic-block analysis as spelled in configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BbaName {
+    /// [`Analysis::Default`].
+    Default,
+    /// [`Analysis::Precise`].
+    Precise,
+}
+
+impl From<BbaName> for Analysis {
+    fn from(name: BbaName) -> Analysis {
+        match name {
+            BbaName::Default => Analysis::Default,
+            BbaName::Precise => Analysis::Precise,
+        }
+    }
+}
+
+/// Why a configuration file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// It could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// It is not valid TOML, or holds unknown keys or wrong types.
+    #[error("{}: {source}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with its line and column.
+        source: Box<toml::de::Error>,
+    },
+}
+
+impl Config {
+    /// Reads and checks a `jp.toml`.
+    ///
+    /// # Errors
+    /// An unreadable file, invalid TOML, unknown keys or wrong types.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|source| ConfigError::Parse {
+            path: path.to_owned(),
+            source: Box::new(source),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_file_parses() {
+        let config: Config =
+            toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\nexclude = [\"**Test\"]\n")
+                .unwrap();
+        assert_eq!(config.instrument.bba, Some(BbaName::Precise));
+        assert_eq!(config.instrument.include, ["a.**"]);
+        assert_eq!(config.instrument.exclude, ["**Test"]);
+    }
+
+    #[test]
+    fn an_empty_file_means_defaults() {
+        assert_eq!(toml::from_str::<Config>("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn unknown_keys_and_values_are_refused_with_their_position() {
+        let error = toml::from_str::<Config>("[instrument]\nbbq = \"precise\"\n").unwrap_err();
+        assert!(error.to_string().contains("bbq"), "{error}");
+        let error = toml::from_str::<Config>("[instrument]\nbba = \"exact\"\n").unwrap_err();
+        assert!(error.to_string().contains("line 2"), "{error}");
+    }
+
+    #[test]
+    fn a_missing_file_names_the_file() {
+        let error = Config::load(Path::new("/nonexistent/jp.toml")).unwrap_err();
+        assert!(error.to_string().starts_with("/nonexistent/jp.toml: "), "{error}");
+    }
+}
