@@ -67,26 +67,8 @@ run() {
     bash "$here/run-oracle.sh" "demo.$p" "$work/classes" "$dir/$p" >"$dir/$p.stdout" 2>"$dir/$p.stderr"
 }
 
-# value <file> <context>: the value on the line of exactly that context, or "missing"
-value() {
-    awk -v ctx="$2" '{ v = $NF; $NF = ""; sub(/ $/, ""); if ($0 == ctx) { print v; found = 1 } }
-        END { if (!found) print "missing" }' "$1"
-}
-
-check_value() { # <label> <file> <context> <expected>
-    local got
-    got=$(value "$2" "$3")
-    if [[ $got == "$4" ]]; then
-        return 0
-    fi
-    echo "    $1: $3: expected $4, got $got"
-    return 1
-}
-
-main4='demo.Fig4.main([Ljava/lang/String;)V'
-f='demo.Fig4.f()V' g='demo.Fig4.g(I)V' h='demo.Fig4.h()V'
-main5='demo.Fig5.main([Ljava/lang/String;)V'
-A='demo.Fig5.A()V' B='demo.Fig5.B()V' C='demo.Fig5.C()V' D='demo.Fig5.D()V'
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 
 for p in "${programs[@]}"; do
     start=$(date +%s%N)
@@ -127,37 +109,6 @@ for p in "${programs[@]}"; do
         fail "$p: $(IFS=';'; echo "${problems[*]}")"
     fi
 
-    case $p in
-    Fig4)
-        out=$work/run1/Fig4
-        ok=1
-        check_value "f" "$out.calls.folded" "$main4;$f" 1 || ok=0
-        check_value "f bytecodes" "$out.bytecodes.folded" "$main4;$f" 106 || ok=0
-        check_value "f.h" "$out.calls.folded" "$main4;$f;$h" 10 || ok=0
-        check_value "f.g" "$out.calls.folded" "$main4;$f;$g" 10 || ok=0
-        check_value "f.g.h" "$out.calls.folded" "$main4;$f;$g;$h" 55 || ok=0
-        if ((ok)); then
-            pass "paper: JP Fig. 4: f = 1 (106 bytecodes), f.h = 10, f.g = 10, f.g.h = 55"
-        else
-            fail "paper: JP Fig. 4"
-        fi
-        ;;
-    Fig5)
-        out=$work/run1/Fig5
-        ok=1
-        total=$(awk '{ s += $NF } END { print s + 0 }' "$out.calls.folded")
-        if [[ $total != 611 ]]; then
-            echo "    total calls: expected 611, got $total"
-            ok=0
-        fi
-        check_value "main.A.B.D" "$out.calls.folded" "$main5;$A;$B;$D" 200 || ok=0
-        check_value "main.A.C.D" "$out.calls.folded" "$main5;$A;$C;$D" 100 || ok=0
-        if ((ok)); then
-            pass "paper: ProfBuilder Fig. 5: 611 calls, main.A.B.D = 200, main.A.C.D = 100"
-        else
-            fail "paper: ProfBuilder Fig. 5"
-        fi
-        ;;
-    esac
+    check_paper "$p" "$work/run1/$p" paper
 done
 finish

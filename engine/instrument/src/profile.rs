@@ -658,3 +658,180 @@ impl SetMids {
         code
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jp_classfile::ConstantLookup;
+
+    fn testdata(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../classfile/testdata")
+            .join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    fn profile(bytes: &[u8]) -> Vec<u8> {
+        let rewritten = profile_class(bytes, ProfileOptions::default()).unwrap();
+        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
+        rewritten.bytes.expect("rewritten")
+    }
+
+    /// The instructions of `method`'s code.
+    fn code_of<'a>(class: &'a ClassFile<'a>, name: &str) -> (Code<'a>, Vec<Insn>) {
+        let method = class
+            .methods
+            .iter()
+            .find(|m| m.name == name.as_bytes())
+            .unwrap_or_else(|| panic!("no method {name}"));
+        let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
+        let insns = jp_bytecode::insn::decode(code.code).unwrap().insns;
+        (code, insns)
+    }
+
+    fn calls(class: &ClassFile<'_>, insns: &[Insn], target: (&str, &str)) -> usize {
+        insns
+            .iter()
+            .filter(|insn| match insn {
+                Insn::Ref { index, .. } => class
+                    .constant_pool
+                    .member_ref(*index)
+                    .is_ok_and(|(_, n, d)| n == target.0.as_bytes() && d == target.1.as_bytes()),
+                _ => false,
+            })
+            .count()
+    }
+
+    #[test]
+    fn every_method_with_code_enters_its_context_and_leaves_it_at_every_return() {
+        let original = testdata("java8/AllInstructions.class");
+        let bytes = profile(&original);
+        let class = ClassFile::parse(&bytes).unwrap();
+        let before = ClassFile::parse(&original).unwrap();
+        for method in before
+            .methods
+            .iter()
+            .filter(|m| m.attribute(names::CODE).is_some())
+        {
+            let name = mutf8::to_str_lossy(method.name);
+            let (_, original_insns) = code_of(&before, &name);
+            let (code, insns) = code_of(&class, &name);
+            let returns = original_insns
+                .iter()
+                .filter(|i| matches!(i, Insn::Plain(op::IRETURN..=op::RETURN)))
+                .count();
+            assert_eq!(calls(&class, &insns, injected::RC_CURRENT), 1, "{name}");
+            let exits =
+                calls(&class, &insns, injected::RC_EXIT) + calls(&class, &insns, injected::RC_RESTORE);
+            assert!(exits > returns, "{name}: {exits} exits for {returns} returns");
+            let catch_all = code.exception_table.last().expect("a catch-all handler");
+            assert_eq!(catch_all.catch_type, CpIndex(0), "{name}");
+        }
+        // The identifier field (and, as the class is serializable and had no
+        // initializer, the pinned serialVersionUID), and the marker.
+        let added: Vec<&[u8]> = class.fields[before.fields.len()..]
+            .iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(added, [injected::MIDS_FIELD.0.as_bytes(), b"serialVersionUID"]);
+        assert!(class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some());
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_bytes() {
+        let original = testdata("java17/TryCatchFinally.class");
+        assert_eq!(profile(&original), profile(&original));
+    }
+
+    #[test]
+    fn an_instrumented_class_is_refused() {
+        let once = profile(&testdata("java17/Records.class"));
+        assert!(matches!(
+            profile_class(&once, ProfileOptions::default()),
+            Err(InstrumentError::AlreadyInstrumented)
+        ));
+    }
+
+    #[test]
+    fn module_info_is_left_as_it_was() {
+        let rewritten = profile_class(
+            &testdata("java17/module/module-info.class"),
+            ProfileOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            rewritten,
+            Rewritten {
+                bytes: None,
+                warnings: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn the_identifier_table_names_the_analysis_the_class_and_each_method_with_its_bound() {
+        let original = testdata("java8/Interfaces.class");
+        let class = ClassFile::parse(&original).unwrap();
+        let profiled: Vec<usize> = (0..class.methods.len())
+            .filter(|&i| class.methods[i].attribute(names::CODE).is_some())
+            .collect();
+        let table = String::from_utf8(mid_table(&class, &profiled, Analysis::Precise).unwrap()).unwrap();
+        let parts: Vec<&str> = table.split('.').collect();
+        assert_eq!(parts[0], "precise");
+        assert_eq!(parts[1], "Interfaces");
+        assert_eq!(parts.len(), 2 + 3 * profiled.len());
+        for (chunk, &i) in parts[2..].chunks(3).zip(&profiled) {
+            assert_eq!(chunk[0].as_bytes(), class.methods[i].name);
+            assert_eq!(chunk[1].as_bytes(), class.methods[i].descriptor);
+            assert!(chunk[2].parse::<u32>().unwrap() > 0);
+        }
+    }
+
+    #[test]
+    fn no_handler_covers_the_super_call_of_a_constructor() {
+        let bytes = profile(&testdata("java17/Nested$Inner.class"));
+        let class = ClassFile::parse(&bytes).unwrap();
+        let (code, insns) = code_of(&class, "<init>");
+        let mut pc = 0;
+        let mut super_call = None;
+        for insn in &insns {
+            match insn {
+                Insn::Label(label) => pc = label.0,
+                Insn::Ref {
+                    opcode: op::INVOKESPECIAL,
+                    ..
+                } if super_call.is_none() => super_call = Some(pc),
+                _ => {}
+            }
+        }
+        let super_call = super_call.expect("a super(...) call") as u16;
+        let catch_alls: Vec<_> = code
+            .exception_table
+            .iter()
+            .filter(|h| h.catch_type.is_none())
+            .collect();
+        assert_eq!(catch_alls.len(), 2, "one before the call, one after");
+        assert!(catch_alls
+            .iter()
+            .all(|h| !(h.start_pc..h.end_pc).contains(&super_call)));
+    }
+
+    #[test]
+    fn a_class_without_an_initializer_gets_one_and_keeps_its_serial_version_uid() {
+        let original = testdata("java8/Generics$Named.class");
+        let before = ClassFile::parse(&original).unwrap();
+        assert!(!before.methods.iter().any(|m| m.name == b"<clinit>"));
+        let uid = suid::default_uid(&before).unwrap();
+        let bytes = profile(&original);
+        let after = ClassFile::parse(&bytes).unwrap();
+        assert!(after.methods.iter().any(|m| m.name == b"<clinit>"));
+        let field = after
+            .fields
+            .iter()
+            .find(|f| f.name == b"serialVersionUID")
+            .expect("serialVersionUID added");
+        let value = field.attribute(b"ConstantValue").unwrap();
+        let index = CpIndex(u16::from_be_bytes([value.info[0], value.info[1]]));
+        assert_eq!(after.constant_pool.get(index), Some(&Constant::Long(uid)));
+    }
+}

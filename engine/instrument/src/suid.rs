@@ -143,3 +143,43 @@ fn utf16(name: &[u8]) -> Vec<u16> {
 fn dotted(name: &[u8]) -> Vec<u8> {
     name.iter().map(|&b| if b == b'/' { b'.' } else { b }).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class_bytes(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../classfile/testdata")
+            .join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// The expected values are what `ObjectStreamClass.lookup(c).getSerialVersionUID()`
+    /// printed for these classes on JDK 17.
+    #[test]
+    fn the_default_uid_is_the_one_java_computes() {
+        for (name, expected) in [
+            ("java8/AllInstructions.class", 5525037500962814804),
+            ("java8/Generics$Named.class", -3078603144372475431),
+            ("java17/Generics$Inner.class", -1790966580865950518),
+        ] {
+            let bytes = class_bytes(name);
+            let class = ClassFile::parse(&bytes).unwrap();
+            assert_eq!(default_uid(&class).unwrap(), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn enums_interfaces_and_plain_object_subclasses_need_no_pinning() {
+        for name in [
+            "java8/Enums.class",
+            "java8/Interfaces.class",
+            "java8/Nested$StaticNested.class",
+        ] {
+            let bytes = class_bytes(name);
+            let class = ClassFile::parse(&bytes).unwrap();
+            assert_eq!(uid_to_keep(&class).unwrap(), None, "{name}");
+        }
+    }
+}

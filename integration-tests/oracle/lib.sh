@@ -1,0 +1,57 @@
+# Shared by selfcheck.sh and compare-jp.sh: reading folded profiles, and the paper examples' numbers.
+# Sourced; expects pass and fail functions from the caller.
+
+# value <file> <context>: the value on the line of exactly that context, or "missing"
+value() {
+    awk -v ctx="$2" '{ v = $NF; $NF = ""; sub(/ $/, ""); if ($0 == ctx) { print v; found = 1 } }
+        END { if (!found) print "missing" }' "$1"
+}
+
+check_value() { # <label> <file> <context> <expected>
+    local got
+    got=$(value "$2" "$3")
+    if [[ $got == "$4" ]]; then
+        return 0
+    fi
+    echo "    $1: $3: expected $4, got $got"
+    return 1
+}
+
+main4='demo.Fig4.main([Ljava/lang/String;)V'
+f='demo.Fig4.f()V' g='demo.Fig4.g(I)V' h='demo.Fig4.h()V'
+main5='demo.Fig5.main([Ljava/lang/String;)V'
+A='demo.Fig5.A()V' B='demo.Fig5.B()V' C='demo.Fig5.C()V' D='demo.Fig5.D()V'
+
+# check_paper <Program> <folded-prefix> <label>: for Fig4 and Fig5, asserts the paper numbers on
+# <folded-prefix>.{calls,bytecodes}.folded; other programs are ignored.
+check_paper() {
+    local p=$1 out=$2 label=$3 ok=1 total
+    case $p in
+    Fig4)
+        check_value "f" "$out.calls.folded" "$main4;$f" 1 || ok=0
+        check_value "f bytecodes" "$out.bytecodes.folded" "$main4;$f" 106 || ok=0
+        check_value "f.h" "$out.calls.folded" "$main4;$f;$h" 10 || ok=0
+        check_value "f.g" "$out.calls.folded" "$main4;$f;$g" 10 || ok=0
+        check_value "f.g.h" "$out.calls.folded" "$main4;$f;$g;$h" 55 || ok=0
+        if ((ok)); then
+            pass "$label: JP Fig. 4: f = 1 (106 bytecodes), f.h = 10, f.g = 10, f.g.h = 55"
+        else
+            fail "$label: JP Fig. 4"
+        fi
+        ;;
+    Fig5)
+        total=$(awk '{ s += $NF } END { print s + 0 }' "$out.calls.folded")
+        if [[ $total != 611 ]]; then
+            echo "    total calls: expected 611, got $total"
+            ok=0
+        fi
+        check_value "main.A.B.D" "$out.calls.folded" "$main5;$A;$B;$D" 200 || ok=0
+        check_value "main.A.C.D" "$out.calls.folded" "$main5;$A;$C;$D" 100 || ok=0
+        if ((ok)); then
+            pass "$label: ProfBuilder Fig. 5: 611 calls, main.A.B.D = 200, main.A.C.D = 100"
+        else
+            fail "$label: ProfBuilder Fig. 5"
+        fi
+        ;;
+    esac
+}
