@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Stress suite: `jp instrument --scheme stress` must keep behaviour and keep classes verifiable.
+# Stress suite: `jp instrument` must keep behaviour and keep classes verifiable, with the test-only
+# stress scheme and with the profiling scheme.
 #
 # The stress scheme (engine/instrument/src/stress.rs) rewrites every method with every edit the
 # bytecode layer knows: counters per basic block, calls at loop headers (new frames), an extra
@@ -9,14 +10,17 @@
 #     `--release 8` and `--release 17`, java17/ with `--release 17`, and with Temurin 25 also
 #     java8/, java17/ and java25/ with `--release 25`), then run plain, instrumented with
 #     `--scheme stress` and with `--scheme stress --stress-pad 40000`. stdout, stderr and the exit
-#     status must be identical. Every instrumented class must also pass VerifyClasses, the rewrite
-#     must have happened (a `$jp$poll` method in the classes), and BigMethod.big must be kept
-#     unrewritten, with a warning, once padded past 64 KB.
+#     status must be identical. The same programs also run instrumented with the profiling scheme
+#     (`--bba precise`, the runtime jar on the class path), with the same outputs, and must write
+#     a profile. Every instrumented class must also pass VerifyClasses, the rewrite must have
+#     happened (a `$jp$poll` method, or calls into the runtime, in the classes), and
+#     BigMethod.big must be kept unrewritten, with a warning, once padded past 64 KB.
 # (b) verification: the Maven corpus (integration-tests/corpus, each jar checked on its own with
 #     all corpus jars as dependencies) and the non-`java/` classes of JDK 17's java.base
 #     (extracted once into the cache) are checked before and after `--scheme stress` by HotSpot
 #     (VerifyClasses on JDK 17, and on Temurin 25 when present, which also reads the corpus's
-#     Java 21 classes) and by the JDK 25 ClassFile API verifier (ClassFileVerify, Temurin 25).
+#     Java 21 classes) and by the JDK 25 ClassFile API verifier (ClassFileVerify, Temurin 25),
+#     and the same again after the profiling scheme (`--bba precise`), the runtime jar beside.
 #     With `--stress-pad 40000`, java.base and a subset of the corpus (pad_jar_names below; every
 #     method grows by 40 KB, which makes jp and the verifiers slow) are checked by Temurin 25's
 #     HotSpot and ClassFile API (JDK 17's HotSpot without Temurin 25). A check fails when a class
@@ -102,9 +106,22 @@ log "stress.sh: building jp (cargo build --release -p jp-cli)"
 [[ -x $jp ]] || die "no binary at $jp after the build"
 
 jdk17=$(find_jdk17) || die "no JDK 17 with jmods found (set JAVA_HOME to one)"
+log "stress.sh: building the runtime jar (mvn package -pl java-runtime)"
+mvn -q -f "$root/pom.xml" -pl java-runtime -am package -DskipTests >"$work/mvn.log" 2>&1 ||
+    { tail -n 30 "$work/mvn.log"; die "the runtime jar did not build"; }
+runtime=$(ls "$root"/java-runtime/target/jp-runtime-*.jar | grep -v -e sources -e javadoc | head -n 1)
 temurin=$(find_temurin25) || temurin=
 [[ -n $temurin ]] || log "stress.sh: no Temurin 25 (set TEMURIN25_HOME): its checks are skipped"
 verify_build "$jdk17" "$temurin" || die "could not compile integration-tests/verify"
+
+# scheme_flags VARIANT: jp's flags for a variant: stress, pad (stress, padded) or profile.
+scheme_flags() {
+    case $1 in
+    stress) echo "--scheme stress" ;;
+    pad) echo "--scheme stress --stress-pad $pad" ;;
+    profile) echo "--scheme profile --bba precise" ;;
+    esac
+}
 
 # instrument NAME OUT FLAGS INPUT...: runs jp into OUT, keeps its output in OUT.log; a FAIL line
 # and status 1 when jp fails. Prints nothing on success (the caller reports).
@@ -113,7 +130,7 @@ instrument() {
     shift 3
     start=$(now)
     # shellcheck disable=SC2086 # FLAGS is a word list on purpose
-    timeout "$limit" "$jp" instrument "$@" --out "$out" --scheme stress $flags >"$out.log" 2>&1 || status=$?
+    timeout "$limit" "$jp" instrument "$@" --out "$out" $flags >"$out.log" 2>&1 || status=$?
     instrument_time=$(seconds_since "$start")
     instrument_summary=$(grep '^instrument: ' "$out.log" | tail -n 1)
     if ((status != 0)) || [[ -z $instrument_summary ]]; then
@@ -151,10 +168,12 @@ deterministic() {
 # ---------------------------------------------------------------------------------------------
 # (a) behaviour
 
-# run_program JAVA DIR CLASS OUT: runs CLASS from DIR; OUT.out, OUT.err and the status in OUT.out.
+# run_program JAVA CLASSPATH CLASS OUT [JVM-OPTION...]: runs CLASS; OUT.out, OUT.err and the status
+# in OUT.out.
 run_program() {
     local java=$1 dir=$2 class=$3 out=$4 status=0
-    timeout 120 "$java" -Xss4m -cp "$dir" "$class" >"$out.out" 2>"$out.err" || status=$?
+    shift 4
+    timeout 120 "$java" -Xss4m "$@" -cp "$dir" "$class" >"$out.out" 2>"$out.err" || status=$?
     echo "exit status $status" >>"$out.out"
 }
 
@@ -181,18 +200,18 @@ behaviour_variant() {
         programs+=("${program%.java}")
     done
 
-    for variant in stress pad; do
-        flags=
-        [[ $variant == pad ]] && flags="--stress-pad $pad"
+    for variant in stress pad profile; do
+        flags=$(scheme_flags "$variant")
         instrument "behaviour $name $variant" "$dir/$variant" "$flags" "$classes" || continue
         deterministic "behaviour $name $variant" "$dir/$variant" "$flags" "$classes"
-        # shellcheck disable=SC2016 # a literal method name, not an expansion
-        if ! grep -lqaF '$jp$poll' "$dir/$variant"/*.class; then
-            fail "behaviour $name $variant: no class has \$jp\$poll, nothing was rewritten: $instrument_summary"
+        marker='$jp$poll'
+        [[ $variant == profile ]] && marker=org/jpprof/runtime/RC
+        if ! grep -lqaF "$marker" "$dir/$variant"/*.class; then
+            fail "behaviour $name $variant: no class refers to $marker, nothing was rewritten: $instrument_summary"
         fi
         local verify_out
-        verify_out=$(verify_hotspot "$jdk/bin/java" --report "$dir/$variant.verify.txt" --tsv "$dir/$variant.verify.tsv" \
-            "$dir/$variant" 2>&1 | tail -n 1)
+        verify_out=$(verify_hotspot "$jdk/bin/java" --cp "$runtime" --report "$dir/$variant.verify.txt" \
+            --tsv "$dir/$variant.verify.tsv" "$dir/$variant" 2>&1 | tail -n 1)
         if [[ $verify_out =~ ^verify:\ [1-9][0-9]*\ classes,\ 0\ verify\ errors,\ 0\ other\ failures$ ]]; then
             pass "behaviour $name $variant verify: $verify_out"
         else
@@ -212,9 +231,14 @@ behaviour_variant() {
 
     for program in "${programs[@]}"; do
         run_program "$jdk/bin/java" "$classes" "$program" "$dir/$program.plain"
-        for variant in stress pad; do
+        for variant in stress pad profile; do
             [[ -d $dir/$variant ]] || continue
-            run_program "$jdk/bin/java" "$dir/$variant" "$program" "$dir/$program.$variant"
+            rm -f "$dir/$program.jpprof"
+            run_program "$jdk/bin/java" "$dir/$variant:$runtime" "$program" "$dir/$program.$variant" \
+                "-Djp.output=$dir/$program.jpprof"
+            if [[ $variant == profile && ! -s $dir/$program.jpprof ]]; then
+                fail "behaviour $name $program profile: no profile written"
+            fi
             if cmp -s "$dir/$program.plain.out" "$dir/$program.$variant.out" \
                 && cmp -s "$dir/$program.plain.err" "$dir/$program.$variant.err"; then
                 pass "behaviour $name $program $variant: $(wc -l <"$dir/$program.plain.out") lines, $(tail -n 1 "$dir/$program.plain.out")"
@@ -318,13 +342,12 @@ verify_corpus() {
     done
     log "TIME $name baselines: $(seconds_since "$start")s"
 
-    for variant in stress pad; do
-        if [[ $variant == stress ]]; then
-            flags=
+    for variant in stress pad profile; do
+        flags=$(scheme_flags "$variant")
+        if [[ $variant != pad ]]; then
             roots=("${originals[@]}")
             selected=("${verifiers[@]}")
         else
-            flags="--stress-pad $pad"
             roots=("${pad_roots[@]}")
             selected=("${pad_verifiers[@]}")
             if ((${#roots[@]} == 0)); then
@@ -380,7 +403,7 @@ corpus=$(bash "$root/integration-tests/corpus/fetch.sh") || die "could not fetch
 shopt -s nullglob
 jars=("$corpus"/*.jar)
 ((${#jars[@]} > 0)) || die "no jars in $corpus"
-deps=$(IFS=:; echo "${jars[*]}")
+deps=$(IFS=:; echo "${jars[*]}"):$runtime
 verify_opts=(--separate --cp "$deps")
 pad_roots=()
 for name in "${pad_jar_names[@]}"; do
@@ -390,7 +413,7 @@ pad_skip_reason="none of the chosen jars is in the corpus"
 verify_corpus corpus "${jars[@]}"
 
 java_base=$(extract_java_base) || die "could not extract java.base"
-verify_opts=()
+verify_opts=(--cp "$runtime")
 pad_roots=("$java_base")
 verify_corpus jdk17-java.base "$java_base"
 log "TIME verification: $(seconds_since "$verify_start")s"
