@@ -65,6 +65,16 @@ pub const IC_COUNT: (&str, &str) = ("count", "(I)V");
 /// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
 /// name or descriptor, JVMS §4.2.2 and §4.3).
 pub const MID_TABLE: (&str, &str) = ("table", "(Ljava/lang/String;)[Lorg/jpprof/runtime/MID;");
+/// `static MID bootstrap(Lookup, String, Class, String bba, String name,
+/// String descriptor, int bound)`: the bootstrap of a method identifier's
+/// `CONSTANT_Dynamic` (JVMS §4.4.10, §5.4.3.6), from version 55.
+pub const MID_BOOTSTRAP: (&str, &str) = (
+    "bootstrap",
+    "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;\
+     Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;I)Lorg/jpprof/runtime/MID;",
+);
+/// The name and type of a method identifier's `CONSTANT_Dynamic`.
+pub const MID_CONSTANT: (&str, &str) = ("$jp$mid", "Lorg/jpprof/runtime/MID;");
 /// The static field that holds a class's method identifiers, set at the
 /// very start of `<clinit>`.
 pub const MIDS_FIELD: (&str, &str) = ("$jp$mids", "[Lorg/jpprof/runtime/MID;");

@@ -1,0 +1,345 @@
+//! Method identifiers: how instrumented code gets the `MID` of its method.
+//!
+//! - From version 55 on, each method has a `CONSTANT_Dynamic` whose
+//!   bootstrap, `MID.bootstrap`, the JVM runs once, on first use. Nothing
+//!   else in the class changes: no field, no initializer.
+//! - Before 55, a synthetic static array field holds the class's
+//!   identifiers. It is set at the very start of `<clinit>` (one is added
+//!   when the class has none), so it is set before any method of the class
+//!   can run. Adding an initializer changes the default
+//!   `serialVersionUID`, so the original value is pinned (see [`crate::suid`]).
+
+use jp_bytecode::opcode as op;
+use jp_bytecode::Insn;
+use jp_classfile::access::{ACC_INTERFACE, ACC_STATIC};
+use jp_classfile::attributes::{names, AttributeInfo, BootstrapMethod, BootstrapMethods, Code};
+use jp_classfile::{
+    tag, AttributeOut, ByteSink, ClassFile, ClassFileError, ClassWriter, Constant, CpIndex, MemberOut,
+};
+
+use crate::blocks::Analysis;
+use crate::{injected, suid, WarningReason};
+
+/// The first class-file version with `CONSTANT_Dynamic` (JVMS §4.4.10).
+const DYNAMIC_CONSTANTS_SINCE: u16 = 55;
+
+/// `REF_invokeStatic` (JVMS §5.4.3.5).
+const REF_INVOKE_STATIC: u8 = 6;
+
+/// Where the methods of one class find their identifiers.
+pub(super) enum MethodIds {
+    /// One `Dynamic` constant per profiled method, and the class's
+    /// bootstrap methods with theirs appended.
+    Dynamic {
+        constants: Vec<CpIndex>,
+        bootstrap: BootstrapMethods,
+    },
+    /// The array field and the code that sets it.
+    Table(TableField),
+}
+
+/// The identifier array field of a class before version 55.
+pub(super) struct TableField {
+    /// The `String` constant of the table (see [`table_string`]).
+    table: CpIndex,
+    /// `MID.table`.
+    mid_table: CpIndex,
+    /// The field.
+    field: CpIndex,
+}
+
+impl MethodIds {
+    /// Adds the constants the identifiers of `profiled` (indices into the
+    /// class's methods) need.
+    pub(super) fn add(
+        class: &ClassFile<'_>,
+        profiled: &[usize],
+        analysis: Analysis,
+        writer: &mut ClassWriter<'_>,
+    ) -> Result<MethodIds, WarningReason> {
+        if class.major_version >= DYNAMIC_CONSTANTS_SINCE {
+            add_dynamic(class, profiled, analysis, writer)
+        } else {
+            let pool = &mut writer.constant_pool;
+            let string = pool.add(Constant::Utf8(&table_string(class, profiled, analysis)?))?;
+            let (name, descriptor) = injected::MIDS_FIELD;
+            let (table_name, table_descriptor) = injected::MID_TABLE;
+            Ok(MethodIds::Table(TableField {
+                table: pool.add(Constant::String { string })?,
+                mid_table: pool.add_member_ref(
+                    tag::METHODREF,
+                    injected::MID_CLASS.as_bytes(),
+                    table_name.as_bytes(),
+                    table_descriptor.as_bytes(),
+                )?,
+                field: pool.add_member_ref(
+                    tag::FIELDREF,
+                    class.this_class_name(),
+                    name.as_bytes(),
+                    descriptor.as_bytes(),
+                )?,
+            }))
+        }
+    }
+
+    /// Code that pushes the identifier of the `k`-th profiled method.
+    pub(super) fn push(
+        &self,
+        k: usize,
+        pool: &mut jp_classfile::PoolBuilder<'_>,
+    ) -> Result<Vec<Insn>, ClassFileError> {
+        Ok(match self {
+            MethodIds::Dynamic { constants, .. } => vec![Insn::Ldc {
+                index: constants[k],
+                category2: false,
+            }],
+            MethodIds::Table(table) => vec![
+                Insn::Ref {
+                    opcode: op::GETSTATIC,
+                    index: table.field,
+                },
+                super::method::push_int(k as u32, pool)?,
+                Insn::Plain(op::AALOAD),
+            ],
+        })
+    }
+
+    /// Code to run first in an existing static initializer.
+    pub(super) fn initializer_prologue(&self) -> Vec<Insn> {
+        match self {
+            MethodIds::Dynamic { .. } => Vec::new(),
+            MethodIds::Table(table) => vec![
+                Insn::Ldc {
+                    index: table.table,
+                    category2: false,
+                },
+                Insn::Ref {
+                    opcode: op::INVOKESTATIC,
+                    index: table.mid_table,
+                },
+                Insn::Ref {
+                    opcode: op::PUTSTATIC,
+                    index: table.field,
+                },
+            ],
+        }
+    }
+
+    /// Adds the members and attributes the identifiers live in: the
+    /// bootstrap methods; or the field, with an initializer (and the
+    /// pinned `serialVersionUID`) when the class has none.
+    pub(super) fn finish<'a>(
+        self,
+        class: &'a ClassFile<'a>,
+        writer: &mut ClassWriter<'a>,
+        has_initializer: bool,
+    ) -> jp_classfile::Result<()> {
+        match self {
+            MethodIds::Dynamic { bootstrap, .. } => {
+                let mut info = Vec::new();
+                bootstrap.encode(&mut info);
+                let existing = class
+                    .attributes
+                    .iter()
+                    .position(|a| a.name == names::BOOTSTRAP_METHODS);
+                match existing {
+                    Some(i) => {
+                        writer.attributes[i] = AttributeOut::Built {
+                            name_index: class.attributes[i].name_index,
+                            info,
+                        }
+                    }
+                    None => writer.attributes.push(AttributeOut::Built {
+                        name_index: writer.constant_pool.add_utf8("BootstrapMethods")?,
+                        info,
+                    }),
+                }
+                Ok(())
+            }
+            MethodIds::Table(table) => add_table_field(class, writer, has_initializer, &table),
+        }
+    }
+}
+
+fn add_dynamic(
+    class: &ClassFile<'_>,
+    profiled: &[usize],
+    analysis: Analysis,
+    writer: &mut ClassWriter<'_>,
+) -> Result<MethodIds, WarningReason> {
+    let mut bootstrap = match class.attribute(names::BOOTSTRAP_METHODS) {
+        Some(raw) => BootstrapMethods::from_raw(raw, &class.constant_pool)?,
+        None => BootstrapMethods {
+            bootstrap_methods: Vec::new(),
+        },
+    };
+    let pool = &mut writer.constant_pool;
+    let (name, descriptor) = injected::MID_BOOTSTRAP;
+    let method = pool.add_member_ref(
+        tag::METHODREF,
+        injected::MID_CLASS.as_bytes(),
+        name.as_bytes(),
+        descriptor.as_bytes(),
+    )?;
+    let handle = pool.add(Constant::MethodHandle {
+        reference_kind: REF_INVOKE_STATIC,
+        reference: method,
+    })?;
+    let (constant_name, constant_type) = injected::MID_CONSTANT;
+    let name_and_type = pool.add_name_and_type(constant_name.as_bytes(), constant_type.as_bytes())?;
+    let bba = pool.add_utf8(analysis_name(analysis))?;
+    let bba = pool.add(Constant::String { string: bba })?;
+    let mut constants = Vec::with_capacity(profiled.len());
+    for &i in profiled {
+        let method = &class.methods[i];
+        let arguments = vec![
+            bba,
+            pool.add(Constant::String {
+                string: method.name_index,
+            })?,
+            pool.add(Constant::String {
+                string: method.descriptor_index,
+            })?,
+            pool.add(Constant::Integer(activation_bound_of(class, i) as i32))?,
+        ];
+        let bootstrap_method_attr_index =
+            u16::try_from(bootstrap.bootstrap_methods.len()).map_err(|_| WarningReason::Unsupported {
+                what: "more than 65535 bootstrap methods".to_owned(),
+            })?;
+        bootstrap.bootstrap_methods.push(BootstrapMethod {
+            bootstrap_method_ref: handle,
+            bootstrap_arguments: arguments,
+        });
+        constants.push(pool.add(Constant::Dynamic {
+            bootstrap_method_attr_index,
+            name_and_type,
+        })?);
+    }
+    Ok(MethodIds::Dynamic { constants, bootstrap })
+}
+
+fn analysis_name(analysis: Analysis) -> &'static str {
+    match analysis {
+        Analysis::Default => "default",
+        Analysis::Precise => "precise",
+    }
+}
+
+/// The argument of `MID.table`: `bba.class.name.descriptor.bound...`.
+pub(super) fn table_string(
+    class: &ClassFile<'_>,
+    profiled: &[usize],
+    analysis: Analysis,
+) -> Result<Vec<u8>, WarningReason> {
+    let mut table = analysis_name(analysis).as_bytes().to_vec();
+    table.push(b'.');
+    table.extend_from_slice(class.this_class_name());
+    for &i in profiled {
+        let method = &class.methods[i];
+        if method.name.contains(&b'.') || method.descriptor.contains(&b'.') {
+            return Err(WarningReason::Unsupported {
+                what: "a method name or descriptor holds '.', which JVMS §4.2.2 forbids".to_owned(),
+            });
+        }
+        let bound = activation_bound_of(class, i).to_string();
+        for part in [method.name, method.descriptor, bound.as_bytes()] {
+            table.push(b'.');
+            table.extend_from_slice(part);
+        }
+    }
+    Ok(table)
+}
+
+/// An upper bound of the bytecodes the `i`-th method runs between two
+/// activation checks (entry and loop headers): a path without back edges
+/// runs each instruction at most once, and once more per `jsr` that
+/// re-enters a subroutine. 0 for code that does not decode (the method is
+/// then kept as it was anyway).
+fn activation_bound_of(class: &ClassFile<'_>, i: usize) -> u32 {
+    let Some(insns) = class.methods[i]
+        .attribute(names::CODE)
+        .and_then(|raw| Code::from_raw(raw, &class.constant_pool).ok())
+        .and_then(|code| jp_bytecode::insn::decode(code.code).ok())
+        .map(|decoded| decoded.insns)
+    else {
+        return 0;
+    };
+    let instructions = insns.iter().filter(|i| !matches!(i, Insn::Label(_))).count() as u64;
+    let jsrs = insns
+        .iter()
+        .filter(|i| matches!(i, Insn::Branch { opcode: op::JSR, .. }))
+        .count() as u64;
+    u32::try_from(instructions * (1 + jsrs))
+        .unwrap_or(u32::MAX)
+        .min(i32::MAX as u32)
+}
+
+/// Adds the identifier field and, when the class has no initializer, one
+/// that sets it (with the original default `serialVersionUID` pinned where
+/// that would change it).
+fn add_table_field<'a>(
+    class: &'a ClassFile<'a>,
+    writer: &mut ClassWriter<'a>,
+    has_initializer: bool,
+    table: &TableField,
+) -> jp_classfile::Result<()> {
+    let is_interface = class.access_flags & ACC_INTERFACE != 0;
+    let (name, descriptor) = injected::MIDS_FIELD;
+    let field = MemberOut::Built {
+        access_flags: if is_interface {
+            injected::MIDS_FIELD_INTERFACE_FLAGS
+        } else {
+            injected::MIDS_FIELD_FLAGS
+        },
+        name_index: writer.constant_pool.add_utf8(name)?,
+        descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
+        attributes: Vec::new(),
+    };
+    writer.fields.push(field);
+    if has_initializer {
+        return Ok(());
+    }
+
+    if let Some(uid) = suid::uid_to_keep(class)? {
+        let (name, descriptor) = injected::SERIAL_VERSION_UID;
+        let value = writer.constant_pool.add(Constant::Long(uid))?;
+        let mut info = Vec::new();
+        info.put_u2(value.0);
+        let field = MemberOut::Built {
+            access_flags: injected::SERIAL_VERSION_UID_FLAGS,
+            name_index: writer.constant_pool.add_utf8(name)?,
+            descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
+            attributes: vec![AttributeOut::Built {
+                name_index: writer.constant_pool.add_utf8("ConstantValue")?,
+                info,
+            }],
+        };
+        writer.fields.push(field);
+    }
+    // ldc_w table; invokestatic MID.table; putstatic field; return
+    let mut code = Vec::with_capacity(10);
+    code.put_u1(op::LDC_W);
+    code.put_u2(table.table.0);
+    code.put_u1(op::INVOKESTATIC);
+    code.put_u2(table.mid_table.0);
+    code.put_u1(op::PUTSTATIC);
+    code.put_u2(table.field.0);
+    code.put_u1(op::RETURN);
+    let mut info = Vec::new();
+    info.put_u2(1); // max_stack
+    info.put_u2(0); // max_locals
+    info.put_u4(code.len() as u32);
+    info.put_bytes(&code);
+    info.put_u2(0); // exception_table_length
+    info.put_u2(0); // attributes_count
+    writer.methods.push(MemberOut::Built {
+        access_flags: ACC_STATIC,
+        name_index: writer.constant_pool.add_utf8("<clinit>")?,
+        descriptor_index: writer.constant_pool.add_utf8("()V")?,
+        attributes: vec![AttributeOut::Built {
+            name_index: writer.constant_pool.add_utf8("Code")?,
+            info,
+        }],
+    });
+    Ok(())
+}

@@ -1,0 +1,311 @@
+//! The rewrite of one method body: entry, counters, polls, exits and the
+//! catch-all handlers (see the parent module for the overall shape).
+
+use std::collections::BTreeSet;
+
+use jp_bytecode::body::{Handler, MethodBody};
+use jp_bytecode::frame::from_slots;
+use jp_bytecode::opcode as op;
+use jp_bytecode::{Frame, Insn, Label, VType};
+use jp_classfile::attributes::Code;
+use jp_classfile::{tag, ClassFile, ClassFileError, Constant, CpIndex, Member, PoolBuilder};
+
+use super::ids::MethodIds;
+use super::Kind;
+use crate::blocks::{blocks, loop_headers, Analysis};
+use crate::{injected, WarningReason};
+
+/// The constant-pool entries of the runtime that inserted code refers to.
+pub(super) struct Refs {
+    rc_current: CpIndex,
+    rc_enter: CpIndex,
+    rc_enter_leaf: CpIndex,
+    rc_enter_root: CpIndex,
+    rc_exit: CpIndex,
+    rc_restore: CpIndex,
+    rc_poll: CpIndex,
+    rc_top: CpIndex,
+    ic_count: CpIndex,
+}
+
+impl Refs {
+    pub(super) fn add(pool: &mut PoolBuilder<'_>) -> jp_classfile::Result<Refs> {
+        let mut method = |class: &str, (name, descriptor): (&str, &str)| {
+            pool.add_member_ref(
+                tag::METHODREF,
+                class.as_bytes(),
+                name.as_bytes(),
+                descriptor.as_bytes(),
+            )
+        };
+        let rc = injected::RC_CLASS;
+        let refs = Refs {
+            rc_current: method(rc, injected::RC_CURRENT)?,
+            rc_enter: method(rc, injected::RC_ENTER)?,
+            rc_enter_leaf: method(rc, injected::RC_ENTER_LEAF)?,
+            rc_enter_root: method(rc, injected::RC_ENTER_ROOT)?,
+            rc_exit: method(rc, injected::RC_EXIT)?,
+            rc_restore: method(rc, injected::RC_RESTORE)?,
+            rc_poll: method(rc, injected::RC_POLL)?,
+            ic_count: method(injected::IC_CLASS, injected::IC_COUNT)?,
+            rc_top: CpIndex(0),
+        };
+        let (top_name, top_descriptor) = injected::RC_TOP;
+        Ok(Refs {
+            rc_top: pool.add_member_ref(
+                tag::FIELDREF,
+                rc.as_bytes(),
+                top_name.as_bytes(),
+                top_descriptor.as_bytes(),
+            )?,
+            ..refs
+        })
+    }
+}
+
+/// One method to rewrite and where it sits.
+pub(super) struct Site<'c, 'a> {
+    pub(super) class: &'c ClassFile<'a>,
+    pub(super) method: &'c Member<'a>,
+    pub(super) code: &'c Code<'a>,
+    /// Its index among the class's profiled methods.
+    pub(super) index: usize,
+    pub(super) kind: Kind,
+}
+
+/// The rewritten `Code` attribute's contents.
+pub(super) fn rewrite_method(
+    site: &Site<'_, '_>,
+    ids: &MethodIds,
+    refs: &Refs,
+    analysis: Analysis,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<u8>, WarningReason> {
+    let mut body = MethodBody::open(site.class, site.method, site.code)?;
+    let code_length = site.code.code.len() as u32;
+    let blocks = blocks(&body, analysis);
+    let headers = loop_headers(&body);
+    let handler_starts: BTreeSet<u32> = body.handlers().iter().map(|h| h.handler.0).collect();
+    let (returns, calls) = returns_and_calls(&body);
+    let uninitialized = if site.kind == Kind::Constructor && body.has_frames() {
+        uninitialized_this(&body, pool)?
+    } else {
+        Vec::new()
+    };
+
+    let rc_type = VType::Object(injected::RC_CLASS.as_bytes().into());
+    let ic_type = VType::Object(injected::IC_CLASS.as_bytes().into());
+    let rc = body.add_local(1)?;
+    let ic = body.add_local(1)?;
+    body.declare_local_in_frames(rc, &rc_type);
+    body.declare_local_in_frames(ic, &ic_type);
+    let saved = if site.kind == Kind::ClassInitializer {
+        let saved = body.add_local(1)?;
+        body.declare_local_in_frames(saved, &ic_type);
+        Some(saved)
+    } else {
+        None
+    };
+    let aload = |index| Insn::Local {
+        opcode: op::ALOAD,
+        index,
+    };
+    let astore = |index| Insn::Local {
+        opcode: op::ASTORE,
+        index,
+    };
+    let invoke = |opcode, index| Insn::Ref { opcode, index };
+
+    let mut entry = if site.kind == Kind::ClassInitializer {
+        ids.initializer_prologue()
+    } else {
+        Vec::new()
+    };
+    entry.extend([
+        invoke(op::INVOKESTATIC, refs.rc_current),
+        Insn::Plain(op::DUP),
+        astore(rc),
+    ]);
+    let enter = match saved {
+        Some(saved) => {
+            entry.extend([
+                Insn::Plain(op::DUP),
+                invoke(op::GETFIELD, refs.rc_top),
+                astore(saved),
+            ]);
+            refs.rc_enter_root
+        }
+        None if !calls && headers.is_empty() => refs.rc_enter_leaf,
+        None => refs.rc_enter,
+    };
+    entry.extend(ids.push(site.index, pool)?);
+    entry.extend([invoke(op::INVOKEVIRTUAL, enter), astore(ic)]);
+    body.insert_at_entry(entry);
+
+    for block in &blocks {
+        let count = vec![
+            aload(ic),
+            push_int(block.instructions, pool)?,
+            invoke(op::INVOKEVIRTUAL, refs.ic_count),
+        ];
+        body.insert_before(block.start, count)?;
+    }
+    for &start in &handler_starts {
+        body.insert_before(
+            start,
+            vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)],
+        )?;
+    }
+    for &header in &headers {
+        body.insert_before(
+            header,
+            vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_poll)],
+        )?;
+    }
+    let exit = match saved {
+        Some(saved) => vec![
+            aload(rc),
+            aload(saved),
+            invoke(op::INVOKEVIRTUAL, refs.rc_restore),
+        ],
+        None => vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_exit)],
+    };
+    for &pc in &returns {
+        body.insert_before(pc, exit.clone())?;
+    }
+
+    // The catch-all handlers, one per run of instructions with the same
+    // state of `this`, appended after the original code.
+    let mut locals = vec![VType::Top; usize::from(rc)];
+    locals.extend([rc_type, ic_type.clone()]);
+    if saved.is_some() {
+        locals.push(ic_type);
+    }
+    let mut rethrow = exit;
+    rethrow.push(Insn::Plain(op::ATHROW));
+    let handler_for = |this_uninitialized: bool, body: &mut MethodBody<'_>| -> Result<Label, WarningReason> {
+        let label = body.new_label();
+        let mut slots = locals.clone();
+        if this_uninitialized {
+            slots[0] = VType::UninitializedThis;
+        }
+        body.add_frame(
+            label,
+            Frame {
+                locals: from_slots(&slots),
+                stack: vec![VType::Object(b"java/lang/Throwable".as_slice().into())],
+            },
+        );
+        let mut code = vec![Insn::Label(label)];
+        code.extend(rethrow.iter().cloned());
+        body.append(code, 1, pool)?;
+        Ok(label)
+    };
+    let mut labels: [Option<Label>; 2] = [None, None];
+    for (start, end, this_uninitialized) in handler_ranges(&uninitialized, code_length) {
+        let slot = usize::from(this_uninitialized);
+        let handler = match labels[slot] {
+            Some(label) => label,
+            None => *labels[slot].insert(handler_for(this_uninitialized, &mut body)?),
+        };
+        body.add_handler(Handler {
+            start: Label(start),
+            end: Label(end),
+            handler,
+            catch_type: CpIndex(0),
+        });
+    }
+    Ok(body.encode(pool)?)
+}
+
+/// The pcs of return instructions, and whether the method calls anything.
+fn returns_and_calls(body: &MethodBody<'_>) -> (Vec<u32>, bool) {
+    let mut returns = Vec::new();
+    let mut calls = false;
+    let mut pc = 0;
+    for insn in body.instructions() {
+        match insn {
+            Insn::Label(label) => pc = label.0,
+            Insn::Plain(op::IRETURN..=op::RETURN) => returns.push(pc),
+            Insn::Ref {
+                opcode: op::INVOKEVIRTUAL..=op::INVOKESTATIC,
+                ..
+            }
+            | Insn::InvokeInterface { .. }
+            | Insn::InvokeDynamic { .. } => calls = true,
+            _ => {}
+        }
+    }
+    (returns, calls)
+}
+
+/// For each original instruction of a constructor, its pc and the state
+/// of `this` the catch-all that covers it must declare: `Some(true)` while
+/// `this` is uninitialised, `Some(false)` once it is, and `None` for the
+/// `super(...)`/`this(...)` call itself, which no handler can cover: HotSpot
+/// checks the handlers of that call against both its state before
+/// (`uninitializedThis`, flagged) and after (`this` initialised, still
+/// flagged), and no frame accepts both. An exception thrown by the
+/// superclass constructor therefore leaves `rc.top` at this constructor's
+/// context until an instrumented frame handles or passes it on.
+///
+/// # Errors
+/// Code no frame describes, or `this` moved out of local 0 while
+/// uninitialised: the handler's frame could not be written.
+fn uninitialized_this(
+    body: &MethodBody<'_>,
+    pool: &PoolBuilder<'_>,
+) -> Result<Vec<(u32, Option<bool>)>, WarningReason> {
+    let unsupported = |pc: u32, what: &str| WarningReason::Unsupported {
+        what: format!("{what} at pc {pc} of a constructor"),
+    };
+    let mut out = Vec::new();
+    for (pc, frame) in body.instruction_frames(pool)? {
+        let mut frame = frame.ok_or_else(|| unsupported(pc, "code that no stack map frame describes"))?;
+        let before = frame.locals.contains(&VType::UninitializedThis);
+        let insn = body
+            .instruction_at(pc)
+            .expect("instruction_frames lists instruction starts");
+        jp_bytecode::simulate::step(insn, Label(pc), &mut frame, pool, body.this_class())?;
+        let after = frame.locals.contains(&VType::UninitializedThis);
+        if after && frame.locals.first() != Some(&VType::UninitializedThis) {
+            return Err(unsupported(pc, "an uninitialised `this` outside local 0"));
+        }
+        out.push((pc, (before == after).then_some(after)));
+    }
+    Ok(out)
+}
+
+/// The catch-all ranges `(start, end, this uninitialised)` covering the
+/// original code but the instructions marked `None`: one per run of
+/// instructions alike. Without marks, one range covers everything.
+fn handler_ranges(uninitialized: &[(u32, Option<bool>)], code_length: u32) -> Vec<(u32, u32, bool)> {
+    if uninitialized.is_empty() {
+        return vec![(0, code_length, false)];
+    }
+    let mut ranges: Vec<(u32, u32, bool)> = Vec::new();
+    let mut open: Option<(u32, bool)> = None;
+    for &(pc, state) in uninitialized {
+        if open.map(|(_, s)| Some(s)) != Some(state) {
+            if let Some((start, s)) = open.take() {
+                ranges.push((start, pc, s));
+            }
+            open = state.map(|s| (pc, s));
+        }
+    }
+    ranges.extend(open.map(|(start, s)| (start, code_length, s)));
+    ranges
+}
+
+/// The shortest instruction that pushes `value`.
+pub(super) fn push_int(value: u32, pool: &mut PoolBuilder<'_>) -> Result<Insn, ClassFileError> {
+    Ok(match value {
+        0..=5 => Insn::Plain(op::ICONST_0 + value as u8),
+        6..=127 => Insn::Bipush(value as i8),
+        128..=32767 => Insn::Sipush(value as i16),
+        _ => Insn::Ldc {
+            index: pool.add(Constant::Integer(value as i32))?,
+            category2: false,
+        },
+    })
+}

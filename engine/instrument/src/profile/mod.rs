@@ -1,0 +1,385 @@
+//! The profiling scheme in its `thread` context-passing mode (DESIGN §4):
+//! every method with code builds its thread's calling-context tree, with
+//! exact invocation and bytecode counts, and nothing about dispatch
+//! changes (no descriptor changes, no added methods, call sites untouched).
+//!
+//! For each method with code it inserts, with `rc` and `ic` two new locals:
+//! ```text
+//! entry:         rc = RC.current(); ic = rc.enter(MIDS[k])    // or enterLeaf / enterRoot
+//! block start:   ic.count(<instructions in the block>)
+//! handler start: rc.restore(ic)                                // top = ic, whoever threw
+//! loop header:   rc.poll(ic)                                   // the agent's activation check
+//! return:        rc.exit(ic)                                   // top = ic.parent
+//! catch-all:     rc.exit(ic); athrow                           // appended, last in the table
+//! ```
+//! A static initializer is a top-level context: it saves `rc.top` in a
+//! third local and restores it on every exit. Constructors get a second
+//! catch-all for the code before `super(...)`/`this(...)`, whose frame keeps
+//! `uninitializedThis` as the verifier requires (see `method::uninitialized_this`).
+//!
+//! How a method finds its identifier (`MIDS[k]` above) depends on the
+//! class-file version: see [`ids`].
+
+mod ids;
+mod method;
+
+use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
+use jp_classfile::attributes::{names, AttributeInfo, Code};
+use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, Member};
+
+use crate::blocks::Analysis;
+use crate::injected;
+use crate::{InstrumentError, Rewritten, Warning, WarningReason};
+use ids::MethodIds;
+use method::{rewrite_method, Refs, Site};
+
+/// Options of the profiling scheme.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProfileOptions {
+    /// The basic-block analysis that places the bytecode counters.
+    pub analysis: Analysis,
+}
+
+/// Rewrites one class with the profiling scheme.
+///
+/// Classes of JP's runtime and `module-info` are left as they are.
+///
+/// # Errors
+/// When the class does not parse, or was instrumented by JP already.
+/// Anything else that cannot be rewritten is kept as it was, with a
+/// warning.
+pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten, InstrumentError> {
+    let class = ClassFile::parse(bytes)?;
+    if class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some() {
+        return Err(InstrumentError::AlreadyInstrumented);
+    }
+    let profiled: Vec<usize> = class
+        .methods
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.attribute(names::CODE).is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if class.access_flags & ACC_MODULE != 0
+        || class
+            .this_class_name()
+            .starts_with(injected::RUNTIME_PACKAGE.as_bytes())
+        || profiled.is_empty()
+    {
+        return Ok(Rewritten {
+            bytes: None,
+            warnings: Vec::new(),
+        });
+    }
+    Ok(
+        rewrite(&class, &profiled, options).unwrap_or_else(|reason| Rewritten {
+            bytes: None,
+            warnings: vec![Warning {
+                class: mutf8::to_str_lossy(class.this_class_name()).into_owned(),
+                method: None,
+                reason,
+            }],
+        }),
+    )
+}
+
+/// What kind of method is rewritten: each enters and leaves differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Method,
+    Constructor,
+    ClassInitializer,
+}
+
+fn rewrite(
+    class: &ClassFile<'_>,
+    profiled: &[usize],
+    options: ProfileOptions,
+) -> Result<Rewritten, WarningReason> {
+    let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
+    let mut writer = ClassWriter::new(class);
+    let refs = Refs::add(&mut writer.constant_pool)?;
+    let ids = MethodIds::add(class, profiled, options.analysis, &mut writer)?;
+    let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
+    let mut warnings = Vec::new();
+    for (k, &i) in profiled.iter().enumerate() {
+        let method = &class.methods[i];
+        let kind = if Some(i) == initializer {
+            Kind::ClassInitializer
+        } else if method.name == b"<init>" {
+            Kind::Constructor
+        } else {
+            Kind::Method
+        };
+        let raw = method.attribute(names::CODE).expect("profiled methods have code");
+        let result = Code::from_raw(raw, &class.constant_pool)
+            .map_err(WarningReason::from)
+            .and_then(|code| {
+                let site = Site {
+                    class,
+                    method,
+                    code: &code,
+                    index: k,
+                    kind,
+                };
+                rewrite_method(&site, &ids, &refs, options.analysis, &mut writer.constant_pool)
+            });
+        match result {
+            Ok(info) => writer.methods[i] = crate::with_code(method, &info),
+            // Without its initializer, the methods of a class whose
+            // identifiers it sets would find none: keep the whole class.
+            Err(reason) if kind == Kind::ClassInitializer => return Err(reason),
+            Err(reason) => warnings.push(Warning {
+                class: class_name.clone(),
+                method: Some(format!(
+                    "{}{}",
+                    mutf8::to_str_lossy(method.name),
+                    mutf8::to_str_lossy(method.descriptor)
+                )),
+                reason,
+            }),
+        }
+    }
+    if warnings.len() == profiled.len() {
+        return Ok(Rewritten {
+            bytes: None,
+            warnings,
+        });
+    }
+    ids.finish(class, &mut writer, initializer.is_some())?;
+    writer.attributes.push(AttributeOut::Built {
+        name_index: writer.constant_pool.add_utf8(injected::MARKER_ATTRIBUTE)?,
+        info: Vec::new(),
+    });
+    let bytes = writer.to_bytes()?;
+    Ok(Rewritten {
+        bytes: Some(bytes),
+        warnings,
+    })
+}
+
+/// `<clinit>` is the initializer when it is static, or in any form before
+/// version 51 (JVMS §2.9.2).
+fn is_class_initializer(class: &ClassFile<'_>, method: &Member<'_>) -> bool {
+    method.name == b"<clinit>"
+        && method.descriptor == b"()V"
+        && (method.access_flags & ACC_STATIC != 0 || class.major_version < 51)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suid;
+    use jp_bytecode::opcode as op;
+    use jp_bytecode::Insn;
+    use jp_classfile::attributes::BootstrapMethods;
+    use jp_classfile::{Constant, ConstantLookup, CpIndex};
+
+    fn testdata(name: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../classfile/testdata")
+            .join(name);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    fn profile(bytes: &[u8]) -> Vec<u8> {
+        let rewritten = profile_class(bytes, ProfileOptions::default()).unwrap();
+        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
+        rewritten.bytes.expect("rewritten")
+    }
+
+    /// The instructions of `method`'s code.
+    fn code_of<'a>(class: &'a ClassFile<'a>, name: &str) -> (Code<'a>, Vec<Insn>) {
+        let method = class
+            .methods
+            .iter()
+            .find(|m| m.name == name.as_bytes())
+            .unwrap_or_else(|| panic!("no method {name}"));
+        let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
+        let insns = jp_bytecode::insn::decode(code.code).unwrap().insns;
+        (code, insns)
+    }
+
+    fn calls(class: &ClassFile<'_>, insns: &[Insn], target: (&str, &str)) -> usize {
+        insns
+            .iter()
+            .filter(|insn| match insn {
+                Insn::Ref { index, .. } => class
+                    .constant_pool
+                    .member_ref(*index)
+                    .is_ok_and(|(_, n, d)| n == target.0.as_bytes() && d == target.1.as_bytes()),
+                _ => false,
+            })
+            .count()
+    }
+
+    #[test]
+    fn every_method_with_code_enters_its_context_and_leaves_it_at_every_return() {
+        let original = testdata("java8/AllInstructions.class");
+        let bytes = profile(&original);
+        let class = ClassFile::parse(&bytes).unwrap();
+        let before = ClassFile::parse(&original).unwrap();
+        for method in before
+            .methods
+            .iter()
+            .filter(|m| m.attribute(names::CODE).is_some())
+        {
+            let name = mutf8::to_str_lossy(method.name);
+            let (_, original_insns) = code_of(&before, &name);
+            let (code, insns) = code_of(&class, &name);
+            let returns = original_insns
+                .iter()
+                .filter(|i| matches!(i, Insn::Plain(op::IRETURN..=op::RETURN)))
+                .count();
+            assert_eq!(calls(&class, &insns, injected::RC_CURRENT), 1, "{name}");
+            let exits =
+                calls(&class, &insns, injected::RC_EXIT) + calls(&class, &insns, injected::RC_RESTORE);
+            assert!(exits > returns, "{name}: {exits} exits for {returns} returns");
+            let catch_all = code.exception_table.last().expect("a catch-all handler");
+            assert_eq!(catch_all.catch_type, CpIndex(0), "{name}");
+        }
+        // The identifier field (and, as the class is serializable and had no
+        // initializer, the pinned serialVersionUID), and the marker.
+        let added: Vec<&[u8]> = class.fields[before.fields.len()..]
+            .iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(added, [injected::MIDS_FIELD.0.as_bytes(), b"serialVersionUID"]);
+        assert!(class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some());
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_bytes() {
+        let original = testdata("java17/TryCatchFinally.class");
+        assert_eq!(profile(&original), profile(&original));
+    }
+
+    #[test]
+    fn an_instrumented_class_is_refused() {
+        let once = profile(&testdata("java17/Records.class"));
+        assert!(matches!(
+            profile_class(&once, ProfileOptions::default()),
+            Err(InstrumentError::AlreadyInstrumented)
+        ));
+    }
+
+    #[test]
+    fn module_info_is_left_as_it_was() {
+        let rewritten = profile_class(
+            &testdata("java17/module/module-info.class"),
+            ProfileOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            rewritten,
+            Rewritten {
+                bytes: None,
+                warnings: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn the_identifier_table_names_the_analysis_the_class_and_each_method_with_its_bound() {
+        let original = testdata("java8/Interfaces.class");
+        let class = ClassFile::parse(&original).unwrap();
+        let profiled: Vec<usize> = (0..class.methods.len())
+            .filter(|&i| class.methods[i].attribute(names::CODE).is_some())
+            .collect();
+        let table =
+            String::from_utf8(ids::table_string(&class, &profiled, Analysis::Precise).unwrap()).unwrap();
+        let parts: Vec<&str> = table.split('.').collect();
+        assert_eq!(parts[0], "precise");
+        assert_eq!(parts[1], "Interfaces");
+        assert_eq!(parts.len(), 2 + 3 * profiled.len());
+        for (chunk, &i) in parts[2..].chunks(3).zip(&profiled) {
+            assert_eq!(chunk[0].as_bytes(), class.methods[i].name);
+            assert_eq!(chunk[1].as_bytes(), class.methods[i].descriptor);
+            assert!(chunk[2].parse::<u32>().unwrap() > 0);
+        }
+    }
+
+    #[test]
+    fn no_handler_covers_the_super_call_of_a_constructor() {
+        let bytes = profile(&testdata("java17/Nested$Inner.class"));
+        let class = ClassFile::parse(&bytes).unwrap();
+        let (code, insns) = code_of(&class, "<init>");
+        let mut pc = 0;
+        let mut super_call = None;
+        for insn in &insns {
+            match insn {
+                Insn::Label(label) => pc = label.0,
+                Insn::Ref {
+                    opcode: op::INVOKESPECIAL,
+                    ..
+                } if super_call.is_none() => super_call = Some(pc),
+                _ => {}
+            }
+        }
+        let super_call = super_call.expect("a super(...) call") as u16;
+        let catch_alls: Vec<_> = code
+            .exception_table
+            .iter()
+            .filter(|h| h.catch_type.is_none())
+            .collect();
+        assert_eq!(catch_alls.len(), 2, "one before the call, one after");
+        assert!(catch_alls
+            .iter()
+            .all(|h| !(h.start_pc..h.end_pc).contains(&super_call)));
+    }
+
+    #[test]
+    fn a_class_without_an_initializer_gets_one_and_keeps_its_serial_version_uid() {
+        let original = testdata("java8/Generics$Named.class");
+        let before = ClassFile::parse(&original).unwrap();
+        assert!(!before.methods.iter().any(|m| m.name == b"<clinit>"));
+        let uid = suid::default_uid(&before).unwrap();
+        let bytes = profile(&original);
+        let after = ClassFile::parse(&bytes).unwrap();
+        assert!(after.methods.iter().any(|m| m.name == b"<clinit>"));
+        let field = after
+            .fields
+            .iter()
+            .find(|f| f.name == b"serialVersionUID")
+            .expect("serialVersionUID added");
+        let value = field.attribute(b"ConstantValue").unwrap();
+        let index = CpIndex(u16::from_be_bytes([value.info[0], value.info[1]]));
+        assert_eq!(after.constant_pool.get(index), Some(&Constant::Long(uid)));
+    }
+
+    #[test]
+    fn from_version_55_identifiers_are_dynamic_constants_and_no_member_is_added() {
+        let original = testdata("java17/Records$Point.class");
+        let before = ClassFile::parse(&original).unwrap();
+        let bootstraps = |class: &ClassFile<'_>| {
+            class.attribute(names::BOOTSTRAP_METHODS).map_or(0, |raw| {
+                BootstrapMethods::from_raw(raw, &class.constant_pool)
+                    .unwrap()
+                    .bootstrap_methods
+                    .len()
+            })
+        };
+        let bytes = profile(&original);
+        let after = ClassFile::parse(&bytes).unwrap();
+        assert_eq!(after.fields.len(), before.fields.len());
+        assert_eq!(after.methods.len(), before.methods.len());
+        let profiled = before
+            .methods
+            .iter()
+            .filter(|m| m.attribute(names::CODE).is_some())
+            .count();
+        assert_eq!(bootstraps(&after), bootstraps(&before) + profiled);
+        for method in after
+            .methods
+            .iter()
+            .filter(|m| m.attribute(names::CODE).is_some())
+        {
+            let (_, insns) = code_of(&after, &mutf8::to_str_lossy(method.name));
+            let loads_identifier = insns.iter().any(|insn| {
+                matches!(insn, Insn::Ldc { index, .. }
+                    if matches!(after.constant_pool.get(*index), Some(Constant::Dynamic { .. })))
+            });
+            assert!(loads_identifier, "{}", mutf8::to_str_lossy(method.name));
+        }
+    }
+}
