@@ -311,6 +311,32 @@ verifier_check() {
     fi
 }
 
+# serial_check NAME DIR ORIGINALS_ARRAY REWRITTEN_ARRAY: the serialVersionUID of every serializable
+# class must be the same before and after (classes that cannot be loaded on either side are left
+# out, and counted).
+serial_check() {
+    local name=$1 dir=$2 start compared skipped differing
+    local -n before_roots=$3 after_roots=$4
+    start=$(now)
+    local cp=(); ((${#verify_opts[@]} > 0)) && cp=(--cp "${verify_opts[-1]}")
+    # Lines are keyed by the root's position, the same before and after.
+    serial_uids "$jdk17/bin/java" "${cp[@]}" "${before_roots[@]}" 2>"$dir/serial-before.err" |
+        LC_ALL=C sort >"$dir/serial-before.tsv"
+    serial_uids "$jdk17/bin/java" "${cp[@]}" "${after_roots[@]}" 2>"$dir/serial-after.err" |
+        LC_ALL=C sort >"$dir/serial-after.tsv"
+    LC_ALL=C join -t $'\t' "$dir/serial-before.tsv" "$dir/serial-after.tsv" |
+        awk -F '\t' '$2 !~ /^error/ && $3 !~ /^error/' >"$dir/serial-both.tsv"
+    differing=$(awk -F '\t' '$2 != $3' "$dir/serial-both.tsv")
+    compared=$(wc -l <"$dir/serial-both.tsv")
+    skipped=$(($(wc -l <"$dir/serial-before.tsv") - compared))
+    if [[ -z $differing && $compared -gt 0 ]]; then
+        pass "$name serialVersionUID in $(seconds_since "$start")s: $compared serializable classes keep their value ($skipped not loadable, left out)"
+    else
+        fail "$name serialVersionUID: $(grep -c . <<<"$differing") of $compared classes changed"
+        head -n 10 <<<"$differing" | sed 's/^/    /' || true
+    fi
+}
+
 # baseline KIND JAVA PREFIX ARGS...: the verifier's findings on the original classes.
 baseline() {
     local kind=$1 java=$2 prefix=$3 status=0
@@ -377,6 +403,7 @@ verify_corpus() {
             verifier_check "$name $variant $kind-$java_name" "$kind" "$java" "$before" \
                 "$dir/after-$variant-$kind-$java_name" "${verify_opts[@]}" "${rewritten[@]}"
         done
+        [[ $variant == profile ]] && serial_check "$name $variant" "$dir" roots rewritten
     done
     log "TIME $name: $(seconds_since "$start")s"
 }

@@ -23,7 +23,8 @@ verify_build() {
         rm -rf "$out/hotspot"
         mkdir -p "$out/hotspot"
         "$jdk/bin/javac" --release 17 -nowarn -d "$out/hotspot" \
-            "$verify_dir/ClassRoots.java" "$verify_dir/Findings.java" "$verify_dir/VerifyArgs.java" "$verify_dir/VerifyClasses.java" || return 1
+            "$verify_dir/ClassRoots.java" "$verify_dir/Findings.java" "$verify_dir/VerifyArgs.java" "$verify_dir/VerifyClasses.java" \
+            "$verify_dir/SerialUids.java" || return 1
         touch "$out/hotspot/.complete"
     fi
     VERIFY_HOTSPOT_CP=$out/hotspot
@@ -50,6 +51,12 @@ verify_classfile() {
     local java=$1
     shift
     timeout "${VERIFY_TIMEOUT:-600}" "$java" -Xss4m -cp "$VERIFY_CLASSFILE_CP" ClassFileVerify "$@"
+}
+
+serial_uids() {
+    local java=$1
+    shift
+    timeout "${VERIFY_TIMEOUT:-600}" "$java" -Xss4m -cp "$VERIFY_HOTSPOT_CP" SerialUids "$@"
 }
 
 verify_compare() {
