@@ -41,7 +41,8 @@ options="include=$include,out=$out${ORACLE_OPTIONS:+,$ORACLE_OPTIONS}"
 errlog=$(mktemp)
 trap 'rm -f "$errlog"' EXIT
 status=0
-"$java" "-agentpath:$lib=$options" -cp "$classes" "$main" "$@" 2>"$errlog" || status=$?
+# -XX:-RewriteFrequentPairs: see fact 5 in jp_oracle.c.
+"$java" -XX:-RewriteFrequentPairs "-agentpath:$lib=$options" -cp "$classes" "$main" "$@" 2>"$errlog" || status=$?
 cat "$errlog" >&2
 if grep -q '^jp-oracle: warning' "$errlog"; then
     ((status == 0)) && status=3
