@@ -1,11 +1,12 @@
 /**
  * What instrumented code and profiling agents see at run time.
  *
- * <p>This package will hold the small, stable surface that JP's class-file rewriting calls into:
- * {@code IC} (the per-method invocation counters), {@code RC} (an {@code IC} that also counts
- * executed bytecodes per basic block), {@code MID} (the method identifiers that instrumentation
- * embeds) and {@code Profiler} (starting, stopping and dumping a profile). Everything else, the
- * built-in agents' plumbing and the profile writer, goes to {@code org.jpprof.runtime.internal}.
+ * <p>Instrumented methods call {@link org.jpprof.runtime.RC} (a thread's root context, found
+ * through a per-thread lookup) to enter and leave their {@link org.jpprof.runtime.IC} (a node of
+ * the thread's calling-context tree, with invocation and bytecode counts), identified by a
+ * {@link org.jpprof.runtime.MID}. An agent, a {@link org.jpprof.runtime.Profiler}, receives the
+ * trees; the built-in one writes a profile at exit. {@link org.jpprof.runtime.JP} writes it on
+ * demand.
  *
  * <p>The runtime is compiled for Java 8 and has no dependencies, because it is loaded into every
  * application that JP profiles. Code that instrumented classes reach uses no lambdas or streams:

@@ -1,0 +1,95 @@
+package org.jpprof.runtime;
+
+/**
+ * One node of a thread's calling-context tree: a method in one calling context, with how often it
+ * was invoked there and how many of its own bytecodes it ran there.
+ *
+ * <p>Only the owning thread changes a node. Agents read nodes from the owning thread's
+ * {@link Profiler#report} call, from terminated threads, and at JVM exit (best effort).
+ */
+public class IC {
+    /** The method, or null for a thread's root. */
+    public final MID mid;
+    /** The calling context, or null for a thread's root. */
+    public final IC parent;
+    /** Invocations of the method in this context. */
+    public long calls;
+    /** Bytecodes the method itself executed in this context. */
+    public long bytecodes;
+
+    /** The children, an open-addressing table keyed by {@link MID#id}; null while empty. */
+    private IC[] children;
+    private int childCount;
+    /** The child found last: most call sites call the same method again. */
+    private IC last;
+
+    IC(MID mid, IC parent) {
+        this.mid = mid;
+        this.parent = parent;
+    }
+
+    /** Adds a basic block's bytecodes. */
+    public final void count(int n) {
+        bytecodes += n;
+    }
+
+    /** The child context for {@code mid}, created when new, with its invocation counted. */
+    public final IC profileCall(MID mid) {
+        IC child = last;
+        if (child == null || child.mid != mid) {
+            child = find(mid);
+            last = child;
+        }
+        child.calls++;
+        return child;
+    }
+
+    private IC find(MID mid) {
+        IC[] table = children;
+        if (table == null) {
+            table = children = new IC[4];
+        }
+        int mask = table.length - 1;
+        for (int i = mid.id & mask;; i = (i + 1) & mask) {
+            IC child = table[i];
+            if (child == null) {
+                child = new IC(mid, this);
+                table[i] = child;
+                if (++childCount * 2 > table.length) {
+                    grow();
+                }
+                return child;
+            }
+            if (child.mid == mid) {
+                return child;
+            }
+        }
+    }
+
+    private void grow() {
+        IC[] old = children;
+        IC[] table = new IC[old.length * 2];
+        int mask = table.length - 1;
+        for (IC child : old) {
+            if (child == null) continue;
+            int i = child.mid.id & mask;
+            while (table[i] != null) {
+                i = (i + 1) & mask;
+            }
+            table[i] = child;
+        }
+        children = table;
+    }
+
+    /** The children, in no particular order (a copy). */
+    public final IC[] children() {
+        IC[] table = children;
+        if (table == null) return new IC[0];
+        IC[] out = new IC[childCount];
+        int n = 0;
+        for (IC child : table) {
+            if (child != null && n < out.length) out[n++] = child;
+        }
+        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    }
+}

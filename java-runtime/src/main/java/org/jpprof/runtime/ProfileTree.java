@@ -1,0 +1,76 @@
+package org.jpprof.runtime;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Threads' calling-context trees merged into one: the same method (by frame name) in the same
+ * context adds up. Not thread-safe; the default agent guards it.
+ */
+final class ProfileTree {
+    /** One merged context. */
+    static final class Node {
+        final String frame;
+        /** The enclosing context; null for the root and for top-level contexts. */
+        final Node parent;
+        long calls;
+        long bytecodes;
+        private Map<String, Node> children;
+
+        Node(String frame, Node parent) {
+            this.frame = frame;
+            this.parent = parent;
+        }
+
+        Node child(String frame) {
+            if (children == null) children = new HashMap<String, Node>();
+            Node child = children.get(frame);
+            if (child == null) {
+                child = new Node(frame, this.frame == null ? null : this);
+                children.put(frame, child);
+            }
+            return child;
+        }
+
+        List<Node> children() {
+            return children == null ? new ArrayList<Node>() : new ArrayList<Node>(children.values());
+        }
+    }
+
+    final Node root = new Node(null, null);
+
+    /** Adds a thread's tree. Iterative: trees of deep recursions are deep. */
+    void add(RC thread) {
+        ArrayDeque<Object[]> work = new ArrayDeque<Object[]>();
+        work.push(new Object[] {thread, root});
+        while (!work.isEmpty()) {
+            Object[] item = work.pop();
+            IC from = (IC) item[0];
+            Node into = (Node) item[1];
+            for (IC child : from.children()) {
+                Node merged = into.child(child.mid.frame);
+                merged.calls += child.calls;
+                merged.bytecodes += child.bytecodes;
+                work.push(new Object[] {child, merged});
+            }
+        }
+    }
+
+    /** Adds another merged tree. */
+    void add(ProfileTree other) {
+        ArrayDeque<Node[]> work = new ArrayDeque<Node[]>();
+        work.push(new Node[] {other.root, root});
+        while (!work.isEmpty()) {
+            Node[] item = work.pop();
+            for (Node child : item[0].children()) {
+                Node merged = item[1].child(child.frame);
+                merged.calls += child.calls;
+                merged.bytecodes += child.bytecodes;
+                work.push(new Node[] {child, merged});
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package org.jpprof.runtime;
+
+/**
+ * A thread's root context. Instrumented code finds it with {@link #current()}, enters a method's
+ * context under {@link #top} and restores {@code top} on every way out of the method.
+ */
+public final class RC extends IC {
+    /** Slots indexed by thread id: one load and one compare on the fast path. */
+    private static final RC[] SLOTS = new RC[1 << 12];
+    private static final int MASK = SLOTS.length - 1;
+    /** Where a thread whose slot another thread took finds its root again. */
+    private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
+
+    /** The id of the owning thread. No reference to the thread itself: agents track it weakly. */
+    private final long threadId;
+    /** The innermost active context; the root itself while no instrumented method runs. */
+    public IC top = this;
+    /** Bytecodes (an upper bound) left before the agent's next report for this thread. */
+    public long activation = Long.MAX_VALUE;
+    private boolean reporting;
+
+    private RC(long threadId) {
+        super(null, null);
+        this.threadId = threadId;
+    }
+
+    /** The calling thread's root, created and registered with the agent on first use. */
+    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; ids are unique either way
+    public static RC current() {
+        Thread thread = Thread.currentThread();
+        long id = thread.getId();
+        RC rc = SLOTS[(int) id & MASK];
+        if (rc != null && rc.threadId == id) {
+            return rc;
+        }
+        return slowPath(thread, id);
+    }
+
+    private static RC slowPath(Thread thread, long id) {
+        RC rc = LOCAL.get();
+        if (rc == null) {
+            rc = new RC(id);
+            // Published before the agent runs, so that instrumented code the agent's work may
+            // reach (class initializers, say) finds this root instead of recursing.
+            LOCAL.set(rc);
+            SLOTS[(int) id & MASK] = rc;
+            Profiler profiler = Agents.profiler();
+            if (profiler != null) {
+                rc.activation = guard(profiler.register(thread, rc));
+            }
+            return rc;
+        }
+        SLOTS[(int) id & MASK] = rc;
+        return rc;
+    }
+
+    /** Enters {@code mid}'s context under {@link #top}, checking the agent's activation counter. */
+    public final IC enter(MID mid) {
+        IC ic = top.profileCall(mid);
+        top = ic;
+        if ((activation -= mid.bound) <= 0) {
+            triggerReport(ic);
+        }
+        return ic;
+    }
+
+    /** As {@link #enter}, for methods without calls or loops, which need no check. */
+    public final IC enterLeaf(MID mid) {
+        IC ic = top.profileCall(mid);
+        top = ic;
+        return ic;
+    }
+
+    /** Enters a static initializer's context, directly under the root; the caller restores top. */
+    public final IC enterRoot(MID mid) {
+        IC ic = profileCall(mid);
+        top = ic;
+        return ic;
+    }
+
+    /** Leaves {@code ic}: its caller's context becomes current again. Idempotent. */
+    public final void exit(IC ic) {
+        top = ic.parent;
+    }
+
+    /** Makes {@code ic} the current context. */
+    public final void restore(IC ic) {
+        top = ic;
+    }
+
+    /** The activation check at loop headers. */
+    public final void poll(IC ic) {
+        if ((activation -= ic.mid.bound) <= 0) {
+            triggerReport(ic);
+        }
+    }
+
+    private void triggerReport(IC current) {
+        if (reporting) {
+            activation = Long.MAX_VALUE;
+            return;
+        }
+        reporting = true;
+        try {
+            Profiler profiler = Agents.profiler();
+            activation = profiler == null ? Long.MAX_VALUE : guard(profiler.report(this, current));
+        } catch (RuntimeException | Error e) {
+            Agents.failed(e);
+            activation = Long.MAX_VALUE;
+        } finally {
+            reporting = false;
+        }
+    }
+
+    private static long guard(long bytecodes) {
+        return bytecodes > 0 ? bytecodes : 1;
+    }
+}
