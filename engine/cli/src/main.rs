@@ -4,6 +4,7 @@
 mod inspect;
 mod instrument;
 mod output;
+mod report;
 mod roundtrip;
 
 use std::path::PathBuf;
@@ -28,6 +29,8 @@ enum Command {
     Roundtrip(roundtrip::Args),
     /// Rewrite the classes of the inputs into an output directory.
     Instrument(instrument::Args),
+    /// Merge profiles and write a report.
+    Report(report::Args),
 }
 
 /// Exit code when every input was handled.
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(&args),
         Command::Roundtrip(args) => roundtrip::run(&args),
         Command::Instrument(args) => instrument::run(&args),
+        Command::Report(args) => report::run(&args),
     };
     match result {
         Ok(true) => ExitCode::from(EXIT_OK),
