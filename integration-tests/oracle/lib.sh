@@ -17,10 +17,10 @@ check_value() { # <label> <file> <context> <expected>
     return 1
 }
 
-main4='demo.Fig4.main([Ljava/lang/String;)V'
-f='demo.Fig4.f()V' g='demo.Fig4.g(I)V' h='demo.Fig4.h()V'
-main5='demo.Fig5.main([Ljava/lang/String;)V'
-A='demo.Fig5.A()V' B='demo.Fig5.B()V' C='demo.Fig5.C()V' D='demo.Fig5.D()V'
+fig4_main='demo.Fig4.main([Ljava/lang/String;)V'
+fig4_f='demo.Fig4.f()V' fig4_g='demo.Fig4.g(I)V' fig4_h='demo.Fig4.h()V'
+fig5_main='demo.Fig5.main([Ljava/lang/String;)V'
+fig5_A='demo.Fig5.A()V' fig5_B='demo.Fig5.B()V' fig5_C='demo.Fig5.C()V' fig5_D='demo.Fig5.D()V'
 
 # check_paper <Program> <folded-prefix> <label>: for Fig4 and Fig5, asserts the paper numbers on
 # <folded-prefix>.{calls,bytecodes}.folded; other programs are ignored.
@@ -28,11 +28,11 @@ check_paper() {
     local p=$1 out=$2 label=$3 ok=1 total
     case $p in
     Fig4)
-        check_value "f" "$out.calls.folded" "$main4;$f" 1 || ok=0
-        check_value "f bytecodes" "$out.bytecodes.folded" "$main4;$f" 106 || ok=0
-        check_value "f.h" "$out.calls.folded" "$main4;$f;$h" 10 || ok=0
-        check_value "f.g" "$out.calls.folded" "$main4;$f;$g" 10 || ok=0
-        check_value "f.g.h" "$out.calls.folded" "$main4;$f;$g;$h" 55 || ok=0
+        check_value "f" "$out.calls.folded" "$fig4_main;$fig4_f" 1 || ok=0
+        check_value "f bytecodes" "$out.bytecodes.folded" "$fig4_main;$fig4_f" 106 || ok=0
+        check_value "f.h" "$out.calls.folded" "$fig4_main;$fig4_f;$fig4_h" 10 || ok=0
+        check_value "f.g" "$out.calls.folded" "$fig4_main;$fig4_f;$fig4_g" 10 || ok=0
+        check_value "f.g.h" "$out.calls.folded" "$fig4_main;$fig4_f;$fig4_g;$fig4_h" 55 || ok=0
         if ((ok)); then
             pass "$label: JP Fig. 4: f = 1 (106 bytecodes), f.h = 10, f.g = 10, f.g.h = 55"
         else
@@ -45,8 +45,8 @@ check_paper() {
             echo "    total calls: expected 611, got $total"
             ok=0
         fi
-        check_value "main.A.B.D" "$out.calls.folded" "$main5;$A;$B;$D" 200 || ok=0
-        check_value "main.A.C.D" "$out.calls.folded" "$main5;$A;$C;$D" 100 || ok=0
+        check_value "main.A.B.D" "$out.calls.folded" "$fig5_main;$fig5_A;$fig5_B;$fig5_D" 200 || ok=0
+        check_value "main.A.C.D" "$out.calls.folded" "$fig5_main;$fig5_A;$fig5_C;$fig5_D" 100 || ok=0
         if ((ok)); then
             pass "$label: ProfBuilder Fig. 5: 611 calls, main.A.B.D = 200, main.A.C.D = 100"
         else
