@@ -40,8 +40,11 @@ pub(super) enum MethodIds {
 
 /// The identifier array field of a class before version 55.
 pub(super) struct TableField {
-    /// The `String` constant of the table (see [`table_string`]).
-    table: CpIndex,
+    /// The `String` constants whose concatenation is the table (see
+    /// [`table_string`]): a constant holds at most 65535 bytes.
+    table: Vec<CpIndex>,
+    /// `String.concat`, to join them.
+    concat: CpIndex,
     /// `MID.table`.
     mid_table: CpIndex,
     /// The field.
@@ -61,11 +64,21 @@ impl MethodIds {
             add_dynamic(class, profiled, analysis, writer)
         } else {
             let pool = &mut writer.constant_pool;
-            let string = pool.add(Constant::Utf8(&table_string(class, profiled, analysis)?))?;
+            let mut table = Vec::new();
+            for chunk in split_at_dots(&table_string(class, profiled, analysis)?, usize::from(u16::MAX)) {
+                let string = pool.add(Constant::Utf8(chunk))?;
+                table.push(pool.add(Constant::String { string })?);
+            }
             let (name, descriptor) = injected::MIDS_FIELD;
             let (table_name, table_descriptor) = injected::MID_TABLE;
             Ok(MethodIds::Table(TableField {
-                table: pool.add(Constant::String { string })?,
+                table,
+                concat: pool.add_member_ref(
+                    tag::METHODREF,
+                    b"java/lang/String",
+                    b"concat",
+                    b"(Ljava/lang/String;)Ljava/lang/String;",
+                )?,
                 mid_table: pool.add_member_ref(
                     tag::METHODREF,
                     injected::MID_CLASS.as_bytes(),
@@ -108,20 +121,7 @@ impl MethodIds {
     pub(super) fn initializer_prologue(&self) -> Vec<Insn> {
         match self {
             MethodIds::Dynamic { .. } => Vec::new(),
-            MethodIds::Table(table) => vec![
-                Insn::Ldc {
-                    index: table.table,
-                    category2: false,
-                },
-                Insn::Ref {
-                    opcode: op::INVOKESTATIC,
-                    index: table.mid_table,
-                },
-                Insn::Ref {
-                    opcode: op::PUTSTATIC,
-                    index: table.field,
-                },
-            ],
+            MethodIds::Table(table) => table.initializer_code(),
         }
     }
 
@@ -274,6 +274,52 @@ fn activation_bound_of(class: &ClassFile<'_>, i: usize) -> u32 {
         .min(i32::MAX as u32)
 }
 
+impl TableField {
+    /// `MIDS = MID.table("..." + "..." ...)`.
+    fn initializer_code(&self) -> Vec<Insn> {
+        let mut code = Vec::with_capacity(2 * self.table.len() + 2);
+        for (i, &index) in self.table.iter().enumerate() {
+            code.push(Insn::Ldc {
+                index,
+                category2: false,
+            });
+            if i > 0 {
+                code.push(Insn::Ref {
+                    opcode: op::INVOKEVIRTUAL,
+                    index: self.concat,
+                });
+            }
+        }
+        code.push(Insn::Ref {
+            opcode: op::INVOKESTATIC,
+            index: self.mid_table,
+        });
+        code.push(Insn::Ref {
+            opcode: op::PUTSTATIC,
+            index: self.field,
+        });
+        code
+    }
+}
+
+/// Splits `text` into pieces of at most `limit` bytes, cutting only
+/// before a `.` (so no modified UTF-8 sequence is cut).
+fn split_at_dots(text: &[u8], limit: usize) -> Vec<&[u8]> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while rest.len() > limit {
+        let cut = rest[..=limit]
+            .iter()
+            .rposition(|&b| b == b'.')
+            .filter(|&cut| cut > 0)
+            .unwrap_or(limit);
+        pieces.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    pieces.push(rest);
+    pieces
+}
+
 /// Adds the identifier field and, when the class has no initializer, one
 /// that sets it (with the original default `serialVersionUID` pinned where
 /// that would change it).
@@ -316,17 +362,24 @@ fn add_table_field<'a>(
         };
         writer.fields.push(field);
     }
-    // ldc_w table; invokestatic MID.table; putstatic field; return
-    let mut code = Vec::with_capacity(10);
-    code.put_u1(op::LDC_W);
-    code.put_u2(table.table.0);
-    code.put_u1(op::INVOKESTATIC);
-    code.put_u2(table.mid_table.0);
-    code.put_u1(op::PUTSTATIC);
-    code.put_u2(table.field.0);
+    // The table code, then `return`. Every instruction has a two-byte operand.
+    let mut code = Vec::new();
+    for insn in table.initializer_code() {
+        match insn {
+            Insn::Ldc { index, .. } => {
+                code.put_u1(op::LDC_W);
+                code.put_u2(index.0);
+            }
+            Insn::Ref { opcode, index } => {
+                code.put_u1(opcode);
+                code.put_u2(index.0);
+            }
+            _ => unreachable!("initializer_code emits ldc and member references only"),
+        }
+    }
     code.put_u1(op::RETURN);
     let mut info = Vec::new();
-    info.put_u2(1); // max_stack
+    info.put_u2(2); // max_stack: two strings to concatenate
     info.put_u2(0); // max_locals
     info.put_u4(code.len() as u32);
     info.put_bytes(&code);
@@ -342,4 +395,19 @@ fn add_table_field<'a>(
         }],
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_table_is_split_before_dots_into_pieces_within_the_limit() {
+        let table = b"default.a/B.m.()V.1.n.(I)V.22";
+        let pieces = split_at_dots(table, 8);
+        assert!(pieces.iter().all(|p| p.len() <= 8), "{pieces:?}");
+        assert!(pieces[1..].iter().all(|p| p.starts_with(b".")));
+        assert_eq!(pieces.concat(), table);
+        assert_eq!(split_at_dots(b"short", 8), [b"short"]);
+    }
 }
