@@ -9,7 +9,8 @@
 # every round gives the same checksum, and prints the measured time.
 #
 # Variants: the uninstrumented run (the baseline), then JP with each set of `jp instrument` flags
-# in PERF_VARIANTS (default "default=--bba default precise=--bba precise"; the library jars and the
+# in PERF_VARIANTS (NAME=FLAGS, commas between flags; default
+# "default=--bba,default precise=--bba,precise"; the library jars and the
 # drivers are instrumented, the runtime jar is added), then JFR with its default settings. Runs are
 # interleaved (baseline, variant, variant, ..., then again) PERF_RUNS times (default 3); the
 # median of each is kept. A run whose checksum differs from the baseline's fails the benchmark.
@@ -31,7 +32,7 @@ javac=$jdk/bin/javac
 [[ -x $javac ]] || javac=javac
 runs=${PERF_RUNS:-3}
 iterations=${PERF_ITERATIONS:-3}
-variants=${PERF_VARIANTS:-"default=--bba default precise=--bba precise"}
+variants=${PERF_VARIANTS:-"default=--bba,default precise=--bba,precise"}
 workloads=()
 for arg in "$@"; do
     case $arg in
