@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::filter::ClassFilter;
 use crate::input::{Entry, Input, InputError, InputKind, Location};
 use crate::output::{safe_relative_path, write_atomically};
+use crate::signatures;
 
 /// Which rewrite to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,12 +214,26 @@ fn instrument_input(
         }
         files.push(file);
     }
+    if counts.classes_rewritten > 0 {
+        unsign(&mut files);
+    }
     write_outputs(&input, &request.output, &files, written)?;
     outcome.classes_rewritten += counts.classes_rewritten;
     outcome.classes_unchanged += counts.classes_unchanged;
     outcome.resources_copied += counts.resources_copied;
     outcome.warnings.extend(counts.warnings);
     Ok(())
+}
+
+/// Drops the signature of a signed input whose classes were rewritten
+/// (see [`crate::signatures`]).
+fn unsign(files: &mut Vec<OutputFile>) {
+    files.retain(|file| !signatures::is_signature_file(&file.name));
+    for file in files.iter_mut() {
+        if file.name.eq_ignore_ascii_case("META-INF/MANIFEST.MF") {
+            file.bytes = signatures::strip_manifest_digests(&file.bytes);
+        }
+    }
 }
 
 fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {

@@ -20,3 +20,4 @@ pub mod input;
 pub mod instrument;
 mod output;
 pub mod roundtrip;
+mod signatures;

@@ -154,3 +154,27 @@ fn two_inputs_writing_the_same_file_conflict() {
         [InstrumentFailure::Conflict { .. }]
     ));
 }
+
+#[test]
+fn a_signed_jar_loses_its_signature_once_its_classes_are_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("signed.jar");
+    let class = testdata_class("AllInstructions.class");
+    let manifest = b"Manifest-Version: 1.0\r\n\r\nName: AllInstructions.class\r\nSHA-256-Digest: x=\r\n\r\n";
+    jar(
+        &input,
+        &[
+            ("META-INF/MANIFEST.MF", manifest),
+            ("META-INF/SIGNER.SF", b"Signature-Version: 1.0\r\n"),
+            ("META-INF/SIGNER.RSA", b"binary"),
+            ("AllInstructions.class", &class),
+        ],
+    );
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input], &out));
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    let entries = jar_entries(&out.join("signed.jar"));
+    let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["META-INF/MANIFEST.MF", "AllInstructions.class"]);
+    assert_eq!(entries[0].1, b"Manifest-Version: 1.0\r\n\r\n");
+}
