@@ -1,54 +1,54 @@
 #!/usr/bin/env bash
-# JP's demo: builds the `jp` CLI (release), shows `jp inspect` on two classes of the running JDK's
-# java.base, then round-trips all of java.base (parse, write back, compare bytes), plainly and with
-# --deep. The running JDK is JAVA_HOME, else the `java` on PATH; its java.base comes from
-# jmods/java.base.jmod when the JDK has jmods, else from lib/modules through `jimage extract`.
+# JP's demo: profiles the example application of examples/cli-demo end to end with the `jp` CLI.
+#   1. builds `jp` (cargo, release) and the runtime jar (Maven);
+#   2. compiles the example (javac), instruments its classes with `jp instrument --bba precise`;
+#   3. runs the instrumented application with the runtime jar, which writes a profile at exit;
+#   4. renders the profile with `jp report` (folded stacks, calls and bytecodes) and prints the
+#      hottest contexts and where the files are.
+# Output goes to target/demo (the profile, the reports, the instrumented classes).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
+out=$target/demo
+example=$root/examples/cli-demo
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
 
 step() { printf '\n== %s\n' "$*"; }
 
-java_home=${JAVA_HOME:-}
-if [[ -z $java_home ]]; then
-    command -v java >/dev/null || { echo "demo.sh: no JAVA_HOME and no java on PATH" >&2; exit 2; }
-    java_home=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.home = //p')
-fi
-version=$(sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$java_home/release" 2>/dev/null || true)
-
-step "building jp: cargo build --release -p jp-cli"
+step "building jp (cargo build --release -p jp-cli) and the runtime jar (mvn package -pl java-runtime)"
 (cd "$root" && cargo build --release --quiet -p jp-cli)
+mvn -q -f "$root/pom.xml" -pl java-runtime -am package -DskipTests
+runtime=$(ls "$root"/java-runtime/target/jp-runtime-*.jar | grep -v -e sources -e javadoc | head -n 1)
 
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+rm -rf "$out"
+mkdir -p "$out/classes"
+step "compiling examples/cli-demo"
+"$javac" --release 17 -d "$out/classes" $(find "$example/src" -name '*.java')
 
-if [[ -f $java_home/jmods/java.base.jmod ]]; then
-    java_base=$java_home/jmods/java.base.jmod
-else
-    step "no jmods in $java_home: extracting java.base from lib/modules with jimage"
-    "$java_home/bin/jimage" extract --dir "$scratch" --include 'regex:/java\.base/.*' "$java_home/lib/modules"
-    java_base=$scratch/java.base
-fi
+step "jp instrument $out/classes --out $out/instrumented --bba precise"
+"$jp" instrument "$out/classes" --out "$out/instrumented" --bba precise
 
-step "jp inspect --class java/lang/Object $java_base    (JDK ${version:-?} at $java_home)"
-"$jp" inspect --class java/lang/Object "$java_base"
+step "running the instrumented application: java -cp instrumented:$(basename "$runtime") -Djp.output=... org.example.wordstats.Main"
+"$java" -cp "$out/instrumented:$runtime" -Djp.output="$out/wordstats.jpprof" org.example.wordstats.Main
 
-step "jp inspect --class java/lang/constant/ConstantDesc $java_base"
-"$jp" inspect --class java/lang/constant/ConstantDesc "$java_base"
-
-summaries=()
-for flags in "" "--deep"; do
-    # shellcheck disable=SC2086 # FLAGS is a word list on purpose
-    step "jp roundtrip $flags${flags:+ }$java_base"
-    start=${EPOCHREALTIME/[.,]/}
-    # shellcheck disable=SC2086
-    "$jp" roundtrip $flags "$java_base" | tee "$scratch/out"
-    tenths=$(((${EPOCHREALTIME/[.,]/} - start) / 100000))
-    summaries+=("$(tail -n 1 "$scratch/out")  [java.base ${version:-?}${flags:+, $flags}, $((tenths / 10)).$((tenths % 10))s]")
+step "jp report $out/wordstats.jpprof --format folded --metric calls|bytecodes"
+for metric in calls bytecodes; do
+    "$jp" report "$out/wordstats.jpprof" --format folded --metric "$metric" --out "$out/wordstats.$metric.folded"
 done
 
-step "summary"
-printf '%s\n' "${summaries[@]}"
+total=$(awk '{ s += $NF } END { print s }' "$out/wordstats.bytecodes.folded")
+step "the hottest contexts by bytecodes executed (of $total in all; self counts, innermost frame last)"
+# Descriptors hold ';', the frame separator: drop them (a descriptor is `(...)` and a return type)
+# before splitting a line into frames, and drop the example's package for brevity.
+sed -E 's/\([^)]*\)\[*(L[^;]*;|[VZBCSIJFD])//g; s/org\.example\.wordstats\.//g' "$out/wordstats.bytecodes.folded" |
+    awk -v total="$total" '{ value = $NF; $NF = ""; sub(/ $/, ""); gsub(/;/, " > ")
+        printf "%10d  %5.1f%%  %s\n", value, 100 * value / total, $0 }' | sort -k1 -n -r | head -n 8
+
+step "files"
+echo "profile:             $out/wordstats.jpprof"
+echo "report (calls):      $out/wordstats.calls.folded"
+echo "report (bytecodes):  $out/wordstats.bytecodes.folded"

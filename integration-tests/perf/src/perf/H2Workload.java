@@ -20,7 +20,7 @@ public final class H2Workload {
         try (Connection c = DriverManager.getConnection("jdbc:h2:mem:perf" + n)) {
             try (Statement s = c.createStatement()) {
                 s.execute("create table customer(id int primary key, name varchar(40), region int)");
-                s.execute("create table orders(id int primary key, customer int, amount int, day int)");
+                s.execute("create table orders(id int primary key, customer int, amount int, order_day int)");
                 s.execute("create index orders_customer on orders(customer)");
             }
             try (PreparedStatement p = c.prepareStatement("insert into customer values (?, ?, ?)")) {
@@ -52,10 +52,10 @@ public final class H2Workload {
                 }
             }
             try (Statement s = c.createStatement()) {
-                s.execute("update orders set amount = amount + 1 where day < 30");
+                s.execute("update orders set amount = amount + 1 where order_day < 30");
                 checksum += sum(s, "select c.region, count(*), sum(o.amount) from customer c join orders o"
                         + " on o.customer = c.id group by c.region order by c.region");
-                checksum += sum(s, "select day, max(amount), min(amount), avg(amount) from orders group by day");
+                checksum += sum(s, "select order_day, max(amount), min(amount), avg(amount) from orders group by order_day");
                 checksum += sum(s, "select c.name, count(o.id) from customer c left join orders o on o.customer = c.id"
                         + " where c.region in (1, 2, 3) group by c.name having count(o.id) > 8");
             }

@@ -9,16 +9,16 @@ final class Agents {
 
     /** Initialised on first use; null while that initialisation is under way on this thread. */
     private static final class Holder {
-        static final Profiler PROFILER = load();
+        static final Profiler PROFILER = load(System.getProperty("jp.agent", "default"));
     }
 
     static Profiler profiler() {
         return Holder.PROFILER;
     }
 
-    private static Profiler load() {
-        String name = System.getProperty("jp.agent", "default").trim();
-        switch (name) {
+    /** The agent named {@code name}: a built-in name or a class name. */
+    static Profiler load(String name) {
+        switch (name.trim()) {
             case "default":
             case "":
                 return new DefaultAgent(granularity());
@@ -26,7 +26,7 @@ final class Agents {
                 return new NoAgent();
             default:
                 try {
-                    Class<?> type = Class.forName(name, true, ClassLoader.getSystemClassLoader());
+                    Class<?> type = Class.forName(name.trim(), true, ClassLoader.getSystemClassLoader());
                     return (Profiler) type.getConstructor().newInstance();
                 } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
                     warn("agent " + name + " cannot be used (" + e + "); using the default agent");

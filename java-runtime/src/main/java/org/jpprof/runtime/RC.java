@@ -17,9 +17,11 @@ public final class RC extends IC {
     public IC top = this;
     /** Bytecodes (an upper bound) left before the agent's next report for this thread. */
     public long activation = Long.MAX_VALUE;
+    /** The agent this thread reports to; null when there is none. */
+    private Profiler profiler;
     private boolean reporting;
 
-    private RC(long threadId) {
+    RC(long threadId) {
         super(null, null);
         this.threadId = threadId;
     }
@@ -46,7 +48,7 @@ public final class RC extends IC {
             SLOTS[(int) id & MASK] = rc;
             Profiler profiler = Agents.profiler();
             if (profiler != null) {
-                rc.activation = guard(profiler.register(thread, rc));
+                rc.attach(profiler, thread);
             }
             return rc;
         }
@@ -95,6 +97,12 @@ public final class RC extends IC {
         }
     }
 
+    /** Registers this root, the root of {@code thread}, with {@code agent}, which it then reports to. */
+    void attach(Profiler agent, Thread thread) {
+        profiler = agent;
+        activation = guard(agent.register(thread, this));
+    }
+
     private void triggerReport(IC current) {
         if (reporting) {
             activation = Long.MAX_VALUE;
@@ -102,7 +110,6 @@ public final class RC extends IC {
         }
         reporting = true;
         try {
-            Profiler profiler = Agents.profiler();
             activation = profiler == null ? Long.MAX_VALUE : guard(profiler.report(this, current));
         } catch (RuntimeException | Error e) {
             Agents.failed(e);
