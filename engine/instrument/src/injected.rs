@@ -46,7 +46,8 @@ pub const MID_CLASS: &str = "org/jpprof/runtime/MID";
 pub const RC_CURRENT: (&str, &str) = ("current", "()Lorg/jpprof/runtime/RC;");
 /// `IC enter(MID)`: enters the callee's context under `top`, checking the agent's activation counter.
 pub const RC_ENTER: (&str, &str) = ("enter", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
-/// `IC enterLeaf(MID)`: as `enter`, for methods without calls or loops, which skip the check.
+/// `IC enterLeaf(MID)`: the callee's context under `top`, counted but not made current, for
+/// leaf methods (no calls, no loops, nothing that can run other code of the thread).
 pub const RC_ENTER_LEAF: (&str, &str) = ("enterLeaf", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
 /// `IC enterRoot(MID)`: enters a static initializer's context directly under the thread root.
 pub const RC_ENTER_ROOT: (&str, &str) = ("enterRoot", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");

@@ -8,11 +8,11 @@ use jp_bytecode::frame::from_slots;
 use jp_bytecode::opcode as op;
 use jp_bytecode::{Frame, Insn, Label, VType};
 use jp_classfile::attributes::Code;
-use jp_classfile::{tag, ClassFile, ClassFileError, Constant, CpIndex, Member, PoolBuilder};
+use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
 
 use super::ids::MethodIds;
 use super::Kind;
-use crate::blocks::{blocks, loop_headers, Analysis};
+use crate::blocks::{blocks, loop_headers, Analysis, Block};
 use crate::{injected, WarningReason};
 
 /// The constant-pool entries of the runtime that inserted code refers to.
@@ -86,7 +86,8 @@ pub(super) fn rewrite_method(
     let blocks = blocks(&body, analysis);
     let headers = loop_headers(&body);
     let handler_starts: BTreeSet<u32> = body.handlers().iter().map(|h| h.handler.0).collect();
-    let (returns, calls) = returns_and_calls(&body);
+    let returns = returns(&body);
+    let leaf = site.kind == Kind::Method && headers.is_empty() && is_leaf(&body, pool);
     let uninitialized = if site.kind == Kind::Constructor && body.has_frames() {
         uninitialized_this(&body, pool)?
     } else {
@@ -95,6 +96,18 @@ pub(super) fn rewrite_method(
 
     let rc_type = VType::Object(injected::RC_CLASS.as_bytes().into());
     let ic_type = VType::Object(injected::IC_CLASS.as_bytes().into());
+    let aload = |index| Insn::Local {
+        opcode: op::ALOAD,
+        index,
+    };
+    let astore = |index| Insn::Local {
+        opcode: op::ASTORE,
+        index,
+    };
+    let invoke = |opcode, index| Insn::Ref { opcode, index };
+    if leaf {
+        return rewrite_leaf(body, site, ids, refs, &blocks, pool);
+    }
     let rc = body.add_local(1)?;
     let ic = body.add_local(1)?;
     body.declare_local_in_frames(rc, &rc_type);
@@ -106,15 +119,6 @@ pub(super) fn rewrite_method(
     } else {
         None
     };
-    let aload = |index| Insn::Local {
-        opcode: op::ALOAD,
-        index,
-    };
-    let astore = |index| Insn::Local {
-        opcode: op::ASTORE,
-        index,
-    };
-    let invoke = |opcode, index| Insn::Ref { opcode, index };
 
     let mut entry = if site.kind == Kind::ClassInitializer {
         ids.initializer_prologue()
@@ -135,21 +139,13 @@ pub(super) fn rewrite_method(
             ]);
             refs.rc_enter_root
         }
-        None if !calls && headers.is_empty() => refs.rc_enter_leaf,
         None => refs.rc_enter,
     };
     entry.extend(ids.push(site.index, pool)?);
     entry.extend([invoke(op::INVOKEVIRTUAL, enter), astore(ic)]);
     body.insert_at_entry(entry);
 
-    for block in &blocks {
-        let count = vec![
-            aload(ic),
-            push_int(block.instructions, pool)?,
-            invoke(op::INVOKEVIRTUAL, refs.ic_count),
-        ];
-        body.insert_before(block.start, count)?;
-    }
+    count_blocks(&mut body, ic, &blocks, refs, pool)?;
     for &start in &handler_starts {
         body.insert_before(
             start,
@@ -218,25 +214,108 @@ pub(super) fn rewrite_method(
     Ok(body.encode(pool)?)
 }
 
-/// The pcs of return instructions, and whether the method calls anything.
-fn returns_and_calls(body: &MethodBody<'_>) -> (Vec<u32>, bool) {
+/// Adds each block's size to the context in local `ic` at the block's start.
+fn count_blocks(
+    body: &mut MethodBody<'_>,
+    ic: u16,
+    blocks: &[Block],
+    refs: &Refs,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<(), WarningReason> {
+    for block in blocks {
+        let count = vec![
+            Insn::Local {
+                opcode: op::ALOAD,
+                index: ic,
+            },
+            push_int(block.instructions, pool)?,
+            Insn::Ref {
+                opcode: op::INVOKEVIRTUAL,
+                index: refs.ic_count,
+            },
+        ];
+        body.insert_before(block.start, count)?;
+    }
+    Ok(())
+}
+
+/// A leaf method finds its context and counts its blocks, and that is all:
+/// it never becomes the thread's current context, as nothing it does can
+/// run other code of the thread, so there is nothing to restore on exit.
+fn rewrite_leaf(
+    mut body: MethodBody<'_>,
+    site: &Site<'_, '_>,
+    ids: &MethodIds,
+    refs: &Refs,
+    blocks: &[Block],
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<u8>, WarningReason> {
+    let ic = body.add_local(1)?;
+    body.declare_local_in_frames(ic, &VType::Object(injected::IC_CLASS.as_bytes().into()));
+    let mut entry = vec![Insn::Ref {
+        opcode: op::INVOKESTATIC,
+        index: refs.rc_current,
+    }];
+    entry.extend(ids.push(site.index, pool)?);
+    entry.extend([
+        Insn::Ref {
+            opcode: op::INVOKEVIRTUAL,
+            index: refs.rc_enter_leaf,
+        },
+        Insn::Local {
+            opcode: op::ASTORE,
+            index: ic,
+        },
+    ]);
+    body.insert_at_entry(entry);
+    count_blocks(&mut body, ic, blocks, refs, pool)?;
+    Ok(body.encode(pool)?)
+}
+
+/// The pcs of the return instructions.
+fn returns(body: &MethodBody<'_>) -> Vec<u32> {
     let mut returns = Vec::new();
-    let mut calls = false;
     let mut pc = 0;
     for insn in body.instructions() {
         match insn {
             Insn::Label(label) => pc = label.0,
             Insn::Plain(op::IRETURN..=op::RETURN) => returns.push(pc),
-            Insn::Ref {
-                opcode: op::INVOKEVIRTUAL..=op::INVOKESTATIC,
-                ..
-            }
-            | Insn::InvokeInterface { .. }
-            | Insn::InvokeDynamic { .. } => calls = true,
             _ => {}
         }
     }
-    (returns, calls)
+    returns
+}
+
+/// Whether no instruction of the method (which has no loops) can run
+/// other code of the thread: no calls, and nothing whose resolution could
+/// run a class loader or a bootstrap method (new, type checks, class
+/// constants, fields of other classes). Such a method need not become the
+/// current context.
+fn is_leaf(body: &MethodBody<'_>, pool: &impl ConstantLookup) -> bool {
+    let this_class = body.this_class();
+    body.instructions().iter().all(|insn| match insn {
+        Insn::Ref {
+            opcode: op::GETSTATIC..=op::PUTFIELD,
+            index,
+        } => pool
+            .member_ref(*index)
+            .is_ok_and(|(class, _, _)| class == this_class),
+        Insn::Ref { .. }
+        | Insn::InvokeInterface { .. }
+        | Insn::InvokeDynamic { .. }
+        | Insn::MultiANewArray { .. } => false,
+        Insn::Ldc { index, .. } => matches!(
+            pool.constant(*index),
+            Some(
+                Constant::Integer(_)
+                    | Constant::Float(_)
+                    | Constant::Long(_)
+                    | Constant::Double(_)
+                    | Constant::String { .. }
+            )
+        ),
+        _ => true,
+    })
 }
 
 /// For each original instruction of a constructor, its pc and the state

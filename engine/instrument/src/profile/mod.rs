@@ -12,7 +12,10 @@
 //! return:        rc.exit(ic)                                   // top = ic.parent
 //! catch-all:     rc.exit(ic); athrow                           // appended, last in the table
 //! ```
-//! A static initializer is a top-level context: it saves `rc.top` in a
+//! A leaf method (no calls, no loops, nothing whose resolution could run a
+//! class loader or a bootstrap method) only enters its context and counts
+//! its blocks: it never becomes the current context, so it needs no exit
+//! code and no handler. A static initializer is a top-level context: it saves `rc.top` in a
 //! third local and restores it on every exit. Constructors get a second
 //! catch-all for the code before `super(...)`/`this(...)`, whose frame keeps
 //! `uninitializedThis` as the verifier requires (see `method::uninitialized_this`).
@@ -214,17 +217,19 @@ mod tests {
     }
 
     #[test]
-    fn every_method_with_code_enters_its_context_and_leaves_it_at_every_return() {
+    fn every_method_with_code_enters_its_context_and_leaves_it_at_every_return_unless_a_leaf() {
         let original = testdata("java8/AllInstructions.class");
         let bytes = profile(&original);
         let class = ClassFile::parse(&bytes).unwrap();
         let before = ClassFile::parse(&original).unwrap();
+        let mut leaves = 0;
         for method in before
             .methods
             .iter()
             .filter(|m| m.attribute(names::CODE).is_some())
         {
             let name = mutf8::to_str_lossy(method.name);
+            let original_code = |name: &str| code_of(&before, name).0;
             let (_, original_insns) = code_of(&before, &name);
             let (code, insns) = code_of(&class, &name);
             let returns = original_insns
@@ -234,10 +239,21 @@ mod tests {
             assert_eq!(calls(&class, &insns, injected::RC_CURRENT), 1, "{name}");
             let exits =
                 calls(&class, &insns, injected::RC_EXIT) + calls(&class, &insns, injected::RC_RESTORE);
+            if calls(&class, &insns, injected::RC_ENTER_LEAF) == 1 {
+                // A leaf never becomes current: nothing to restore.
+                assert_eq!(exits, 0, "{name}");
+                assert_eq!(
+                    code.exception_table.len(),
+                    original_code(&name).exception_table.len()
+                );
+                leaves += 1;
+                continue;
+            }
             assert!(exits > returns, "{name}: {exits} exits for {returns} returns");
             let catch_all = code.exception_table.last().expect("a catch-all handler");
             assert_eq!(catch_all.catch_type, CpIndex(0), "{name}");
         }
+        assert!(leaves > 0, "AllInstructions has leaf methods");
         // The identifier field (and, as the class is serializable and had no
         // initializer, the pinned serialVersionUID), and the marker.
         let added: Vec<&[u8]> = class.fields[before.fields.len()..]

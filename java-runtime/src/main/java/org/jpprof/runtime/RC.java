@@ -66,11 +66,13 @@ public final class RC extends IC {
         return ic;
     }
 
-    /** As {@link #enter}, for methods without calls or loops, which need no check. */
+    /**
+     * The context of a leaf method (no calls, no loops, nothing that can run other code of this
+     * thread) under {@link #top}, with its invocation counted. It does not become current: nothing
+     * could see it, so leaving it needs no restore.
+     */
     public final IC enterLeaf(MID mid) {
-        IC ic = top.profileCall(mid);
-        top = ic;
-        return ic;
+        return top.profileCall(mid);
     }
 
     /** Enters a static initializer's context, directly under the root; the caller restores top. */
