@@ -51,13 +51,15 @@ pub const RC_ENTER: (&str, &str) = ("enter", "(Lorg/jpprof/runtime/MID;)Lorg/jpp
 pub const RC_ENTER_LEAF: (&str, &str) = ("enterLeaf", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
 /// `IC enterRoot(MID)`: enters a static initializer's context directly under the thread root.
 pub const RC_ENTER_ROOT: (&str, &str) = ("enterRoot", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
-/// `void exit(IC)`: `top = ic.parent`, at every exit of a method.
-pub const RC_EXIT: (&str, &str) = ("exit", "(Lorg/jpprof/runtime/IC;)V");
+/// `void exit(IC, int)`: adds the method's last bytecodes to its context and makes its caller's
+/// context current again (`top = ic.parent`), at every exit of a method.
+pub const RC_EXIT: (&str, &str) = ("exit", "(Lorg/jpprof/runtime/IC;I)V");
 /// `void restore(IC)`: `top = ic`, at the start of every original
 /// exception handler and at the exits of a static initializer.
 pub const RC_RESTORE: (&str, &str) = ("restore", "(Lorg/jpprof/runtime/IC;)V");
-/// `void poll(IC)`: the agent's activation check at loop headers.
-pub const RC_POLL: (&str, &str) = ("poll", "(Lorg/jpprof/runtime/IC;)V");
+/// `void poll(IC, int)`: at loop headers, adds the bytecodes counted since the last flush to the
+/// context and checks the agent's activation counter.
+pub const RC_POLL: (&str, &str) = ("poll", "(Lorg/jpprof/runtime/IC;I)V");
 /// `IC top`: the innermost active context, saved by static initializers.
 pub const RC_TOP: (&str, &str) = ("top", "Lorg/jpprof/runtime/IC;");
 /// `void count(int)`: adds a basic block's bytecodes to a context.

@@ -110,8 +110,13 @@ pub(super) fn rewrite_method(
     }
     let rc = body.add_local(1)?;
     let ic = body.add_local(1)?;
+    // The bytecodes counted since the last flush into `ic`: a register
+    // while the method runs, added to the context at every exit and loop
+    // header.
+    let n = body.add_local(1)?;
     body.declare_local_in_frames(rc, &rc_type);
     body.declare_local_in_frames(ic, &ic_type);
+    body.declare_local_in_frames(n, &VType::Integer);
     let saved = if site.kind == Kind::ClassInitializer {
         let saved = body.add_local(1)?;
         body.declare_local_in_frames(saved, &ic_type);
@@ -142,30 +147,66 @@ pub(super) fn rewrite_method(
         None => refs.rc_enter,
     };
     entry.extend(ids.push(site.index, pool)?);
-    entry.extend([invoke(op::INVOKEVIRTUAL, enter), astore(ic)]);
+    entry.extend([
+        invoke(op::INVOKEVIRTUAL, enter),
+        astore(ic),
+        Insn::Plain(op::ICONST_0),
+        Insn::Local {
+            opcode: op::ISTORE,
+            index: n,
+        },
+    ]);
     body.insert_at_entry(entry);
 
-    count_blocks(&mut body, ic, &blocks, refs, pool)?;
+    for block in &blocks {
+        body.insert_before(block.start, add_to_local(n, block.instructions))?;
+    }
     for &start in &handler_starts {
         body.insert_before(
             start,
             vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)],
         )?;
     }
+    let iload_n = Insn::Local {
+        opcode: op::ILOAD,
+        index: n,
+    };
+    // Zeroed once flushed, so that a flush that runs twice (a return that
+    // throws, then the catch-all) adds nothing the second time.
+    let zero_n = [
+        Insn::Plain(op::ICONST_0),
+        Insn::Local {
+            opcode: op::ISTORE,
+            index: n,
+        },
+    ];
     for &header in &headers {
-        body.insert_before(
-            header,
-            vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_poll)],
-        )?;
+        let mut poll = vec![
+            aload(rc),
+            aload(ic),
+            iload_n.clone(),
+            invoke(op::INVOKEVIRTUAL, refs.rc_poll),
+        ];
+        poll.extend(zero_n.clone());
+        body.insert_before(header, poll)?;
     }
-    let exit = match saved {
+    let mut exit = match saved {
         Some(saved) => vec![
+            aload(ic),
+            iload_n.clone(),
+            invoke(op::INVOKEVIRTUAL, refs.ic_count),
             aload(rc),
             aload(saved),
             invoke(op::INVOKEVIRTUAL, refs.rc_restore),
         ],
-        None => vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_exit)],
+        None => vec![
+            aload(rc),
+            aload(ic),
+            iload_n.clone(),
+            invoke(op::INVOKEVIRTUAL, refs.rc_exit),
+        ],
     };
+    exit.extend(zero_n);
     for &pc in &returns {
         body.insert_before(pc, exit.clone())?;
     }
@@ -173,7 +214,7 @@ pub(super) fn rewrite_method(
     // The catch-all handlers, one per run of instructions with the same
     // state of `this`, appended after the original code.
     let mut locals = vec![VType::Top; usize::from(rc)];
-    locals.extend([rc_type, ic_type.clone()]);
+    locals.extend([rc_type, ic_type.clone(), VType::Integer]);
     if saved.is_some() {
         locals.push(ic_type);
     }
@@ -214,7 +255,23 @@ pub(super) fn rewrite_method(
     Ok(body.encode(pool)?)
 }
 
-/// Adds each block's size to the context in local `ic` at the block's start.
+/// `iinc n, count`, split where the count passes an `iinc`'s reach.
+fn add_to_local(n: u16, count: u32) -> Vec<Insn> {
+    let mut code = Vec::new();
+    let mut left = count;
+    while left > 0 {
+        let step = left.min(i16::MAX as u32);
+        code.push(Insn::Iinc {
+            index: n,
+            delta: step as i16,
+        });
+        left -= step;
+    }
+    code
+}
+
+/// Adds each block's size to the context in local `ic` at the block's
+/// start (in leaf methods, which have no exit code to flush a local count).
 fn count_blocks(
     body: &mut MethodBody<'_>,
     ic: u16,

@@ -5,9 +5,11 @@ package org.jpprof.runtime;
  * context under {@link #top} and restores {@code top} on every way out of the method.
  */
 public final class RC extends IC {
+    /** How many threads find their root on the fast path at once, at best; a power of two. */
+    static final int SLOT_COUNT = 1 << 12;
     /** Slots indexed by thread id: one load and one compare on the fast path. */
-    private static final RC[] SLOTS = new RC[1 << 12];
-    private static final int MASK = SLOTS.length - 1;
+    private static final RC[] SLOTS = new RC[SLOT_COUNT];
+    private static final int MASK = SLOT_COUNT - 1;
     /** Where a thread whose slot another thread took finds its root again. */
     private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
 
@@ -82,8 +84,13 @@ public final class RC extends IC {
         return ic;
     }
 
-    /** Leaves {@code ic}: its caller's context becomes current again. Idempotent. */
-    public final void exit(IC ic) {
+    /**
+     * Leaves {@code ic}, adding the last {@code bytecodes} it ran: its caller's context becomes
+     * current again. Instrumented methods count their bytecodes in a local variable and flush it
+     * here and at loop headers.
+     */
+    public final void exit(IC ic, int bytecodes) {
+        ic.bytecodes += bytecodes;
         top = ic.parent;
     }
 
@@ -92,19 +99,32 @@ public final class RC extends IC {
         top = ic;
     }
 
-    /** The activation check at loop headers. */
-    public final void poll(IC ic) {
+    /** At loop headers: adds the bytecodes run since the last flush, and checks the activation counter. */
+    public final void poll(IC ic, int bytecodes) {
+        ic.bytecodes += bytecodes;
         if ((activation -= ic.mid.bound) <= 0) {
             triggerReport(ic);
         }
     }
 
-    /** Registers this root, the root of {@code thread}, with {@code agent}, which it then reports to. */
+    /**
+     * Registers this root, the root of {@code thread}, with {@code agent}, which it then reports
+     * to. An agent that throws is reported on stderr and never called again for this thread.
+     */
     void attach(Profiler agent, Thread thread) {
-        profiler = agent;
-        activation = guard(agent.register(thread, this));
+        try {
+            activation = guard(agent.register(thread, this));
+            profiler = agent;
+        } catch (RuntimeException | Error e) {
+            Agents.failed(e);
+        }
     }
 
+    /**
+     * Calls the agent's {@link Profiler#report}. Code that the report runs on this thread (an
+     * instrumented class the agent uses, say) counts in the tree but triggers no report of its
+     * own: the activation counter stays out of reach until the report returns.
+     */
     private void triggerReport(IC current) {
         if (reporting) {
             activation = Long.MAX_VALUE;
@@ -115,6 +135,7 @@ public final class RC extends IC {
             activation = profiler == null ? Long.MAX_VALUE : guard(profiler.report(this, current));
         } catch (RuntimeException | Error e) {
             Agents.failed(e);
+            profiler = null;
             activation = Long.MAX_VALUE;
         } finally {
             reporting = false;
