@@ -1,15 +1,22 @@
 package org.jpprof.runtime;
 
+import java.lang.reflect.InvocationTargetException;
+
 /** The agent of this JVM, chosen by the system property {@code jp.agent}. */
 final class Agents {
     private Agents() {}
 
     /** Bytecodes between two reports per thread, unless {@code jp.granularity} says otherwise. */
     static final long DEFAULT_GRANULARITY = 100_000_000L;
+    /** Where the default agent writes, unless {@code jp.output} says otherwise. */
+    static final String DEFAULT_OUTPUT = "jp-%p.jpprof";
 
-    /** Initialised on first use; null while that initialisation is under way on this thread. */
+    /**
+     * Initialised on first use, by the first thread that runs instrumented code. Only this
+     * instance gets the shutdown hook: agents that tests create write only when asked.
+     */
     private static final class Holder {
-        static final Profiler PROFILER = load(System.getProperty("jp.agent", "default"));
+        static final Profiler PROFILER = install(load(System.getProperty("jp.agent", "default")));
     }
 
     static Profiler profiler() {
@@ -18,35 +25,76 @@ final class Agents {
 
     /** The agent named {@code name}: a built-in name or a class name. */
     static Profiler load(String name) {
-        switch (name.trim()) {
+        String trimmed = name.trim();
+        switch (trimmed) {
             case "default":
             case "":
-                return new DefaultAgent(granularity());
+                return defaultAgent();
             case "none":
                 return new NoAgent();
             default:
+                String problem;
                 try {
-                    Class<?> type = Class.forName(name.trim(), true, ClassLoader.getSystemClassLoader());
-                    return (Profiler) type.getConstructor().newInstance();
-                } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
-                    warn("agent " + name + " cannot be used (" + e + "); using the default agent");
-                    return new DefaultAgent(granularity());
+                    Class<?> type = Class.forName(trimmed, true, ClassLoader.getSystemClassLoader());
+                    if (Profiler.class.isAssignableFrom(type)) {
+                        return (Profiler) type.getConstructor().newInstance();
+                    }
+                    problem = "does not implement " + Profiler.class.getName();
+                } catch (ClassNotFoundException e) {
+                    problem = "no such class";
+                } catch (NoSuchMethodException e) {
+                    problem = "has no public no-argument constructor";
+                } catch (InvocationTargetException e) {
+                    problem = "its constructor threw " + e.getCause();
+                } catch (ReflectiveOperationException | LinkageError e) {
+                    problem = e.toString();
                 }
+                warn("agent " + trimmed + ": " + problem + "; using the default agent");
+                return defaultAgent();
         }
+    }
+
+    private static DefaultAgent defaultAgent() {
+        return new DefaultAgent(granularity(), property("jp.output", DEFAULT_OUTPUT));
+    }
+
+    /** Writes the default agent's profile at JVM exit. */
+    private static Profiler install(Profiler profiler) {
+        if (profiler instanceof DefaultAgent) {
+            final DefaultAgent agent = (DefaultAgent) profiler;
+            Thread hook = new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    agent.write();
+                }
+            }, "jp-profile-writer");
+            try {
+                Runtime.getRuntime().addShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // The JVM is already shutting down: nothing will run long enough to be profiled.
+            }
+        }
+        return profiler;
     }
 
     /** {@code jp.granularity}: bytecodes between two reports per thread. */
     static long granularity() {
-        String value = System.getProperty("jp.granularity");
+        String value = property("jp.granularity", null);
         if (value == null) return DEFAULT_GRANULARITY;
         try {
-            long granularity = Long.parseLong(value.trim().replace("_", ""));
+            long granularity = Long.parseLong(value.replace("_", ""));
             if (granularity > 0) return granularity;
         } catch (NumberFormatException e) {
             // reported below
         }
         warn("jp.granularity=" + value + " is not a positive number; using " + DEFAULT_GRANULARITY);
         return DEFAULT_GRANULARITY;
+    }
+
+    /** A system property, trimmed; {@code otherwise} when it is unset or blank. */
+    private static String property(String key, String otherwise) {
+        String value = System.getProperty(key);
+        return value == null || value.trim().isEmpty() ? otherwise : value.trim();
     }
 
     private static volatile boolean failureReported;

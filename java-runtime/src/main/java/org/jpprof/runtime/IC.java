@@ -1,5 +1,7 @@
 package org.jpprof.runtime;
 
+import java.util.Arrays;
+
 /**
  * One node of a thread's calling-context tree: a method in one calling context, with how often it
  * was invoked there and how many of its own bytecodes it ran there.
@@ -81,7 +83,10 @@ public class IC {
         children = table;
     }
 
-    /** The children, in no particular order (a copy). */
+    /**
+     * The children of this context, in no particular order: a new array, which the caller may
+     * keep. This is how agents walk a tree (see {@link Profiler} for when they may).
+     */
     public final IC[] children() {
         IC[] table = children;
         if (table == null) return new IC[0];
@@ -90,6 +95,7 @@ public class IC {
         for (IC child : table) {
             if (child != null && n < out.length) out[n++] = child;
         }
-        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+        // Fewer only when another thread reads a tree that is changing (at JVM exit).
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 }

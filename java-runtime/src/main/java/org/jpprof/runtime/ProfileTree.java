@@ -7,8 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Threads' calling-context trees merged into one: the same method (by frame name) in the same
- * context adds up. Not thread-safe; the default agent guards it.
+ * Threads' calling-context trees merged into one: the same method in the same context adds up.
+ * Methods are told apart by frame name ({@code class.method(descriptor)}), not by {@link MID}
+ * identity: a class loaded by two class loaders has two identifiers but one name, and a profile
+ * may not hold two nodes with the same parent and frame name. Keeping names rather than
+ * identifiers also keeps no identifier alive. Not thread-safe; the default agent guards it.
  */
 final class ProfileTree {
     /** One merged context. */

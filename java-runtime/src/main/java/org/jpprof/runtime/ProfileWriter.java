@@ -5,11 +5,17 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Writes a merged tree in the profile format of docs/profile-format.md, version 1. */
@@ -17,6 +23,14 @@ final class ProfileWriter {
     private ProfileWriter() {}
 
     static final int FORMAT_VERSION = 1;
+
+    /** Siblings in frame-name order, so that the same profile always reads the same. */
+    private static final Comparator<ProfileTree.Node> BY_FRAME = new Comparator<ProfileTree.Node>() {
+        @Override
+        public int compare(ProfileTree.Node a, ProfileTree.Node b) {
+            return a.frame.compareTo(b.frame);
+        }
+    };
 
     /** Writes atomically: a temporary file in the same directory, then a rename. */
     static void write(ProfileTree tree, Map<String, String> meta, Path target) throws IOException {
@@ -30,7 +44,7 @@ final class ProfileWriter {
             }
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+            } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } finally {
@@ -43,43 +57,53 @@ final class ProfileWriter {
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
         }
-        // Every frame first, then the nodes in pre-order (a parent before its children).
+        // Every frame first (the format wants no meta after them), then the nodes in pre-order,
+        // a parent before its children.
+        List<ProfileTree.Node> nodes = preOrder(tree);
         Map<String, Integer> frames = new HashMap<String, Integer>();
-        for (ProfileTree.Node node : preOrder(tree)) {
+        for (ProfileTree.Node node : nodes) {
             if (!frames.containsKey(node.frame)) {
-                frames.put(node.frame, frames.size() + 1);
-                out.write("frame " + frames.size() + " " + escape(node.frame) + "\n");
+                int id = frames.size() + 1;
+                frames.put(node.frame, id);
+                out.write("frame " + id + " " + escape(node.frame) + "\n");
             }
         }
-        Map<ProfileTree.Node, Integer> ids = new java.util.IdentityHashMap<ProfileTree.Node, Integer>();
+        Map<ProfileTree.Node, Integer> ids = new IdentityHashMap<ProfileTree.Node, Integer>();
         StringBuilder line = new StringBuilder();
-        int nodeCount = 0;
-        for (ProfileTree.Node node : preOrder(tree)) {
-            int id = ++nodeCount;
+        for (ProfileTree.Node node : nodes) {
+            int id = ids.size() + 1;
             ids.put(node, id);
-            Integer parent = node.parent == null ? null : ids.get(node.parent);
             line.setLength(0);
-            line.append("node ").append(id).append(' ').append(parent == null ? 0 : parent).append(' ')
-                    .append(frames.get(node.frame)).append(' ')
+            line.append("node ").append(id).append(' ')
+                    .append(node.parent == null ? 0 : ids.get(node.parent).intValue()).append(' ')
+                    .append(frames.get(node.frame).intValue()).append(' ')
                     .append(Long.toUnsignedString(node.calls)).append(' ')
                     .append(Long.toUnsignedString(node.bytecodes)).append('\n');
             out.append(line);
         }
-        out.write("end " + nodeCount + "\n");
+        out.write("end " + nodes.size() + "\n");
     }
 
     /** Every context of the tree, each after its parent. Iterative: trees of recursions are deep. */
-    private static java.util.List<ProfileTree.Node> preOrder(ProfileTree tree) {
-        java.util.List<ProfileTree.Node> out = new java.util.ArrayList<ProfileTree.Node>();
-        ArrayDeque<ProfileTree.Node> work = new ArrayDeque<ProfileTree.Node>(tree.root.children());
+    private static List<ProfileTree.Node> preOrder(ProfileTree tree) {
+        List<ProfileTree.Node> out = new ArrayList<ProfileTree.Node>();
+        ArrayDeque<ProfileTree.Node> work = new ArrayDeque<ProfileTree.Node>();
+        pushChildren(tree.root, work);
         while (!work.isEmpty()) {
             ProfileTree.Node node = work.pop();
             out.add(node);
-            for (ProfileTree.Node child : node.children()) {
-                work.push(child);
-            }
+            pushChildren(node, work);
         }
         return out;
+    }
+
+    /** Pushed last first, so that they pop in frame-name order. */
+    private static void pushChildren(ProfileTree.Node node, ArrayDeque<ProfileTree.Node> work) {
+        List<ProfileTree.Node> children = node.children();
+        Collections.sort(children, Collections.reverseOrder(BY_FRAME));
+        for (ProfileTree.Node child : children) {
+            work.push(child);
+        }
     }
 
     /** {@code \} as {@code \\} and a line break as {@code \n}: one record per line. */
