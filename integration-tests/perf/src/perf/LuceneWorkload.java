@@ -12,10 +12,16 @@ import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
-/** Lucene: index generated text in memory, then term, boolean and phrase queries. */
+/**
+ * Lucene: indexes generated pseudo-text (a fixed vocabulary drawn with a skewed, seeded random
+ * distribution) in memory, then runs term, boolean and phrase queries, counting hits and
+ * collecting top documents. Searches run on the calling thread (no executor), so the work is
+ * deterministic.
+ */
 public final class LuceneWorkload {
     private LuceneWorkload() {}
 
@@ -30,14 +36,17 @@ public final class LuceneWorkload {
             }
             words[i] = word.toString();
         }
-        Workload.main("lucene", args, () -> round(words));
+        int documents = Workload.size(8_000, 2_000);
+        int queries = Workload.size(600, 150);
+        Workload.main("lucene", args, 3, () -> round(words, documents, queries));
     }
 
-    private static long round(String[] words) throws Exception {
+    private static long round(String[] words, int documents, int queries) throws Exception {
         long seed = 11;
         try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
-            try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(new StandardAnalyzer()))) {
-                for (int d = 0; d < 8_000; d++) {
+            IndexWriterConfig config = new IndexWriterConfig(new StandardAnalyzer());
+            try (IndexWriter writer = new IndexWriter(directory, config)) {
+                for (int d = 0; d < documents; d++) {
                     StringBuilder text = new StringBuilder();
                     for (int w = 0; w < 40; w++) {
                         seed = seed * 6364136223846793005L + 1442695040888963407L;
@@ -49,23 +58,29 @@ public final class LuceneWorkload {
                     doc.add(new TextField("body", text.toString(), Field.Store.NO));
                     writer.addDocument(doc);
                 }
+                writer.forceMerge(1);
             }
-            long hits = 0;
+            long checksum = 0;
             try (DirectoryReader reader = DirectoryReader.open(directory)) {
                 IndexSearcher searcher = new IndexSearcher(reader);
-                for (int q = 0; q < 600; q++) {
+                for (int q = 0; q < queries; q++) {
                     String a = words[q % 200];
                     String b = words[(q * 7) % 500];
-                    hits += searcher.count(new TermQuery(new Term("body", a)));
-                    hits += searcher.count(new BooleanQuery.Builder()
+                    checksum = Workload.mix(checksum, searcher.count(new TermQuery(new Term("body", a))));
+                    checksum = Workload.mix(checksum, searcher.count(new BooleanQuery.Builder()
                             .add(new TermQuery(new Term("body", a)), BooleanClause.Occur.MUST)
                             .add(new TermQuery(new Term("body", b)), BooleanClause.Occur.SHOULD)
-                            .build());
-                    hits += searcher.count(new PhraseQuery(1, "body", a, b));
-                    hits += searcher.search(new TermQuery(new Term("body", b)), 10).scoreDocs.length;
+                            .build()));
+                    checksum = Workload.mix(checksum, searcher.count(new PhraseQuery(1, "body", a, b)));
+                    for (ScoreDoc hit : searcher.search(new BooleanQuery.Builder()
+                            .add(new TermQuery(new Term("body", a)), BooleanClause.Occur.SHOULD)
+                            .add(new TermQuery(new Term("body", b)), BooleanClause.Occur.SHOULD)
+                            .build(), 10).scoreDocs) {
+                        checksum = Workload.mix(checksum, hit.doc);
+                    }
                 }
             }
-            return hits;
+            return checksum;
         }
     }
 }
