@@ -18,31 +18,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 programs_dir=$root/integration-tests/programs
 work=${ORACLE_WORK:-$root/target/oracle/compare}
-jdk=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-javac=$jdk/bin/javac
-[[ -x $javac ]] || javac=javac
-export JAVA=${JAVA:-$jdk/bin/java}
-[[ -x $JAVA ]] || JAVA=java
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
-
-passed=0
-failed=0
-pass() {
-    echo "PASS $*"
-    passed=$((passed + 1))
-}
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-finish() {
-    echo "jp-oracle: $passed passed, $failed failed"
-    ((failed == 0))
-    exit $?
-}
-
+suite=jp-oracle
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 
@@ -82,15 +61,8 @@ for bba in precise default; do
 done
 pass "build: jp, runtime, agent and programs; instrumented with both analyses"
 
-if (($# > 0)); then
-    programs=("$@")
-else
-    programs=()
-    for f in "$programs_dir"/demo/*.java; do
-        name=${f##*/}
-        programs+=("${name%.java}")
-    done
-fi
+programs=("$@")
+((${#programs[@]} > 0)) || mapfile -t programs < <(all_programs)
 
 # nonzero <folded>: the lines whose value is not 0, sorted bytewise
 nonzero() { awk '$NF != 0' "$1" | LC_ALL=C sort; }

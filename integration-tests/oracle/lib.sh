@@ -1,5 +1,37 @@
-# Shared by selfcheck.sh and compare-jp.sh: reading folded profiles, and the paper examples' numbers.
-# Sourced; expects pass and fail functions from the caller.
+# Shared by selfcheck.sh and compare-jp.sh: the JDK, PASS/FAIL lines, reading folded profiles and the
+# paper examples' numbers. Sourced, after setting `suite` (the name on the last line of the output).
+
+jdk=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
+javac=$jdk/bin/javac
+[[ -x $javac ]] || javac=javac
+export JAVA=${JAVA:-$jdk/bin/java}
+[[ -x $JAVA ]] || JAVA=java
+
+passed=0
+failed=0
+pass() {
+    echo "PASS $*"
+    passed=$((passed + 1))
+}
+fail() {
+    echo "FAIL $*"
+    failed=$((failed + 1))
+}
+# finish: the summary line, then exit 1 if anything failed.
+finish() {
+    echo "$suite: $passed passed, $failed failed"
+    ((failed == 0))
+    exit $?
+}
+
+# all_programs: the names of the programs in integration-tests/programs/demo, one per line.
+all_programs() {
+    local f
+    for f in "$programs_dir"/demo/*.java; do
+        f=${f##*/}
+        echo "${f%.java}"
+    done
+}
 
 # value <file> <context>: the value on the line of exactly that context, or "missing"
 value() {

@@ -15,27 +15,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 programs_dir=$root/integration-tests/programs
 work=${ORACLE_WORK:-$root/target/oracle/selfcheck}
-jdk=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-javac=$jdk/bin/javac
-[[ -x $javac ]] || javac=javac
-export JAVA=${JAVA:-$jdk/bin/java}
-[[ -x $JAVA ]] || JAVA=java
-
-passed=0
-failed=0
-pass() {
-    echo "PASS $*"
-    passed=$((passed + 1))
-}
-fail() {
-    echo "FAIL $*"
-    failed=$((failed + 1))
-}
-finish() {
-    echo "oracle: $passed passed, $failed failed"
-    ((failed == 0))
-    exit $?
-}
+suite=oracle
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 
 lib=$(bash "$here/build.sh") || {
     fail "build: the agent did not compile"
@@ -51,15 +33,8 @@ if ! "$javac" --release 17 -encoding UTF-8 -d "$work/classes" "$programs_dir"/de
 fi
 pass "build: agent and programs"
 
-if (($# > 0)); then
-    programs=("$@")
-else
-    programs=()
-    for f in "$programs_dir"/demo/*.java; do
-        name=${f##*/}
-        programs+=("${name%.java}")
-    done
-fi
+programs=("$@")
+((${#programs[@]} > 0)) || mapfile -t programs < <(all_programs)
 
 # run <Program> <run-dir>: the oracle's output lands in <run-dir>/<Program>.{calls,bytecodes}.folded
 run() {
@@ -67,8 +42,6 @@ run() {
     bash "$here/run-oracle.sh" "demo.$p" "$work/classes" "$dir/$p" >"$dir/$p.stdout" 2>"$dir/$p.stderr"
 }
 
-# shellcheck source=lib.sh
-source "$here/lib.sh"
 
 for p in "${programs[@]}"; do
     start=$(date +%s%N)

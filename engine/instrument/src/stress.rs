@@ -465,13 +465,7 @@ fn add_poll_method(writer: &mut ClassWriter<'_>, public: bool) -> jp_classfile::
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn testdata(name: &str) -> Vec<u8> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../classfile/testdata")
-            .join(name);
-        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    }
+    use crate::testdata;
 
     fn methods(bytes: &[u8]) -> Vec<(String, String)> {
         let class = ClassFile::parse(bytes).unwrap();

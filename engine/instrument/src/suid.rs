@@ -147,13 +147,7 @@ fn dotted(name: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn class_bytes(name: &str) -> Vec<u8> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../classfile/testdata")
-            .join(name);
-        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    }
+    use crate::testdata;
 
     /// The expected values are what `ObjectStreamClass.lookup(c).getSerialVersionUID()`
     /// printed for these classes on JDK 17.
@@ -164,7 +158,7 @@ mod tests {
             ("java8/Generics$Named.class", -3078603144372475431),
             ("java17/Generics$Inner.class", -1790966580865950518),
         ] {
-            let bytes = class_bytes(name);
+            let bytes = testdata(name);
             let class = ClassFile::parse(&bytes).unwrap();
             assert_eq!(default_uid(&class).unwrap(), expected, "{name}");
         }
@@ -177,7 +171,7 @@ mod tests {
             "java8/Interfaces.class",
             "java8/Nested$StaticNested.class",
         ] {
-            let bytes = class_bytes(name);
+            let bytes = testdata(name);
             let class = ClassFile::parse(&bytes).unwrap();
             assert_eq!(uid_to_keep(&class).unwrap(), None, "{name}");
         }

@@ -173,17 +173,11 @@ fn is_class_initializer(class: &ClassFile<'_>, method: &Member<'_>) -> bool {
 mod tests {
     use super::*;
     use crate::suid;
+    use crate::testdata;
     use jp_bytecode::opcode as op;
     use jp_bytecode::Insn;
     use jp_classfile::attributes::BootstrapMethods;
     use jp_classfile::{Constant, ConstantLookup, CpIndex};
-
-    fn testdata(name: &str) -> Vec<u8> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../classfile/testdata")
-            .join(name);
-        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    }
 
     fn profile(bytes: &[u8]) -> Vec<u8> {
         let rewritten = profile_class(bytes, ProfileOptions::default()).unwrap();
