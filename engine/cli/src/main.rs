@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         Command::Inspect(args) => inspect::run(&args),
         Command::Roundtrip(args) => roundtrip::run(&args),
         Command::Instrument(args) => instrument::run(&args),
-        Command::Report(args) => report::run(&args),
+        Command::Report(args) => return report::main(&args),
     };
     match result {
         Ok(true) => ExitCode::from(EXIT_OK),

@@ -1,16 +1,23 @@
-//! `jp report`: merge profiles and write them out in a report format.
+//! `jp report`: read profiles, merge them into one tree and write it out in
+//! a report format, to stdout or atomically to a file.
+//!
+//! A report is all or nothing: a profile that cannot be read would make it
+//! silently partial, so every unreadable profile is reported and no report
+//! is written (exit code 2).
 
-use std::fs::File;
-use std::io::{self, BufReader, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
-use anyhow::Context;
 use jp_profile::{Metric, Profile};
+
+/// Exit code when no report could be made.
+const EXIT_NO_REPORT: u8 = 2;
 
 /// The report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Collapsed stacks, `frame;frame value`, for flame-graph tools.
+    /// Collapsed stacks, `frame;frame;frame value`, for flame-graph tools.
     Folded,
 }
 
@@ -19,65 +26,117 @@ pub enum Format {
 pub enum MetricFlag {
     /// Invocations.
     Calls,
-    /// Executed bytecodes.
+    /// Bytecodes executed.
     Bytecodes,
+}
+
+impl From<MetricFlag> for Metric {
+    fn from(flag: MetricFlag) -> Metric {
+        match flag {
+            MetricFlag::Calls => Metric::Calls,
+            MetricFlag::Bytecodes => Metric::Bytecodes,
+        }
+    }
 }
 
 /// Flags of `jp report`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Profiles written by the runtime (`*.jpprof`); several are merged.
+    /// Profiles written by the runtime; several are merged into one tree.
     #[arg(required = true, value_name = "PROFILE")]
     profiles: Vec<PathBuf>,
     /// The report format.
     #[arg(long, value_enum)]
     format: Format,
-    /// The count to show.
+    /// The count to report, for the formats that show one.
     #[arg(long, value_enum, default_value = "bytecodes")]
     metric: MetricFlag,
-    /// Where to write the report (atomically); stdout without it.
+    /// Write the report to this file (atomically: complete or not at all)
+    /// instead of stdout.
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
 }
 
-/// Runs the command. Any unreadable profile fails the whole report.
-pub fn run(args: &Args) -> anyhow::Result<bool> {
-    let mut merged = Profile::default();
-    for path in &args.profiles {
-        let file = File::open(path).with_context(|| path.display().to_string())?;
-        let profile = jp_profile::parse(BufReader::new(file), path)?;
-        merged.merge(&profile);
-    }
-    let metric = match args.metric {
-        MetricFlag::Calls => Metric::Calls,
-        MetricFlag::Bytecodes => Metric::Bytecodes,
+/// Runs the command and gives its exit code: 0 for a report written (or a
+/// closed stdout), 2 when a profile could not be read or the report could
+/// not be written.
+pub fn main(args: &Args) -> ExitCode {
+    let Some(profile) = read_all(&args.profiles) else {
+        return ExitCode::from(EXIT_NO_REPORT);
     };
-    let render = |out: &mut dyn Write| match args.format {
-        Format::Folded => jp_profile::folded::write(&merged, metric, out),
-    };
-    match &args.out {
+    let report = |out: &mut dyn Write| render(&profile, args.format, args.metric.into(), out);
+    let written = match &args.out {
         None => {
-            let mut stdout = io::BufWriter::new(io::stdout().lock());
-            render(&mut stdout)?;
-            stdout.flush()?;
+            let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            let written = report(&mut stdout).and_then(|()| stdout.flush());
+            written.map_err(|e| with_path(Path::new("stdout"), e))
         }
-        Some(path) => write_atomically(path, render).with_context(|| path.display().to_string())?,
+        Some(path) => write_atomically(path, report).map_err(|e| with_path(path, e)),
+    };
+    match written {
+        Ok(()) => ExitCode::from(crate::EXIT_OK),
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(crate::EXIT_OK),
+        Err(error) => {
+            eprintln!("jp: {error}");
+            ExitCode::from(EXIT_NO_REPORT)
+        }
     }
-    Ok(true)
 }
 
-/// Writes through a temporary file in the target's directory, renamed into place when complete.
+/// Every profile merged into one, or `None` once each that failed is reported.
+fn read_all(paths: &[PathBuf]) -> Option<Profile> {
+    let mut merged: Option<Profile> = None;
+    let mut failed = false;
+    for path in paths {
+        match jp_profile::parse_file(path) {
+            Ok(profile) if failed => drop(profile),
+            Ok(profile) => match &mut merged {
+                None => merged = Some(profile),
+                Some(merged) => merged.merge(&profile),
+            },
+            Err(error) => {
+                eprintln!("jp: {error}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        None
+    } else {
+        merged
+    }
+}
+
+/// Writes `profile` in `format`; the one place a new format is added.
+fn render(profile: &Profile, format: Format, metric: Metric, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Folded => jp_profile::folded::write(profile, metric, out),
+    }
+}
+
+/// Writes through a temporary file in the target's directory, renamed over
+/// the target once complete, so that a reader never sees half a report.
 fn write_atomically(path: &Path, render: impl Fn(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".jp-report-");
+    // A report is an ordinary file: readable as the umask allows, not 0600 as temporary files are.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temp = builder.tempfile_in(dir)?;
     {
-        let mut out = io::BufWriter::new(temp.as_file_mut());
+        let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
         render(&mut out)?;
         out.flush()?;
     }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// `error` with `path: ` in front, of the same kind.
+fn with_path(path: &Path, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("{}: {error}", path.display()))
 }

@@ -1,76 +1,158 @@
-//! Collapsed stacks for flame-graph tools: one line per context,
-//! `frame;frame;frame value`, with the context's own value in one metric.
+//! Collapsed stacks for flame-graph tools (`flamegraph.pl`, inferno,
+//! speedscope's importer): one line per context,
+//! `frame;frame;...;frame value`, from the top-level context down to the
+//! context itself, with that context's own value in one metric.
 //!
-//! Frames hold `;` inside their descriptors (`(Ljava/lang/String;)V`).
-//! Tools that take the value after the last space read the lines right;
-//! the frames of a line stay unambiguous, as each ends with its return type.
+//! Frames hold `;` inside their descriptors (`(Ljava/lang/String;)V`) and
+//! method names may hold spaces. Tools that take the value after the last
+//! space still read each line right, and a frame always ends with its
+//! return type. A line break in a name is written `\n`, to keep one line
+//! per context.
 
 use std::io::{self, Write};
 
-use crate::model::{Metric, NodeId, Profile};
+use crate::model::{FrameId, Metric, NodeId, Profile};
 
-/// Writes the contexts whose value is not 0, depth first, siblings in
-/// frame-name order, so that the output does not depend on the order the
-/// profiles were merged in.
+/// Writes one line per context whose value in `metric` is not 0, depth
+/// first, siblings in frame-name order, so that the output does not depend
+/// on the order of the records or of the profiles merged.
 ///
 /// # Errors
 /// Those of `out`.
 pub fn write(profile: &Profile, metric: Metric, mut out: impl Write) -> io::Result<()> {
-    let mut path: Vec<&str> = Vec::new();
-    // (node, depth): depth is the path length above the node.
-    let mut work: Vec<(NodeId, usize)> = sorted_children(profile, 0)
-        .into_iter()
-        .rev()
-        .map(|c| (c, 0))
-        .collect();
-    let mut line = String::new();
+    let rank = frame_ranks(profile);
+    let mut line: Vec<u8> = Vec::with_capacity(4096);
+    // The length of `line` once it holds the first `d + 1` frames of the path, at `d`.
+    let mut ends: Vec<usize> = Vec::new();
+    // (node, number of frames above it); pushed in reverse order, popped in order.
+    let mut work: Vec<(NodeId, usize)> = Vec::new();
+    let mut siblings: Vec<NodeId> = Vec::new();
+    push_children(profile, NodeId::ROOT, 0, &rank, &mut siblings, &mut work);
     while let Some((id, depth)) = work.pop() {
-        let node = &profile.nodes[id as usize];
-        path.truncate(depth);
-        path.push(&profile.frames[node.frame as usize]);
+        let node = profile.node(id);
+        ends.truncate(depth);
+        line.truncate(ends.last().copied().unwrap_or(0));
+        if depth > 0 {
+            line.push(b';');
+        }
+        push_frame(&mut line, profile.frame(node.frame));
+        ends.push(line.len());
         let value = node.value(metric);
         if value != 0 {
-            line.clear();
-            line.push_str(&path.join(";"));
-            line.push(' ');
-            line.push_str(&value.to_string());
-            line.push('\n');
-            out.write_all(line.as_bytes())?;
+            out.write_all(&line)?;
+            writeln!(out, " {value}")?;
         }
-        work.extend(
-            sorted_children(profile, id)
-                .into_iter()
-                .rev()
-                .map(|c| (c, depth + 1)),
-        );
+        push_children(profile, id, depth + 1, &rank, &mut siblings, &mut work);
     }
     Ok(())
 }
 
-fn sorted_children(profile: &Profile, id: NodeId) -> Vec<NodeId> {
-    let mut children = profile.nodes[id as usize].children.clone();
-    children.sort_by(|a, b| {
-        let frame = |n: &NodeId| &profile.frames[profile.nodes[*n as usize].frame as usize];
-        frame(a).cmp(frame(b))
-    });
-    children
+/// Each frame's position in name order, indexed by [`FrameId`].
+fn frame_ranks(profile: &Profile) -> Vec<u32> {
+    let frames = profile.frames();
+    let mut order: Vec<u32> = (0..frames.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| frames[a as usize].cmp(&frames[b as usize]));
+    let mut rank = vec![0; frames.len()];
+    for (position, frame) in order.into_iter().enumerate() {
+        rank[frame as usize] = position as u32;
+    }
+    rank
+}
+
+fn push_children(
+    profile: &Profile,
+    id: NodeId,
+    depth: usize,
+    rank: &[u32],
+    siblings: &mut Vec<NodeId>,
+    work: &mut Vec<(NodeId, usize)>,
+) {
+    siblings.clear();
+    siblings.extend(profile.children(id));
+    let key = |child: &NodeId| {
+        let FrameId(frame) = profile.node(*child).frame;
+        std::cmp::Reverse(rank[frame as usize])
+    };
+    siblings.sort_unstable_by_key(key);
+    work.extend(siblings.iter().map(|&child| (child, depth)));
+}
+
+fn push_frame(line: &mut Vec<u8>, name: &str) {
+    if name.contains('\n') {
+        line.extend_from_slice(name.replace('\n', "\\n").as_bytes());
+    } else {
+        line.extend_from_slice(name.as_bytes());
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::model::tests::profile;
+
+    fn folded(profile: &Profile, metric: Metric) -> String {
+        let mut out = Vec::new();
+        write(profile, metric, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
 
     #[test]
     fn each_context_gets_its_own_value_and_zeros_are_left_out() {
-        let text = "jp-profile 1\nframe 1 main\nframe 2 b\nframe 3 a\n\
-            node 1 0 1 1 0\nnode 2 1 2 2 20\nnode 3 1 3 3 30\nend 3\n";
-        let profile = crate::parse(text.as_bytes(), Path::new("p")).unwrap();
-        let mut calls = Vec::new();
-        write(&profile, Metric::Calls, &mut calls).unwrap();
-        assert_eq!(String::from_utf8(calls).unwrap(), "main 1\nmain;a 3\nmain;b 2\n");
-        let mut bytecodes = Vec::new();
-        write(&profile, Metric::Bytecodes, &mut bytecodes).unwrap();
-        assert_eq!(String::from_utf8(bytecodes).unwrap(), "main;a 30\nmain;b 20\n");
+        let p = profile(&[
+            (&["main"], 1, 0),
+            (&["main", "b"], 2, 20),
+            (&["main", "a"], 3, 30),
+        ]);
+        assert_eq!(folded(&p, Metric::Calls), "main 1\nmain;a 3\nmain;b 2\n");
+        assert_eq!(folded(&p, Metric::Bytecodes), "main;a 30\nmain;b 20\n");
+    }
+
+    #[test]
+    fn lines_go_depth_first_with_siblings_in_name_order() {
+        let p = profile(&[
+            (&["z"], 1, 1),
+            (&["m", "y", "q"], 1, 1),
+            (&["m", "x"], 1, 1),
+            (&["m"], 1, 1),
+            (&["m", "y"], 1, 1),
+            (&["a"], 1, 1),
+        ]);
+        assert_eq!(
+            folded(&p, Metric::Calls),
+            "a 1\nm 1\nm;x 1\nm;y 1\nm;y;q 1\nz 1\n"
+        );
+    }
+
+    #[test]
+    fn the_order_of_insertion_does_not_matter() {
+        let a = profile(&[(&["m", "b"], 1, 2), (&["m", "a"], 3, 4), (&["n"], 5, 6)]);
+        let b = profile(&[(&["n"], 5, 6), (&["m", "a"], 3, 4), (&["m", "b"], 1, 2)]);
+        assert_eq!(folded(&a, Metric::Bytecodes), folded(&b, Metric::Bytecodes));
+    }
+
+    #[test]
+    fn descriptors_keep_their_semicolons_and_the_value_follows_the_last_space() {
+        let main = "demo.Main.main([Ljava/lang/String;)V";
+        let odd = "demo.Main.odd name(Ljava/util/List;)I";
+        let p = profile(&[(&[main, odd], 2, 7)]);
+        let text = folded(&p, Metric::Bytecodes);
+        assert_eq!(text, format!("{main};{odd} 7\n"));
+        let (stack, value) = text.trim_end().rsplit_once(' ').unwrap();
+        assert_eq!((stack, value), (format!("{main};{odd}").as_str(), "7"));
+    }
+
+    #[test]
+    fn a_line_break_in_a_name_is_written_escaped() {
+        let p = profile(&[(&["a\nb()V"], 1, 1)]);
+        assert_eq!(folded(&p, Metric::Calls), "a\\nb()V 1\n");
+    }
+
+    #[test]
+    fn deep_recursion_does_not_overflow_the_stack() {
+        let frames: Vec<&str> = (0..100_000).map(|i| if i % 2 == 0 { "f" } else { "g" }).collect();
+        let p = profile(&[(&frames, 1, 1)]);
+        let text = folded(&p, Metric::Calls);
+        assert_eq!(text.lines().count(), 1);
+        assert_eq!(text.len(), 2 * 100_000 - 1 + 3);
     }
 }

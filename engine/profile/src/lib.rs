@@ -1,22 +1,42 @@
 //! JP's profiles: the calling-context trees that the runtime's agents
-//! write (`docs/profile-format.md`), read back ([`parse`]), merged
-//! ([`Profile::merge`]) and written out as reports ([`folded`]).
+//! write (`docs/profile-format.md`), read back ([`parse`], [`parse_file`]),
+//! merged ([`Profile::merge`]), written again ([`write()`]) and turned into
+//! reports ([`folded`]).
+//!
+//! A [`Profile`] is an arena of [`Node`]s under one root, which stands for
+//! the thread roots of every JVM merged in. Frames are interned names,
+//! `binary.class.Name.method(Descriptor)`. This crate knows nothing of
+//! class files or of the instrumentation: the names are only text here.
 //!
 //! ```
-//! let text = "jp-profile 1\nframe 1 demo.Main.main([Ljava/lang/String;)V\nnode 1 0 1 1 42\nend 1\n";
-//! let profile = jp_profile::parse(text.as_bytes(), "a.jpprof".as_ref())?;
+//! use jp_profile::{Metric, Profile};
+//! let a = "jp-profile 1\nframe 1 demo.Main.main([Ljava/lang/String;)V\nframe 2 demo.Main.work(I)J\n\
+//!          node 1 0 1 1 12\nnode 2 1 2 10 500\nend 2\n";
+//! let b = "jp-profile 1\nframe 1 demo.Main.main([Ljava/lang/String;)V\nnode 1 0 1 1 30\nend 1\n";
+//! let mut profile = jp_profile::parse(a.as_bytes(), "a.jpprof".as_ref())?;
+//! profile.merge(&jp_profile::parse(b.as_bytes(), "b.jpprof".as_ref())?);
 //! let mut out = Vec::new();
-//! jp_profile::folded::write(&profile, jp_profile::Metric::Bytecodes, &mut out)?;
-//! assert_eq!(out, b"demo.Main.main([Ljava/lang/String;)V 42\n");
+//! jp_profile::folded::write(&profile, Metric::Bytecodes, &mut out)?;
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     "demo.Main.main([Ljava/lang/String;)V 42\n\
+//!      demo.Main.main([Ljava/lang/String;)V;demo.Main.work(I)J 500\n"
+//! );
+//!
+//! let error = jp_profile::parse("jp-profile 1\nframe 1 x\n".as_bytes(), "c.jpprof".as_ref()).unwrap_err();
+//! assert_eq!(error.to_string(), "c.jpprof:3: truncated: the file ends without its `end` record");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 
 pub mod folded;
+mod hash;
+mod ids;
+mod merge;
 mod model;
 mod parse;
 mod write;
 
-pub use model::{Metric, Node, NodeId, Profile};
-pub use parse::{parse, ParseError, ParseErrorKind, FORMAT_VERSION};
+pub use model::{Children, FrameId, Metric, Node, NodeId, Profile};
+pub use parse::{parse, parse_file, ParseError, ParseErrorKind, FORMAT_VERSION};
 pub use write::write;

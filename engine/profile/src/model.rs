@@ -1,37 +1,76 @@
-//! The merged calling-context tree: an arena of nodes under one root (the
-//! thread roots of every profile merged), frames interned as strings.
+//! The calling-context tree: an arena of nodes under one root (the thread
+//! roots of every profile merged into one), with frames interned as strings.
 
 use std::collections::{BTreeMap, HashMap};
+use std::fmt;
 
-/// A node's position in [`Profile::nodes`]; the root is 0.
-pub type NodeId = u32;
+use crate::hash::IntHash;
 
-/// One calling context.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Node {
-    /// The enclosing context (0, the root, for top-level contexts; the root's own parent is 0 too).
-    pub parent: NodeId,
-    /// Index into [`Profile::frames`]; unused for the root.
-    pub frame: u32,
-    /// Invocations in this context.
-    pub calls: u64,
-    /// Bytecodes the method itself ran in this context.
-    pub bytecodes: u64,
-    /// The child contexts, in the order they were added.
-    pub children: Vec<NodeId>,
+/// A context's position in the arena. [`NodeId::ROOT`] is the root, which
+/// stands for the thread roots and has no frame or counts of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The root: the parent of every top-level context.
+    pub const ROOT: NodeId = NodeId(0);
+
+    fn index(self) -> usize {
+        self.0 as usize
+    }
 }
 
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// An interned frame name, an index into [`Profile::frames`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FrameId(pub u32);
+
 /// Which count a report shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Metric {
     /// Invocations.
     Calls,
-    /// Executed bytecodes.
+    /// Bytecodes executed.
     Bytecodes,
 }
 
+/// One calling context: a method called along one path of frames.
+///
+/// Children are linked through the nodes (first child, next sibling), so
+/// that a tree of millions of contexts needs no allocation per node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The enclosing context; [`NodeId::ROOT`] for a top-level context (and for the root itself).
+    pub parent: NodeId,
+    /// The method; meaningless for the root.
+    pub frame: FrameId,
+    /// How often the method was invoked in this context.
+    pub calls: u64,
+    /// How many of its own bytecodes the method executed in this context
+    /// (its callees' are in their own contexts).
+    pub bytecodes: u64,
+    first_child: Option<NodeId>,
+    next_sibling: Option<NodeId>,
+}
+
 impl Node {
-    /// The node's value in `metric`.
+    fn new(parent: NodeId, frame: FrameId) -> Node {
+        Node {
+            parent,
+            frame,
+            calls: 0,
+            bytecodes: 0,
+            first_child: None,
+            next_sibling: None,
+        }
+    }
+
+    /// This context's own value in `metric`.
     pub fn value(&self, metric: Metric) -> u64 {
         match metric {
             Metric::Calls => self.calls,
@@ -40,171 +79,247 @@ impl Node {
     }
 }
 
-/// A whole profile: one tree, its frames and its metadata.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A profile: one calling-context tree, its frames and its metadata.
+///
+/// Invariants: a node's parent comes before it in [`Profile::nodes`], and no
+/// two children of a node have the same frame.
+#[derive(Debug, Clone)]
 pub struct Profile {
-    /// Method names, `binary.class.Name.method(Descriptor)`.
-    pub frames: Vec<String>,
-    /// The contexts; `nodes[0]` is the root.
-    pub nodes: Vec<Node>,
-    /// `meta` records, by key (the last value of a key wins).
+    /// The `meta` records (`agent`, `jvm`, `bba`, `threads`, ...), by key.
+    /// After a merge, `threads` is the sum, `bba` is `mixed` when the files
+    /// disagree, and any other key keeps the first value seen.
     pub meta: BTreeMap<String, String>,
-    /// How many profile files were merged into this one.
-    pub files: usize,
-    frame_index: HashMap<String, u32>,
-    child_index: HashMap<(NodeId, u32), NodeId>,
+    /// How many profile files this one was read or merged from.
+    pub files: u64,
+    frames: Vec<Box<str>>,
+    frame_ids: HashMap<Box<str>, FrameId>,
+    nodes: Vec<Node>,
+    /// `(parent << 32 | frame)` to the child.
+    child_index: HashMap<u64, NodeId, IntHash>,
 }
 
 impl Default for Profile {
     fn default() -> Self {
         Profile {
-            frames: Vec::new(),
-            nodes: vec![Node {
-                parent: 0,
-                frame: 0,
-                calls: 0,
-                bytecodes: 0,
-                children: Vec::new(),
-            }],
             meta: BTreeMap::new(),
             files: 0,
-            frame_index: HashMap::new(),
-            child_index: HashMap::new(),
+            frames: Vec::new(),
+            frame_ids: HashMap::new(),
+            nodes: vec![Node::new(NodeId::ROOT, FrameId(0))],
+            child_index: HashMap::default(),
         }
     }
 }
 
 impl Profile {
-    /// The interned index of `frame`.
-    pub fn intern(&mut self, frame: &str) -> u32 {
-        if let Some(&index) = self.frame_index.get(frame) {
-            return index;
-        }
-        let index = self.frames.len() as u32;
-        self.frames.push(frame.to_owned());
-        self.frame_index.insert(frame.to_owned(), index);
-        index
+    /// An empty profile: the root alone, no frames, no metadata.
+    pub fn new() -> Profile {
+        Profile::default()
     }
 
-    /// The child of `parent` for `frame`, if there is one.
-    pub fn child(&self, parent: NodeId, frame: u32) -> Option<NodeId> {
-        self.child_index.get(&(parent, frame)).copied()
+    /// The frame names, `binary.class.Name.method(Descriptor)`, indexed by [`FrameId`].
+    pub fn frames(&self) -> &[Box<str>] {
+        &self.frames
     }
 
-    /// The child of `parent` for `frame`, created with zero counts when new.
-    pub fn child_or_insert(&mut self, parent: NodeId, frame: u32) -> NodeId {
-        if let Some(id) = self.child(parent, frame) {
+    /// The name of `frame`.
+    ///
+    /// # Panics
+    /// If `frame` is not of this profile.
+    pub fn frame(&self, frame: FrameId) -> &str {
+        &self.frames[frame.0 as usize]
+    }
+
+    /// Every node, indexed by [`NodeId`]; the root first, each parent before its children.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The node `id`.
+    ///
+    /// # Panics
+    /// If `id` is not of this profile.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// The number of contexts, the root left out.
+    pub fn context_count(&self) -> usize {
+        self.nodes.len() - 1
+    }
+
+    /// The id of the frame named `name`, added if new.
+    ///
+    /// # Panics
+    /// On the 2³²nd distinct frame.
+    pub fn intern(&mut self, name: &str) -> FrameId {
+        if let Some(&id) = self.frame_ids.get(name) {
             return id;
         }
-        let id = self.nodes.len() as NodeId;
-        self.nodes.push(Node {
-            parent,
-            frame,
-            calls: 0,
-            bytecodes: 0,
-            children: Vec::new(),
-        });
-        self.nodes[parent as usize].children.push(id);
-        self.child_index.insert((parent, frame), id);
+        let id = FrameId(u32::try_from(self.frames.len()).expect("fewer than 2^32 frames"));
+        self.frames.push(name.into());
+        self.frame_ids.insert(name.into(), id);
         id
     }
 
-    /// Adds `other` into this profile: contexts with the same path of
-    /// frames add up. Metadata: `threads` add up, other keys keep the
-    /// first value seen, except `bba`, which becomes `mixed` when they differ.
-    pub fn merge(&mut self, other: &Profile) {
-        let mut mapped: Vec<NodeId> = vec![0; other.nodes.len()];
-        // Nodes come parent first (ids grow from parents to children).
-        for (id, node) in other.nodes.iter().enumerate().skip(1) {
-            let frame = self.intern(&other.frames[node.frame as usize]);
-            let into = self.child_or_insert(mapped[node.parent as usize], frame);
-            let target = &mut self.nodes[into as usize];
-            target.calls = target.calls.saturating_add(node.calls);
-            target.bytecodes = target.bytecodes.saturating_add(node.bytecodes);
-            mapped[id] = into;
-        }
-        for (key, value) in &other.meta {
-            match (key.as_str(), self.meta.get(key)) {
-                ("threads", Some(mine)) => {
-                    let sum = mine.parse::<u64>().unwrap_or(0) + value.parse::<u64>().unwrap_or(0);
-                    self.meta.insert(key.clone(), sum.to_string());
-                }
-                ("bba", Some(mine)) if mine != value => {
-                    self.meta.insert(key.clone(), "mixed".to_owned());
-                }
-                (_, Some(_)) => {}
-                (_, None) => {
-                    self.meta.insert(key.clone(), value.clone());
-                }
-            }
-        }
-        self.files += other.files;
+    /// The id of the frame named `name`, if there is one.
+    pub fn frame_id(&self, name: &str) -> Option<FrameId> {
+        self.frame_ids.get(name).copied()
     }
 
-    /// The frames from the top-level context down to `id`.
+    /// The child of `parent` for `frame`, if there is one.
+    pub fn child(&self, parent: NodeId, frame: FrameId) -> Option<NodeId> {
+        self.child_index.get(&child_key(parent, frame)).copied()
+    }
+
+    /// The child of `parent` for `frame`, created with zero counts when new.
+    ///
+    /// # Panics
+    /// If `parent` is not of this profile, or on the 2³²nd node.
+    pub fn child_or_insert(&mut self, parent: NodeId, frame: FrameId) -> NodeId {
+        self.insert_child(parent, frame).0
+    }
+
+    /// Like [`Profile::child_or_insert`], and whether the child is new.
+    pub(crate) fn insert_child(&mut self, parent: NodeId, frame: FrameId) -> (NodeId, bool) {
+        assert!(parent.index() < self.nodes.len(), "parent {parent} is not a node");
+        let id = NodeId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes"));
+        let existing = *self.child_index.entry(child_key(parent, frame)).or_insert(id);
+        if existing != id {
+            return (existing, false);
+        }
+        let mut node = Node::new(parent, frame);
+        let parent_node = &mut self.nodes[parent.index()];
+        node.next_sibling = parent_node.first_child.replace(id);
+        self.nodes.push(node);
+        (id, true)
+    }
+
+    /// Adds to the counts of `id`, saturating at `u64::MAX` (which 585
+    /// years of bytecodes at one per nanosecond would not reach).
+    ///
+    /// # Panics
+    /// If `id` is not of this profile.
+    pub fn add(&mut self, id: NodeId, calls: u64, bytecodes: u64) {
+        let node = &mut self.nodes[id.index()];
+        node.calls = node.calls.saturating_add(calls);
+        node.bytecodes = node.bytecodes.saturating_add(bytecodes);
+    }
+
+    /// The children of `id`, in no particular order.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            profile: self,
+            next: self.nodes[id.index()].first_child,
+        }
+    }
+
+    /// The frames from the top-level context down to `id` (none for the root).
     pub fn path(&self, mut id: NodeId) -> Vec<&str> {
         let mut path = Vec::new();
-        while id != 0 {
-            let node = &self.nodes[id as usize];
-            path.push(self.frames[node.frame as usize].as_str());
+        while id != NodeId::ROOT {
+            let node = self.node(id);
+            path.push(self.frame(node.frame));
             id = node.parent;
         }
         path.reverse();
         path
     }
+
+    /// The sum of every context's value in `metric` (saturating).
+    pub fn total(&self, metric: Metric) -> u64 {
+        self.nodes[1..]
+            .iter()
+            .fold(0u64, |sum, node| sum.saturating_add(node.value(metric)))
+    }
+}
+
+fn child_key(parent: NodeId, frame: FrameId) -> u64 {
+    u64::from(parent.0) << 32 | u64::from(frame.0)
+}
+
+/// The children of a node; see [`Profile::children`].
+#[derive(Debug, Clone)]
+pub struct Children<'a> {
+    profile: &'a Profile,
+    next: Option<NodeId>,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let id = self.next?;
+        self.next = self.profile.node(id).next_sibling;
+        Some(id)
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
-        let mut profile = Profile::default();
-        for (path, calls, bytecodes) in paths {
-            let mut at = 0;
-            for frame in *path {
+    /// A profile from `(path, calls, bytecodes)` triples.
+    pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
+        let mut profile = Profile::new();
+        for &(path, calls, bytecodes) in paths {
+            let mut at = NodeId::ROOT;
+            for frame in path {
                 let frame = profile.intern(frame);
                 at = profile.child_or_insert(at, frame);
             }
-            profile.nodes[at as usize].calls += calls;
-            profile.nodes[at as usize].bytecodes += bytecodes;
+            profile.add(at, calls, bytecodes);
         }
         profile.files = 1;
         profile
     }
 
     #[test]
-    fn merging_adds_up_the_same_paths_and_keeps_the_others() {
-        let mut a = profile(&[(&["main"], 1, 10), (&["main", "f"], 2, 20)]);
-        let b = profile(&[(&["main"], 1, 5), (&["main", "g"], 3, 30), (&["<clinit>"], 1, 7)]);
-        a.merge(&b);
-        let main = a.child(0, a.frame_index["main"]).unwrap();
-        assert_eq!(
-            (a.nodes[main as usize].calls, a.nodes[main as usize].bytecodes),
-            (2, 15)
-        );
-        assert_eq!(a.nodes[main as usize].children.len(), 2);
-        assert_eq!(a.nodes[0].children.len(), 2);
-        assert_eq!(a.files, 2);
-    }
-
-    #[test]
-    fn merging_metadata_sums_threads_and_flags_mixed_analyses() {
-        let mut a = Profile::default();
-        a.meta.insert("threads".into(), "2".into());
-        a.meta.insert("bba".into(), "precise".into());
-        let mut b = Profile::default();
-        b.meta.insert("threads".into(), "3".into());
-        b.meta.insert("bba".into(), "default".into());
-        a.merge(&b);
-        assert_eq!(a.meta["threads"], "5");
-        assert_eq!(a.meta["bba"], "mixed");
-    }
-
-    #[test]
     fn a_path_lists_frames_outermost_first() {
         let p = profile(&[(&["main", "f", "g"], 1, 1)]);
-        let g = p.nodes.len() as NodeId - 1;
-        assert_eq!(p.path(g), ["main", "f", "g"]);
+        assert_eq!(p.path(NodeId(3)), ["main", "f", "g"]);
+        assert!(p.path(NodeId::ROOT).is_empty());
+    }
+
+    #[test]
+    fn the_same_frame_under_the_same_parent_is_one_context() {
+        let p = profile(&[(&["main", "f"], 1, 10), (&["main", "f"], 2, 20), (&["f"], 1, 1)]);
+        assert_eq!(p.context_count(), 3);
+        let main = p.child(NodeId::ROOT, p.frame_id("main").unwrap()).unwrap();
+        let f = p.child(main, p.frame_id("f").unwrap()).unwrap();
+        assert_eq!((p.node(f).calls, p.node(f).bytecodes), (3, 30));
+        assert_eq!(p.frames().len(), 2);
+    }
+
+    #[test]
+    fn children_are_listed_through_their_links() {
+        let p = profile(&[
+            (&["main", "a"], 1, 1),
+            (&["main", "b"], 1, 1),
+            (&["main", "c"], 1, 1),
+        ]);
+        let main = NodeId(1);
+        let mut names: Vec<&str> = p.children(main).map(|c| p.frame(p.node(c).frame)).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(p.children(NodeId::ROOT).count(), 1);
+        assert_eq!(p.children(NodeId(2)).count(), 0);
+    }
+
+    #[test]
+    fn counts_saturate_instead_of_wrapping() {
+        let mut p = profile(&[(&["main"], u64::MAX, 1)]);
+        p.add(NodeId(1), 1, 1);
+        assert_eq!(
+            (p.node(NodeId(1)).calls, p.node(NodeId(1)).bytecodes),
+            (u64::MAX, 2)
+        );
+        assert_eq!(p.total(Metric::Calls), u64::MAX);
+    }
+
+    #[test]
+    fn totals_sum_every_context_but_the_root() {
+        let p = profile(&[(&["main"], 1, 10), (&["main", "f"], 2, 20)]);
+        assert_eq!((p.total(Metric::Calls), p.total(Metric::Bytecodes)), (3, 30));
     }
 }

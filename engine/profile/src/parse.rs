@@ -1,51 +1,84 @@
-//! Reading the text format of `docs/profile-format.md`.
+//! Reading the text format of `docs/profile-format.md`, line by line.
+//!
+//! The reader is strict: anything the format does not allow is an error
+//! that names the file and the line, and a file that stops before its
+//! `end` record is reported as truncated rather than read in part.
+//!
+//! Two `frame` records may carry the same name (the format only asks ids
+//! to be unique). Their contexts under one parent then become one context
+//! of the model, as they would in a merge; duplicate contexts are still
+//! told apart by the file's own ids.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::io::BufRead;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use crate::model::{NodeId, Profile};
+use crate::hash::IntHash;
+use crate::ids::IdMap;
+use crate::model::{FrameId, NodeId, Profile};
 
-/// The newest format version this reader knows.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest format version this reader knows, and the one [`crate::write()`] writes.
+pub const FORMAT_VERSION: u64 = 1;
 
-/// A profile that cannot be read, with the file and line at fault.
+/// A profile that cannot be read: the file, the line and what is wrong,
+/// displayed as `profiles/a.jpprof:12: node 7 refers to unknown parent 9`.
 #[derive(Debug, thiserror::Error)]
 #[error("{}{}: {kind}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
 pub struct ParseError {
     /// The file.
     pub path: PathBuf,
-    /// The line (from 1), when the fault is on one.
-    pub line: Option<usize>,
+    /// The line, from 1; `None` when the file could not be opened or not
+    /// read at all. A truncated file names the line after its last one.
+    pub line: Option<u64>,
     /// What is wrong.
     pub kind: ParseErrorKind,
 }
 
 /// What is wrong with a profile.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseErrorKind {
-    /// It could not be read.
+    /// The file could not be opened or read.
     #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Io(#[from] io::Error),
+    /// The file is empty.
+    #[error("empty file, not a JP profile")]
+    Empty,
     /// The first line is not `jp-profile <version>`.
-    #[error("not a JP profile (the first line must be `jp-profile <version>`)")]
+    #[error("not a JP profile: the first line must be `jp-profile <version>`")]
     NotAProfile,
-    /// A newer JP wrote it.
+    /// A newer JP wrote the file.
     #[error("written by a newer JP: format version {found}, this JP reads up to version {FORMAT_VERSION}")]
     NewerVersion {
         /// The file's version.
-        found: u32,
+        found: u64,
     },
-    /// A record this version does not have.
+    /// A line that is not a record of this version.
     #[error("unknown record `{0}`")]
     UnknownRecord(String),
-    /// A record with missing or extra fields, or a field that is not a number.
+    /// An empty line.
+    #[error("empty line")]
+    EmptyLine,
+    /// A record with missing or extra fields, or a field that is not what it should be.
     #[error("malformed `{record}` record: {detail}")]
     Malformed {
         /// The record kind.
         record: &'static str,
         /// What is wrong with it.
         detail: String,
+    },
+    /// `meta` after the first `frame`.
+    #[error("`meta` record after the first `frame` record")]
+    LateMeta,
+    /// An escape other than `\\` and `\n`.
+    #[error("bad escape `{escape}` in {record} record: only `\\\\` and `\\n` are escapes")]
+    BadEscape {
+        /// `frame` or `meta`.
+        record: &'static str,
+        /// The escape, a backslash and what follows it (if anything).
+        escape: String,
     },
     /// An id defined twice.
     #[error("{record} {id} is defined twice")]
@@ -55,242 +88,353 @@ pub enum ParseErrorKind {
         /// The id.
         id: u64,
     },
-    /// A reference to an id not defined before.
+    /// A reference to an id no earlier record defines.
     #[error("node {node} refers to unknown {what} {id}")]
     UnknownReference {
         /// The node.
         node: u64,
         /// `parent` or `frame`.
         what: &'static str,
-        /// The missing id.
+        /// The id it refers to.
         id: u64,
     },
     /// Two nodes with the same parent and frame.
-    #[error("node {node} repeats the context of node {first}")]
+    #[error("node {node} has the same parent and frame as node {first}")]
     RepeatedContext {
         /// The second node.
         node: u64,
         /// The first.
         first: u64,
     },
-    /// `meta` after the first frame.
-    #[error("`meta` record after the first frame")]
-    LateMeta,
-    /// An escape other than `\\` and `\n` in a frame name.
-    #[error("bad escape in frame name")]
-    BadEscape,
-    /// The file ends before `end`.
-    #[error("truncated: the file ends without its `end` record")]
-    Truncated,
-    /// `end` disagrees with the number of nodes.
+    /// The file ends before its `end` record, or inside a line.
+    #[error("truncated: {0}")]
+    Truncated(&'static str),
+    /// `end` disagrees with the number of `node` records.
     #[error("`end` says {said} nodes, the file has {found}")]
     CountMismatch {
         /// The count in `end`.
         said: u64,
-        /// The nodes read.
+        /// The `node` records read.
         found: u64,
     },
-    /// Something after `end`.
+    /// A line after `end`.
     #[error("content after the `end` record")]
     AfterEnd,
 }
 
-/// Reads one profile; `path` names it in errors.
+/// Reads the profile at `path`.
 ///
 /// # Errors
-/// Anything that does not follow the format, with the line at fault.
-pub fn parse(reader: impl BufRead, path: &Path) -> Result<Profile, ParseError> {
-    let mut parser = Parser {
-        profile: Profile::default(),
-        frames: HashMap::new(),
-        nodes: HashMap::new(),
-        node_count: 0,
-        seen_frame: false,
-    };
-    let error = |line: Option<usize>, kind: ParseErrorKind| ParseError {
+/// If the file cannot be opened or read, or does not follow the format.
+pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
+    let file = File::open(path).map_err(|e| ParseError {
         path: path.to_owned(),
-        line,
+        line: None,
+        kind: e.into(),
+    })?;
+    parse(BufReader::with_capacity(1 << 16, file), path)
+}
+
+/// Reads one profile from `reader`; `path` names it in errors. Text
+/// works too: `parse(text.as_bytes(), path)`.
+///
+/// # Errors
+/// If `reader` fails, or what it gives does not follow the format: the
+/// error names `path`, the line and what is wrong.
+pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<Profile, ParseError> {
+    let fail = |line: u64, kind: ParseErrorKind| ParseError {
+        path: path.to_owned(),
+        line: Some(line),
         kind,
     };
-    let mut lines = reader.split(b'\n').enumerate();
-    match lines.next() {
-        Some((_, Ok(first))) => check_header(&first).map_err(|kind| error(Some(1), kind))?,
-        Some((_, Err(e))) => return Err(error(None, e.into())),
-        None => return Err(error(Some(1), ParseErrorKind::NotAProfile)),
-    }
-    let mut ended = false;
-    for (index, line) in lines {
-        let number = index + 1;
-        let line = line.map_err(|e| error(Some(number), e.into()))?;
-        if ended {
-            if line.is_empty() {
-                continue;
-            }
-            return Err(error(Some(number), ParseErrorKind::AfterEnd));
-        }
-        let line = std::str::from_utf8(&line).map_err(|_| {
-            error(
-                Some(number),
-                ParseErrorKind::Malformed {
-                    record: "line",
-                    detail: "not UTF-8".to_owned(),
-                },
-            )
+    let mut parser = Parser::default();
+    let mut buf = Vec::with_capacity(256);
+    let mut number = 0;
+    loop {
+        number += 1;
+        buf.clear();
+        let read = if number == 1 {
+            // Not the whole of a large file that is not a profile.
+            (&mut reader).take(HEADER_MAX).read_until(b'\n', &mut buf)
+        } else {
+            reader.read_until(b'\n', &mut buf)
+        };
+        let read = read.map_err(|e| ParseError {
+            // Not "line 1" for a file that cannot be read at all (a directory, say).
+            line: (number > 1).then_some(number),
+            ..fail(number, e.into())
         })?;
-        ended = parser.record(line).map_err(|kind| error(Some(number), kind))?;
+        if read == 0 {
+            break;
+        }
+        let (line, complete) = match buf.split_last() {
+            Some((b'\n', line)) => (line, true),
+            _ => (&buf[..], false),
+        };
+        parser.line(line, complete).map_err(|kind| fail(number, kind))?;
     }
-    if !ended {
-        return Err(error(None, ParseErrorKind::Truncated));
-    }
-    parser.profile.files = 1;
-    Ok(parser.profile)
+    // `number` is now the line after the last one, where `end` was due.
+    parser.finish().map_err(|kind| fail(number, kind))
 }
 
-fn check_header(line: &[u8]) -> Result<(), ParseErrorKind> {
-    let line = std::str::from_utf8(line).map_err(|_| ParseErrorKind::NotAProfile)?;
-    let version = line
-        .strip_prefix("jp-profile ")
-        .and_then(|v| v.parse::<u32>().ok())
-        .ok_or(ParseErrorKind::NotAProfile)?;
-    if version > FORMAT_VERSION {
-        return Err(ParseErrorKind::NewerVersion { found: version });
-    }
-    if version == 0 {
-        return Err(ParseErrorKind::NotAProfile);
-    }
-    Ok(())
+/// The most of the first line read: `jp-profile <version>` and room to spare.
+const HEADER_MAX: u64 = 64;
+
+#[derive(Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Header,
+    Meta,
+    Body,
+    Ended,
 }
 
+#[derive(Default)]
 struct Parser {
     profile: Profile,
-    /// File frame id to interned index.
-    frames: HashMap<u64, u32>,
-    /// File node id to arena id.
-    nodes: HashMap<u64, NodeId>,
-    node_count: u64,
-    seen_frame: bool,
+    state: State,
+    /// File frame id to [`FrameId`].
+    frames: IdMap,
+    /// File node id to [`NodeId`].
+    nodes: IdMap,
+    node_records: u64,
+    /// Set once two frames share a name: (file parent id, file frame id) to
+    /// the file id of the node that has them. Until then, the model's child
+    /// index alone tells repeated contexts apart.
+    pairs: Option<HashMap<(u64, u64), u64, IntHash>>,
 }
 
 impl Parser {
+    fn line(&mut self, line: &[u8], complete: bool) -> Result<(), ParseErrorKind> {
+        match self.state {
+            State::Header => {
+                check_header(line)?;
+                self.state = State::Meta;
+            }
+            State::Ended => return Err(ParseErrorKind::AfterEnd),
+            State::Meta | State::Body => {
+                if !complete {
+                    return Err(ParseErrorKind::Truncated("the last line has no line break"));
+                }
+                if self.record(line)? {
+                    self.state = State::Ended;
+                }
+                return Ok(());
+            }
+        }
+        if complete {
+            Ok(())
+        } else {
+            Err(ParseErrorKind::Truncated("the last line has no line break"))
+        }
+    }
+
+    fn finish(mut self) -> Result<Profile, ParseErrorKind> {
+        match self.state {
+            State::Header => Err(ParseErrorKind::Empty),
+            State::Meta | State::Body => Err(ParseErrorKind::Truncated(
+                "the file ends without its `end` record",
+            )),
+            State::Ended => {
+                self.profile.files = 1;
+                Ok(self.profile)
+            }
+        }
+    }
+
     /// One record; `Ok(true)` for `end`.
-    fn record(&mut self, line: &str) -> Result<bool, ParseErrorKind> {
-        let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
+    fn record(&mut self, line: &[u8]) -> Result<bool, ParseErrorKind> {
+        let (kind, rest) = split_field(line);
         match kind {
-            "meta" => {
-                if self.seen_frame {
-                    return Err(ParseErrorKind::LateMeta);
-                }
-                let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
-                if key.is_empty() {
-                    return Err(malformed("meta", "no key"));
-                }
-                self.profile.meta.insert(key.to_owned(), unescape(value)?);
-            }
-            "frame" => {
-                self.seen_frame = true;
-                let (id, name) = rest
-                    .split_once(' ')
-                    .ok_or_else(|| malformed("frame", "no name"))?;
-                let id = number("frame", id)?;
-                if id == 0 {
-                    return Err(malformed("frame", "id 0"));
-                }
-                let index = self.profile.intern(&unescape(name)?);
-                if self.frames.insert(id, index).is_some() {
-                    return Err(ParseErrorKind::Duplicate { record: "frame", id });
-                }
-            }
-            "node" => {
-                self.seen_frame = true;
-                self.node(rest)?;
-            }
-            "end" => {
-                let said = number("end", rest)?;
-                if said != self.node_count {
+            b"node" => self.node(rest)?,
+            b"frame" => self.frame(rest)?,
+            b"meta" => self.meta(rest)?,
+            b"end" => {
+                let said = number("end", "node count", rest)?;
+                if said != self.node_records {
                     return Err(ParseErrorKind::CountMismatch {
                         said,
-                        found: self.node_count,
+                        found: self.node_records,
                     });
                 }
                 return Ok(true);
             }
-            "" if rest.is_empty() => return Err(malformed("line", "empty line")),
-            other => return Err(ParseErrorKind::UnknownRecord(other.to_owned())),
+            _ if line.is_empty() => return Err(ParseErrorKind::EmptyLine),
+            _ => return Err(ParseErrorKind::UnknownRecord(printable(kind))),
         }
         Ok(false)
     }
 
-    fn node(&mut self, fields: &str) -> Result<(), ParseErrorKind> {
-        let mut parts = fields.split(' ');
-        let mut next = |what: &str| {
-            parts
-                .next()
-                .ok_or_else(|| malformed("node", &format!("missing {what}")))
-                .and_then(|field| number("node", field))
-        };
+    fn meta(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        if self.state != State::Meta {
+            return Err(ParseErrorKind::LateMeta);
+        }
+        let (key, value) = split_field(rest);
+        if key.is_empty() {
+            return Err(malformed("meta", "missing key".to_owned()));
+        }
+        let key = utf8("meta", "key", key)?;
+        let value = unescape("meta", utf8("meta", "value", value)?)?;
+        if key == "threads" {
+            number("meta", "threads", value.as_bytes())?;
+        }
+        self.profile.meta.insert(key.to_owned(), value);
+        Ok(())
+    }
+
+    fn frame(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        self.state = State::Body;
+        let (id, name) = split_field(rest);
+        let id = number("frame", "id", id)?;
+        if id == 0 {
+            return Err(malformed("frame", "id 0 (ids are positive)".to_owned()));
+        }
+        if name.is_empty() {
+            return Err(malformed("frame", "missing name".to_owned()));
+        }
+        if self.frames.get(id).is_some() {
+            return Err(ParseErrorKind::Duplicate { record: "frame", id });
+        }
+        let name = unescape("frame", utf8("frame", "name", name)?)?;
+        let known = self.profile.frames().len();
+        let frame = self.profile.intern(&name);
+        if (frame.0 as usize) < known && self.pairs.is_none() {
+            self.tell_contexts_by_file_ids();
+        }
+        self.frames.insert(id, frame.0);
+        Ok(())
+    }
+
+    fn node(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        let mut fields = rest.split(|&b| b == b' ');
+        let mut next = |what| number("node", what, fields.next().unwrap_or_default());
         let id = next("id")?;
         let parent = next("parent")?;
         let frame = next("frame")?;
         let calls = next("calls")?;
         let bytecodes = next("bytecodes")?;
-        if parts.next().is_some() {
-            return Err(malformed("node", "too many fields"));
+        if fields.next().is_some() {
+            return Err(malformed("node", "more than 5 fields".to_owned()));
         }
         if id == 0 {
-            return Err(malformed("node", "id 0"));
+            return Err(malformed("node", "id 0 (ids are positive)".to_owned()));
         }
-        if self.nodes.contains_key(&id) {
+        if self.nodes.get(id).is_some() {
             return Err(ParseErrorKind::Duplicate { record: "node", id });
         }
-        let parent_node = match parent {
-            0 => 0,
-            _ => *self.nodes.get(&parent).ok_or(ParseErrorKind::UnknownReference {
-                node: id,
-                what: "parent",
-                id: parent,
-            })?,
-        };
-        let frame_index = *self.frames.get(&frame).ok_or(ParseErrorKind::UnknownReference {
+        let unknown = |what, to| ParseErrorKind::UnknownReference {
             node: id,
-            what: "frame",
-            id: frame,
-        })?;
-        if let Some(existing) = self.profile.child(parent_node, frame_index) {
-            let first = self
-                .nodes
-                .iter()
-                .find_map(|(&file_id, &arena)| (arena == existing).then_some(file_id))
-                .unwrap_or(0);
+            what,
+            id: to,
+        };
+        let parent_node = match parent {
+            0 => NodeId::ROOT,
+            _ => NodeId(self.nodes.get(parent).ok_or_else(|| unknown("parent", parent))?),
+        };
+        let frame_id = FrameId(self.frames.get(frame).ok_or_else(|| unknown("frame", frame))?);
+        if let Some(pairs) = &mut self.pairs {
+            match pairs.entry((parent, frame)) {
+                Entry::Occupied(first) => {
+                    return Err(ParseErrorKind::RepeatedContext {
+                        node: id,
+                        first: *first.get(),
+                    })
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(id);
+                }
+            }
+        }
+        let (node, new) = self.profile.insert_child(parent_node, frame_id);
+        if !new && self.pairs.is_none() {
+            let first = self.nodes.id_of(node.0).unwrap_or_default();
             return Err(ParseErrorKind::RepeatedContext { node: id, first });
         }
-        let arena = self.profile.child_or_insert(parent_node, frame_index);
-        let node = &mut self.profile.nodes[arena as usize];
-        node.calls = calls;
-        node.bytecodes = bytecodes;
-        self.nodes.insert(id, arena);
-        self.node_count += 1;
+        self.profile.add(node, calls, bytecodes);
+        self.nodes.insert(id, node.0);
+        self.node_records += 1;
         Ok(())
     }
-}
 
-fn malformed(record: &'static str, detail: &str) -> ParseErrorKind {
-    ParseErrorKind::Malformed {
-        record,
-        detail: detail.to_owned(),
+    /// Switches to telling contexts apart by (parent id, frame id), once a
+    /// frame name repeats. Until now frames and nodes of the file map one
+    /// to one onto the model's, so their pairs are read back from it.
+    fn tell_contexts_by_file_ids(&mut self) {
+        let mut node_ids = vec![0; self.profile.nodes().len()];
+        for (id, node) in self.nodes.iter() {
+            node_ids[node as usize] = id;
+        }
+        let mut frame_ids = vec![0; self.profile.frames().len()];
+        for (id, frame) in self.frames.iter() {
+            frame_ids[frame as usize] = id;
+        }
+        let pairs = self
+            .profile
+            .nodes()
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(index, node)| {
+                let key = (node_ids[node.parent.0 as usize], frame_ids[node.frame.0 as usize]);
+                (key, node_ids[index])
+            });
+        self.pairs = Some(pairs.collect());
     }
 }
 
-fn number(record: &'static str, field: &str) -> Result<u64, ParseErrorKind> {
-    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(malformed(record, &format!("`{field}` is not an unsigned number")));
+fn check_header(line: &[u8]) -> Result<(), ParseErrorKind> {
+    let version = line
+        .strip_prefix(b"jp-profile ")
+        .and_then(|v| number("jp-profile", "version", v).ok())
+        .ok_or(ParseErrorKind::NotAProfile)?;
+    match version {
+        0 => Err(ParseErrorKind::NotAProfile),
+        1..=FORMAT_VERSION => Ok(()),
+        found => Err(ParseErrorKind::NewerVersion { found }),
     }
-    field
-        .parse::<u64>()
-        .map_err(|_| malformed(record, &format!("`{field}` does not fit in 64 bits")))
 }
 
-/// `\\` is `\` and `\n` a line break; other escapes are errors.
-fn unescape(text: &str) -> Result<String, ParseErrorKind> {
+/// The text before the first space and the text after it.
+fn split_field(line: &[u8]) -> (&[u8], &[u8]) {
+    match line.iter().position(|&b| b == b' ') {
+        Some(space) => (&line[..space], &line[space + 1..]),
+        None => (line, &[]),
+    }
+}
+
+/// An unsigned decimal that fits in 64 bits.
+fn number(record: &'static str, what: &str, field: &[u8]) -> Result<u64, ParseErrorKind> {
+    if field.is_empty() {
+        return Err(malformed(record, format!("missing {what}")));
+    }
+    let mut value: u64 = 0;
+    for &byte in field {
+        if !byte.is_ascii_digit() {
+            let field = printable(field);
+            return Err(malformed(
+                record,
+                format!("{what} `{field}` is not an unsigned decimal number"),
+            ));
+        }
+        value = value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(byte - b'0')))
+            .ok_or_else(|| {
+                malformed(
+                    record,
+                    format!("{what} {} does not fit in 64 bits", printable(field)),
+                )
+            })?;
+    }
+    Ok(value)
+}
+
+fn utf8<'a>(record: &'static str, what: &str, field: &'a [u8]) -> Result<&'a str, ParseErrorKind> {
+    std::str::from_utf8(field).map_err(|_| malformed(record, format!("{what} is not UTF-8")))
+}
+
+/// `\\` is `\` and `\n` a line break; any other escape is an error.
+fn unescape(record: &'static str, text: &str) -> Result<String, ParseErrorKind> {
     if !text.contains('\\') {
         return Ok(text.to_owned());
     }
@@ -304,10 +448,30 @@ fn unescape(text: &str) -> Result<String, ParseErrorKind> {
         match chars.next() {
             Some('\\') => out.push('\\'),
             Some('n') => out.push('\n'),
-            _ => return Err(ParseErrorKind::BadEscape),
+            other => {
+                let escape = other
+                    .map(|c| format!("\\{}", c.escape_debug()))
+                    .unwrap_or("\\".into());
+                return Err(ParseErrorKind::BadEscape { record, escape });
+            }
         }
     }
     Ok(out)
+}
+
+fn malformed(record: &'static str, detail: String) -> ParseErrorKind {
+    ParseErrorKind::Malformed { record, detail }
+}
+
+/// Bytes from the file, for a message: invalid UTF-8 replaced, control
+/// characters (a stray `\r`, say) escaped, and at most 60 characters.
+fn printable(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out: String = text.chars().take(60).flat_map(char::escape_debug).collect();
+    if text.chars().nth(60).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 #[cfg(test)]
@@ -319,71 +483,279 @@ mod tests {
     }
 
     fn message(text: &str) -> String {
-        read(text).unwrap_err().to_string()
+        match read(text) {
+            Ok(_) => panic!("read without error:\n{text}"),
+            Err(error) => error.to_string(),
+        }
     }
 
-    const GOOD: &str = "jp-profile 1\nmeta agent default\nmeta jvm OpenJDK 17\n\
-        frame 1 demo.A.main([Ljava/lang/String;)V\nframe 2 demo.A.f()V\n\
-        node 1 0 1 1 5\nnode 2 1 2 10 100\nend 2\n";
+    const GOOD: &str = "jp-profile 1\n\
+        meta agent default\n\
+        meta jvm OpenJDK 64-Bit Server VM 17.0.15\n\
+        meta threads 3\n\
+        frame 1 demo.A.main([Ljava/lang/String;)V\n\
+        frame 2 demo.A.f(I)J\n\
+        node 1 0 1 1 5\n\
+        node 2 1 2 10 100\n\
+        end 2\n";
 
     #[test]
     fn a_well_formed_profile_reads_into_a_tree() {
         let profile = read(GOOD).unwrap();
-        assert_eq!(profile.nodes.len(), 3);
+        assert_eq!(profile.context_count(), 2);
         assert_eq!(
-            profile.path(2),
-            ["demo.A.main([Ljava/lang/String;)V", "demo.A.f()V"]
+            profile.path(NodeId(2)),
+            ["demo.A.main([Ljava/lang/String;)V", "demo.A.f(I)J"]
         );
-        assert_eq!((profile.nodes[2].calls, profile.nodes[2].bytecodes), (10, 100));
-        assert_eq!(profile.meta["jvm"], "OpenJDK 17");
+        let f = profile.node(NodeId(2));
+        assert_eq!((f.calls, f.bytecodes), (10, 100));
+        assert_eq!(profile.meta["jvm"], "OpenJDK 64-Bit Server VM 17.0.15");
+        assert_eq!(profile.meta["threads"], "3");
+        assert_eq!(profile.files, 1);
+    }
+
+    #[test]
+    fn the_example_of_the_format_document_reads() {
+        let doc = include_str!("../../../docs/profile-format.md");
+        let start = doc.find("```\njp-profile").unwrap() + 4;
+        let end = start + doc[start..].find("```").unwrap();
+        let profile = read(&doc[start..end]).unwrap();
+        assert_eq!(profile.context_count(), 2);
+        assert_eq!(profile.meta["bba"], "precise");
+    }
+
+    #[test]
+    fn an_empty_profile_is_a_header_and_an_end() {
+        let profile = read("jp-profile 1\nend 0\n").unwrap();
+        assert_eq!(profile.context_count(), 0);
+        assert!(profile.meta.is_empty());
+    }
+
+    #[test]
+    fn ids_need_only_be_unique_not_in_order() {
+        let text =
+            "jp-profile 1\nframe 20 b\nframe 7 a\nnode 9 0 7 1 1\nnode 3 9 20 2 2\nnode 100 3 7 3 3\nend 3\n";
+        let profile = read(text).unwrap();
+        assert_eq!(profile.path(NodeId(3)), ["a", "b", "a"]);
+        assert_eq!(profile.node(NodeId(3)).calls, 3);
     }
 
     #[test]
     fn a_newer_version_is_refused_saying_so() {
         assert_eq!(
-            message("jp-profile 2\nend 0\n"),
+            message("jp-profile 2\nsomething new\n"),
             "p.jpprof:1: written by a newer JP: format version 2, this JP reads up to version 1"
         );
     }
 
     #[test]
+    fn a_missing_or_garbled_header_is_not_a_profile() {
+        let not = "not a JP profile: the first line must be `jp-profile <version>`";
+        assert_eq!(message("frame 1 a\nend 0\n"), format!("p.jpprof:1: {not}"));
+        assert_eq!(message("jp-profile one\n"), format!("p.jpprof:1: {not}"));
+        assert_eq!(message("jp-profile 0\n"), format!("p.jpprof:1: {not}"));
+        assert_eq!(message("jp-profile  1\n"), format!("p.jpprof:1: {not}"));
+        assert_eq!(message("\u{feff}jp-profile 1\n"), format!("p.jpprof:1: {not}"));
+        assert_eq!(message(""), "p.jpprof:1: empty file, not a JP profile");
+        let binary = vec![b'x'; 1 << 20];
+        let error = parse(&binary[..], Path::new("p.jpprof")).unwrap_err();
+        assert_eq!(error.to_string(), format!("p.jpprof:1: {not}"));
+    }
+
+    #[test]
     fn a_file_without_end_is_truncated() {
-        let truncated = &GOOD[..GOOD.find("end").unwrap()];
+        let cut = &GOOD[..GOOD.find("end").unwrap()];
         assert_eq!(
-            message(truncated),
-            "p.jpprof: truncated: the file ends without its `end` record"
+            message(cut),
+            "p.jpprof:9: truncated: the file ends without its `end` record"
         );
         assert_eq!(
-            message(""),
-            "p.jpprof:1: not a JP profile (the first line must be `jp-profile <version>`)"
+            message("jp-profile 1\n"),
+            "p.jpprof:2: truncated: the file ends without its `end` record"
         );
     }
 
     #[test]
-    fn references_must_point_back() {
+    fn a_file_cut_inside_a_line_is_truncated() {
+        let cut = &GOOD[..GOOD.find("10 100").unwrap() + 4];
+        assert_eq!(
+            message(cut),
+            "p.jpprof:8: truncated: the last line has no line break"
+        );
+        // `end 2` could have been `end 23`.
+        assert_eq!(
+            message(GOOD.trim_end()),
+            "p.jpprof:9: truncated: the last line has no line break"
+        );
+        assert_eq!(
+            message("jp-profile 1"),
+            "p.jpprof:1: truncated: the last line has no line break"
+        );
+    }
+
+    #[test]
+    fn references_must_point_back_to_earlier_records() {
         let text = GOOD.replace("node 2 1 2", "node 2 9 2");
-        assert_eq!(message(&text), "p.jpprof:7: node 2 refers to unknown parent 9");
+        assert_eq!(message(&text), "p.jpprof:8: node 2 refers to unknown parent 9");
         let text = GOOD.replace("node 2 1 2", "node 2 1 7");
-        assert_eq!(message(&text), "p.jpprof:7: node 2 refers to unknown frame 7");
-    }
-
-    #[test]
-    fn bad_numbers_duplicates_and_counts_are_named() {
-        assert!(message(&GOOD.replace("10 100", "10 x")).contains("`x` is not an unsigned number"));
-        assert!(
-            message(&GOOD.replace("10 100", "10 99999999999999999999")).contains("does not fit in 64 bits")
+        assert_eq!(message(&text), "p.jpprof:8: node 2 refers to unknown frame 7");
+        let forward = "jp-profile 1\nframe 1 a\nnode 1 2 1 1 1\nnode 2 0 1 1 1\nend 2\n";
+        assert_eq!(message(forward), "p.jpprof:3: node 1 refers to unknown parent 2");
+        let itself = "jp-profile 1\nframe 1 a\nnode 1 1 1 1 1\nend 1\n";
+        assert_eq!(message(itself), "p.jpprof:3: node 1 refers to unknown parent 1");
+        let frame_later = "jp-profile 1\nnode 1 0 1 1 1\nframe 1 a\nend 1\n";
+        assert_eq!(
+            message(frame_later),
+            "p.jpprof:2: node 1 refers to unknown frame 1"
         );
-        assert!(message(&GOOD.replace("node 2 1 2", "node 1 1 2")).contains("node 1 is defined twice"));
-        assert!(message(&GOOD.replace("node 2 1 2", "node 2 0 1")).contains("repeats the context of node 1"));
-        assert!(message(&GOOD.replace("end 2", "end 3")).contains("`end` says 3 nodes, the file has 2"));
-        assert!(message(&format!("{GOOD}node 3 0 2 1 1\n")).contains("content after the `end` record"));
-        assert!(message(&GOOD.replace("meta agent", "metadata agent")).contains("unknown record `metadata`"));
     }
 
     #[test]
-    fn frame_names_are_unescaped() {
-        let profile = read(&GOOD.replace("demo.A.f()V", "demo.A.a\\\\b\\nc()V")).unwrap();
-        assert!(profile.frames.contains(&"demo.A.a\\b\nc()V".to_owned()));
-        assert!(message(&GOOD.replace("demo.A.f()V", "demo.A.\\t()V")).contains("bad escape"));
+    fn ids_are_defined_once() {
+        assert_eq!(
+            message(&GOOD.replace("node 2 1 2", "node 1 1 2")),
+            "p.jpprof:8: node 1 is defined twice"
+        );
+        assert_eq!(
+            message(&GOOD.replace("frame 2 ", "frame 1 ")),
+            "p.jpprof:6: frame 1 is defined twice"
+        );
+        assert!(message(&GOOD.replace("frame 2 ", "frame 0 ")).contains("malformed `frame` record: id 0"));
+        assert!(message(&GOOD.replace("node 2 1 2", "node 0 1 2")).contains("malformed `node` record: id 0"));
+    }
+
+    #[test]
+    fn a_parent_has_one_child_per_frame() {
+        assert_eq!(
+            message(&GOOD.replace("node 2 1 2", "node 2 0 1")),
+            "p.jpprof:8: node 2 has the same parent and frame as node 1"
+        );
+    }
+
+    #[test]
+    fn frames_sharing_a_name_make_one_context_under_one_parent() {
+        let text = "jp-profile 1\nframe 1 main\nframe 2 f\nframe 3 f\nframe 4 g\n\
+            node 1 0 1 1 1\nnode 2 1 2 2 20\nnode 3 1 3 3 30\nnode 4 2 4 1 4\nnode 5 3 4 1 5\nend 5\n";
+        let profile = read(text).unwrap();
+        assert_eq!(profile.context_count(), 3);
+        let f = profile.node(NodeId(2));
+        assert_eq!((f.calls, f.bytecodes), (5, 50));
+        assert_eq!(profile.node(NodeId(3)).bytecodes, 9);
+        // A real repetition is still one.
+        let twice = text.replace("node 5 3 4", "node 5 2 4");
+        assert_eq!(
+            message(&twice),
+            "p.jpprof:10: node 5 has the same parent and frame as node 4"
+        );
+    }
+
+    #[test]
+    fn numbers_are_unsigned_decimals_that_fit_in_64_bits() {
+        let at_max = GOOD.replace("10 100", "18446744073709551615 0");
+        assert_eq!(read(&at_max).unwrap().node(NodeId(2)).calls, u64::MAX);
+        assert_eq!(
+            message(&GOOD.replace("10 100", "10 18446744073709551616")),
+            "p.jpprof:8: malformed `node` record: bytecodes 18446744073709551616 does not fit in 64 bits"
+        );
+        assert_eq!(
+            message(&GOOD.replace("10 100", "10 x")),
+            "p.jpprof:8: malformed `node` record: bytecodes `x` is not an unsigned decimal number"
+        );
+        assert!(message(&GOOD.replace("10 100", "-1 100")).contains("calls `-1` is not"));
+        assert!(message(&GOOD.replace("10 100", "+1 100")).contains("calls `+1` is not"));
+        assert!(message(&GOOD.replace("10 100", "10 100\r")).contains("bytecodes `100\\r` is not"));
+        assert!(message(&GOOD.replace("10 100", "10")).contains("missing bytecodes"));
+        assert!(message(&GOOD.replace("10 100", "10 100 7")).contains("more than 5 fields"));
+        assert!(message(&GOOD.replace("10 100", "10  100")).contains("missing bytecodes"));
+        assert!(message(&GOOD.replace("meta threads 3", "meta threads three")).contains("threads `three`"));
+    }
+
+    #[test]
+    fn end_counts_the_nodes_and_nothing_follows_it() {
+        assert_eq!(
+            message(&GOOD.replace("end 2", "end 3")),
+            "p.jpprof:9: `end` says 3 nodes, the file has 2"
+        );
+        assert_eq!(
+            message(&format!("{GOOD}node 3 0 2 1 1\n")),
+            "p.jpprof:10: content after the `end` record"
+        );
+        assert_eq!(
+            message(&format!("{GOOD}\n")),
+            "p.jpprof:10: content after the `end` record"
+        );
+        assert!(message(&GOOD.replace("end 2", "end")).contains("missing node count"));
+    }
+
+    #[test]
+    fn unknown_records_empty_lines_and_late_metadata_are_refused() {
+        assert_eq!(
+            message(&GOOD.replace("meta agent", "metadata agent")),
+            "p.jpprof:2: unknown record `metadata`"
+        );
+        assert_eq!(
+            message(&GOOD.replace("meta agent default\n", "\n")),
+            "p.jpprof:2: empty line"
+        );
+        assert_eq!(
+            message(&GOOD.replace("node 1 0", "meta late yes\nnode 1 0")),
+            "p.jpprof:7: `meta` record after the first `frame` record"
+        );
+        assert!(message(&GOOD.replace("frame 2 demo.A.f(I)J", "frame 2")).contains("missing name"));
+        assert!(message(&GOOD.replace("frame 2 demo.A.f(I)J", "frame 2 ")).contains("missing name"));
+    }
+
+    #[test]
+    fn unknown_metadata_keys_are_kept_and_the_last_value_wins() {
+        let text = GOOD.replace(
+            "meta threads 3",
+            "meta threads 3\nmeta colour blue\nmeta agent other",
+        );
+        let profile = read(&text).unwrap();
+        assert_eq!(profile.meta["colour"], "blue");
+        assert_eq!(profile.meta["agent"], "other");
+    }
+
+    #[test]
+    fn names_are_unescaped_and_may_hold_spaces() {
+        let text = GOOD.replace("demo.A.f(I)J", "demo.A.a\\\\b\\nc d(I)J");
+        let profile = read(&text).unwrap();
+        assert_eq!(profile.path(NodeId(2))[1], "demo.A.a\\b\nc d(I)J");
+        let text = GOOD.replace("OpenJDK", "Open\\\\JDK");
+        assert_eq!(
+            read(&text).unwrap().meta["jvm"],
+            "Open\\JDK 64-Bit Server VM 17.0.15"
+        );
+    }
+
+    #[test]
+    fn other_escapes_are_refused() {
+        assert_eq!(
+            message(&GOOD.replace("demo.A.f(I)J", "demo.A.\\t()V")),
+            "p.jpprof:6: bad escape `\\t` in frame record: only `\\\\` and `\\n` are escapes"
+        );
+        assert!(message(&GOOD.replace("demo.A.f(I)J", "demo.A.f()V\\")).contains("bad escape `\\`"));
+    }
+
+    #[test]
+    fn names_must_be_utf8() {
+        let mut bytes = GOOD.as_bytes().to_vec();
+        let at = GOOD.find("f(I)J").unwrap();
+        bytes[at] = 0xff;
+        let error = parse(&bytes[..], Path::new("p.jpprof")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "p.jpprof:6: malformed `frame` record: name is not UTF-8"
+        );
+    }
+
+    #[test]
+    fn a_missing_file_is_named_without_a_line() {
+        let error = parse_file(Path::new("/nonexistent/p.jpprof")).unwrap_err();
+        assert!(error.line.is_none());
+        assert!(
+            error.to_string().starts_with("/nonexistent/p.jpprof: "),
+            "{error}"
+        );
     }
 }

@@ -1,0 +1,129 @@
+//! `jp report --out`, which the golden cases cannot see: the file written,
+//! its permissions, and what is left behind when writing fails.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn profiles() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/testdata/profiles")
+}
+
+fn jp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jp"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn out_receives_what_stdout_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = profiles().join("a.jpprof");
+    let b = profiles().join("b.jpprof");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let target = dir.path().join("flame.folded");
+    fs::write(&target, "an older report, replaced\n").unwrap();
+    let to_file = jp(&[
+        "report",
+        a,
+        b,
+        "--format",
+        "folded",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(to_file.status.code(), Some(0));
+    assert!(to_file.stdout.is_empty() && to_file.stderr.is_empty());
+    let to_stdout = jp(&["report", a, b, "--format", "folded"]);
+    assert_eq!(fs::read(&target).unwrap(), to_stdout.stdout);
+    // Nothing but the report is left in the directory.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_ne!(
+            mode & 0o644,
+            0o600,
+            "mode {mode:o}: a report is not a private temporary file"
+        );
+    }
+}
+
+#[test]
+fn a_failing_profile_leaves_an_existing_report_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("flame.folded");
+    fs::write(&target, "the last good report\n").unwrap();
+    let truncated = profiles().join("truncated.jpprof");
+    let output = jp(&[
+        "report",
+        truncated.to_str().unwrap(),
+        "--format",
+        "folded",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(&target).unwrap(), "the last good report\n");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn an_unwritable_out_is_named_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("no/such/dir/flame.folded");
+    let a = profiles().join("a.jpprof");
+    let output = jp(&[
+        "report",
+        a.to_str().unwrap(),
+        "--format",
+        "folded",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with(&format!("jp: {}: ", target.display())),
+        "{stderr}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_report_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // A chain of 300 contexts: some 2 MB of folded lines, more than a pipe holds.
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("deep.jpprof");
+    let mut text = String::from("jp-profile 1\n");
+    for frame in 1..=300 {
+        text.push_str(&format!(
+            "frame {frame} demo.Generated.method{frame}(Ljava/lang/String;)V\n"
+        ));
+    }
+    for node in 1..=300 {
+        text.push_str(&format!("node {node} {} {node} 1 1\n", node - 1));
+    }
+    text.push_str("end 300\n");
+    fs::write(&deep, text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jp"))
+        .args(["report", deep.to_str().unwrap(), "--format", "folded"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is closed now; the rest of the report meets a broken pipe.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

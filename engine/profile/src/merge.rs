@@ -1,0 +1,117 @@
+//! Merging profiles: contexts with the same path of frame names add up.
+
+use crate::model::{FrameId, NodeId, Profile};
+
+impl Profile {
+    /// Adds `other` into this profile. A context of `other` joins the one
+    /// of `self` that has the same parent context and the same frame name,
+    /// or becomes a new one; calls and bytecodes add up (saturating, see
+    /// [`Profile::add`]).
+    ///
+    /// Metadata: `threads` add up, `bba` becomes `mixed` when the two
+    /// disagree, any other key keeps the value it had in `self` (or takes
+    /// the one of `other` if `self` had none), and [`Profile::files`] adds up.
+    pub fn merge(&mut self, other: &Profile) {
+        let frames: Vec<FrameId> = other.frames().iter().map(|name| self.intern(name)).collect();
+        // Parents come before their children, so each parent is mapped first.
+        let mut mapped = vec![NodeId::ROOT; other.nodes().len()];
+        for (index, node) in other.nodes().iter().enumerate().skip(1) {
+            let into = self.child_or_insert(mapped[node.parent.0 as usize], frames[node.frame.0 as usize]);
+            self.add(into, node.calls, node.bytecodes);
+            mapped[index] = into;
+        }
+        for (key, value) in &other.meta {
+            let Some(mine) = self.meta.get_mut(key) else {
+                self.meta.insert(key.clone(), value.clone());
+                continue;
+            };
+            match key.as_str() {
+                "threads" => {
+                    let sum = count(mine).saturating_add(count(value));
+                    *mine = sum.to_string();
+                }
+                "bba" if mine != value => *mine = "mixed".to_owned(),
+                _ => {}
+            }
+        }
+        self.files += other.files;
+    }
+}
+
+/// A `threads` value; the parser has checked it is a number.
+fn count(text: &str) -> u64 {
+    text.parse().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::tests::profile;
+    use crate::model::{NodeId, Profile};
+
+    fn counts(p: &Profile, path: &[&str]) -> (u64, u64) {
+        let mut at = NodeId::ROOT;
+        for name in path {
+            at = p.child(at, p.frame_id(name).unwrap()).unwrap();
+        }
+        (p.node(at).calls, p.node(at).bytecodes)
+    }
+
+    #[test]
+    fn the_same_paths_add_up_and_the_others_are_kept() {
+        let mut a = profile(&[(&["main"], 1, 10), (&["main", "f"], 2, 20)]);
+        let b = profile(&[(&["main"], 1, 5), (&["main", "g"], 3, 30), (&["<clinit>"], 1, 7)]);
+        a.merge(&b);
+        assert_eq!(counts(&a, &["main"]), (2, 15));
+        assert_eq!(counts(&a, &["main", "f"]), (2, 20));
+        assert_eq!(counts(&a, &["main", "g"]), (3, 30));
+        assert_eq!(counts(&a, &["<clinit>"]), (1, 7));
+        assert_eq!(a.context_count(), 4);
+        assert_eq!(a.files, 2);
+    }
+
+    #[test]
+    fn frames_numbered_differently_in_each_file_are_matched_by_name() {
+        let mut a = profile(&[(&["x", "y"], 1, 1)]);
+        let b = profile(&[(&["y"], 1, 1), (&["x", "y"], 1, 1)]);
+        a.merge(&b);
+        assert_eq!(counts(&a, &["x", "y"]), (2, 2));
+        assert_eq!(counts(&a, &["y"]), (1, 1));
+        assert_eq!(a.frames().len(), 2);
+    }
+
+    #[test]
+    fn merging_into_an_empty_profile_copies_the_other() {
+        let b = profile(&[(&["main"], 1, 5), (&["main", "g"], 3, 30)]);
+        let mut a = Profile::new();
+        a.merge(&b);
+        assert_eq!(a.nodes(), b.nodes());
+        assert_eq!(a.files, 1);
+    }
+
+    #[test]
+    fn threads_add_up_and_different_analyses_are_mixed() {
+        let mut a = Profile::new();
+        a.meta.insert("threads".into(), "2".into());
+        a.meta.insert("bba".into(), "precise".into());
+        a.meta.insert("jvm".into(), "OpenJDK 17".into());
+        let mut b = Profile::new();
+        b.meta.insert("threads".into(), "3".into());
+        b.meta.insert("bba".into(), "default".into());
+        b.meta.insert("jvm".into(), "OpenJDK 21".into());
+        b.meta.insert("agent".into(), "default".into());
+        a.merge(&b);
+        assert_eq!(a.meta["threads"], "5");
+        assert_eq!(a.meta["bba"], "mixed");
+        assert_eq!(a.meta["jvm"], "OpenJDK 17");
+        assert_eq!(a.meta["agent"], "default");
+    }
+
+    #[test]
+    fn the_same_analysis_stays_as_it_is() {
+        let mut a = Profile::new();
+        a.meta.insert("bba".into(), "precise".into());
+        let b = a.clone();
+        a.merge(&b);
+        assert_eq!(a.meta["bba"], "precise");
+    }
+}
