@@ -308,7 +308,7 @@ table() {
     done
     printf '%-8s %10s %7s' geomean "" ""
     for c in "${configs[@]:1}"; do
-        if [[ -z ${count[$c]:-} ]]; then
+        if [[ ${count[$c]:-0} != "${#workloads[@]}" ]]; then
             printf ' %14s' n/a
         else
             printf ' %14s' "${bounded[$c]:+>}$(awk -v s="${logsum[$c]}" -v n="${count[$c]}" 'BEGIN { printf "%.2f", exp(s / n) }')x"

@@ -17,7 +17,7 @@ public final class H2Workload {
         int customers = Workload.size(5_000, 1_000);
         int orders = Workload.size(45_000, 9_000);
         int[] run = {0};
-        Workload.main("h2", args, 2, () -> round(run[0]++, customers, orders));
+        Workload.main("h2", args, 1, () -> round(run[0]++, customers, orders));
     }
 
     private static long round(int n, int customers, int orders) throws Exception {

@@ -38,7 +38,7 @@ public final class LuceneWorkload {
         }
         int documents = Workload.size(8_000, 2_000);
         int queries = Workload.size(600, 150);
-        Workload.main("lucene", args, 3, () -> round(words, documents, queries));
+        Workload.main("lucene", args, 2, () -> round(words, documents, queries));
     }
 
     private static long round(String[] words, int documents, int queries) throws Exception {
