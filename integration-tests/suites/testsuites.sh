@@ -73,6 +73,8 @@ for package in java.lang java.lang.reflect java.util java.util.concurrent java.u
     opens+=(--add-opens "java.base/$package=ALL-UNNAMED")
 done
 
+# A fixed heap makes memory-hungry tests (commons-codec's 1 GiB Base64 case checks the free
+# memory first) take the same path on every machine instead of depending on its RAM.
 # run_tests OUT CLASSPATH SCAN [LAUNCHER-ARGS...]: runs the tests found in SCAN (a jar or
 # directory) with CLASSPATH, in the working directory $cwd (the test resources unpacked under
 # src/test/resources, where tests that open them by path look); writes OUT.results (results.py)
@@ -81,7 +83,7 @@ done
 run_tests() {
     local out=$1 cp=$2 scan=$3
     shift 3
-    (cd "$cwd" && timeout 900 "$java" -Xss4m "${opens[@]}" -Djp.output="$out.jpprof" -cp "$cp:$launcher" \
+    (cd "$cwd" && timeout 900 "$java" -Xss4m -Xmx3g "${opens[@]}" -Djp.output="$out.jpprof" -cp "$cp:$launcher" \
         org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=summary \
         --reports-dir="$out.reports" --scan-class-path="$scan" --include-classname='^.*Test$' "$@") >"$out.log" 2>&1
     python3 "$here/results.py" "$out.reports" >"$out.results" 2>>"$out.log"
