@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jp_profile::{Metric, Profile};
+use jp_report::Options;
 
 /// Exit code when no report could be made.
 const EXIT_NO_REPORT: u8 = 2;
@@ -48,9 +49,17 @@ pub struct Args {
     /// The report format.
     #[arg(long, value_enum)]
     format: Format,
-    /// The count to report, for the formats that show one.
+    /// The count to report, for the formats that show one, and the one
+    /// that `--threshold` compares (HTML and speedscope show both counts).
     #[arg(long, value_enum, default_value = "bytecodes")]
     metric: MetricFlag,
+    /// Leave out contexts whose subtree total is below this percentage of
+    /// the whole profile's total.
+    #[arg(long, value_name = "PERCENT", default_value = "0", value_parser = percentage)]
+    threshold: f64,
+    /// Leave out contexts deeper than this (top-level contexts are at depth 1).
+    #[arg(long, value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..))]
+    max_depth: Option<u32>,
     /// Write the report to this file (atomically: complete or not at all)
     /// instead of stdout.
     #[arg(long, value_name = "PATH")]
@@ -64,7 +73,12 @@ pub fn main(args: &Args) -> ExitCode {
     let Some(profile) = read_all(&args.profiles) else {
         return ExitCode::from(EXIT_NO_REPORT);
     };
-    let report = |out: &mut dyn Write| render(&profile, args.format, args.metric.into(), out);
+    let options = Options {
+        metric: args.metric.into(),
+        threshold: args.threshold,
+        max_depth: args.max_depth,
+    };
+    let report = |out: &mut dyn Write| render(&profile, args.format, &options, out);
     let written = match &args.out {
         None => {
             let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
@@ -108,9 +122,17 @@ fn read_all(paths: &[PathBuf]) -> Option<Profile> {
 }
 
 /// Writes `profile` in `format`; the one place a new format is added.
-fn render(profile: &Profile, format: Format, metric: Metric, out: &mut dyn Write) -> io::Result<()> {
+fn render(profile: &Profile, format: Format, options: &Options, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        Format::Folded => jp_profile::folded::write(profile, metric, out),
+        Format::Folded => jp_report::folded::write(profile, options, out),
+    }
+}
+
+/// A percentage from 0 to 100.
+fn percentage(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
+        _ => Err(format!("`{text}` is not a percentage from 0 to 100")),
     }
 }
 

@@ -195,6 +195,19 @@ impl Profile {
         (id, true)
     }
 
+    /// Adds to the counts of the context reached from the root through the
+    /// frames named `path`, created (with its ancestors) when new, and gives
+    /// its id; the empty path is the root.
+    pub fn add_path(&mut self, path: &[&str], calls: u64, bytecodes: u64) -> NodeId {
+        let mut at = NodeId::ROOT;
+        for name in path {
+            let frame = self.intern(name);
+            at = self.child_or_insert(at, frame);
+        }
+        self.add(at, calls, bytecodes);
+        at
+    }
+
     /// Adds to the counts of `id`, saturating at `u64::MAX` (which 585
     /// years of bytecodes at one per nanosecond would not reach).
     ///
@@ -263,12 +276,7 @@ pub(crate) mod tests {
     pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
         let mut profile = Profile::new();
         for &(path, calls, bytecodes) in paths {
-            let mut at = NodeId::ROOT;
-            for frame in path {
-                let frame = profile.intern(frame);
-                at = profile.child_or_insert(at, frame);
-            }
-            profile.add(at, calls, bytecodes);
+            profile.add_path(path, calls, bytecodes);
         }
         profile.files = 1;
         profile

@@ -11,23 +11,31 @@
 
 use std::io::{self, Write};
 
-use crate::model::{FrameId, Metric, NodeId, Profile};
+use jp_profile::{NodeId, Profile};
 
-/// Writes one line per context whose value in `metric` is not 0, depth
-/// first, siblings in frame-name order, so that the output does not depend
-/// on the order of the records or of the profiles merged.
+use crate::{order, Options, Totals, Visible};
+
+/// Writes one line per shown context whose value in `options.metric` is
+/// not 0, depth first, siblings in frame-name order, so that the output
+/// does not depend on the order of the records or of the profiles merged.
 ///
 /// # Errors
 /// Those of `out`.
-pub fn write(profile: &Profile, metric: Metric, mut out: impl Write) -> io::Result<()> {
-    let rank = frame_ranks(profile);
+pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::Result<()> {
+    let rank = order::frame_ranks(profile);
+    let visible = Visible::of(profile, &Totals::of(profile), options);
     let mut line: Vec<u8> = Vec::with_capacity(4096);
     // The length of `line` once it holds the first `d + 1` frames of the path, at `d`.
     let mut ends: Vec<usize> = Vec::new();
     // (node, number of frames above it); pushed in reverse order, popped in order.
     let mut work: Vec<(NodeId, usize)> = Vec::new();
     let mut siblings: Vec<NodeId> = Vec::new();
-    push_children(profile, NodeId::ROOT, 0, &rank, &mut siblings, &mut work);
+    let mut push_children = |id: NodeId, depth: usize, work: &mut Vec<(NodeId, usize)>| {
+        order::by_name(profile, id, &rank, &mut siblings);
+        let shown = siblings.iter().rev().filter(|&&child| visible.is_shown(child));
+        work.extend(shown.map(|&child| (child, depth)));
+    };
+    push_children(NodeId::ROOT, 0, &mut work);
     while let Some((id, depth)) = work.pop() {
         let node = profile.node(id);
         ends.truncate(depth);
@@ -37,44 +45,14 @@ pub fn write(profile: &Profile, metric: Metric, mut out: impl Write) -> io::Resu
         }
         push_frame(&mut line, profile.frame(node.frame));
         ends.push(line.len());
-        let value = node.value(metric);
+        let value = node.value(options.metric);
         if value != 0 {
             out.write_all(&line)?;
             writeln!(out, " {value}")?;
         }
-        push_children(profile, id, depth + 1, &rank, &mut siblings, &mut work);
+        push_children(id, depth + 1, &mut work);
     }
     Ok(())
-}
-
-/// Each frame's position in name order, indexed by [`FrameId`].
-fn frame_ranks(profile: &Profile) -> Vec<u32> {
-    let frames = profile.frames();
-    let mut order: Vec<u32> = (0..frames.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| frames[a as usize].cmp(&frames[b as usize]));
-    let mut rank = vec![0; frames.len()];
-    for (position, frame) in order.into_iter().enumerate() {
-        rank[frame as usize] = position as u32;
-    }
-    rank
-}
-
-fn push_children(
-    profile: &Profile,
-    id: NodeId,
-    depth: usize,
-    rank: &[u32],
-    siblings: &mut Vec<NodeId>,
-    work: &mut Vec<(NodeId, usize)>,
-) {
-    siblings.clear();
-    siblings.extend(profile.children(id));
-    let key = |child: &NodeId| {
-        let FrameId(frame) = profile.node(*child).frame;
-        std::cmp::Reverse(rank[frame as usize])
-    };
-    siblings.sort_unstable_by_key(key);
-    work.extend(siblings.iter().map(|&child| (child, depth)));
 }
 
 fn push_frame(line: &mut Vec<u8>, name: &str) {
@@ -88,11 +66,12 @@ fn push_frame(line: &mut Vec<u8>, name: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::tests::profile;
+    use crate::profile;
+    use jp_profile::Metric;
 
     fn folded(profile: &Profile, metric: Metric) -> String {
         let mut out = Vec::new();
-        write(profile, metric, &mut out).unwrap();
+        write(profile, &Options::new(metric), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

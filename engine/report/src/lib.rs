@@ -1,0 +1,75 @@
+//! JP's reports: a merged [`Profile`] shown as collapsed stacks
+//! ([`folded`]), as a text tree in the spirit of ProfBuilder's ProfOut
+//! ([`text`]), as one self-contained interactive HTML page ([`html`]) and as
+//! a speedscope file ([`speedscope`]).
+//!
+//! Every format reads the same derived facts, computed once here: the
+//! subtree totals of each context ([`Totals`]), the methods aggregated over
+//! their contexts ([`hot_methods`]), which contexts a `--threshold` or
+//! `--max-depth` keeps ([`Visible`]), and the order in which siblings are
+//! listed ([`order`]).
+//!
+//! ```
+//! use jp_profile::{Metric, Profile};
+//! use jp_report::Options;
+//! let mut profile = Profile::new();
+//! profile.add_path(&["demo.Main.main([Ljava/lang/String;)V"], 1, 12);
+//! profile.add_path(&["demo.Main.main([Ljava/lang/String;)V", "demo.Main.work(I)J"], 10, 500);
+//! let mut out = Vec::new();
+//! jp_report::folded::write(&profile, &Options::new(Metric::Bytecodes), &mut out)?;
+//! assert_eq!(
+//!     String::from_utf8(out)?,
+//!     "demo.Main.main([Ljava/lang/String;)V 12\n\
+//!      demo.Main.main([Ljava/lang/String;)V;demo.Main.work(I)J 500\n"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod folded;
+mod hot;
+pub mod order;
+mod totals;
+mod visible;
+
+pub use hot::{hot_methods, HotMethod};
+pub use totals::Totals;
+pub use visible::Visible;
+
+use jp_profile::Metric;
+#[cfg(test)]
+use jp_profile::Profile;
+
+/// What a report shows, from `jp report`'s flags.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Options {
+    /// The count that single-metric formats show, and that `threshold` compares.
+    pub metric: Metric,
+    /// Leave out contexts whose subtree total in `metric` is below this
+    /// percentage of the whole profile's total (0 keeps everything).
+    pub threshold: f64,
+    /// Leave out contexts deeper than this (a top-level context is at depth 1).
+    pub max_depth: Option<u32>,
+}
+
+impl Options {
+    /// Everything, in `metric`.
+    pub fn new(metric: Metric) -> Options {
+        Options {
+            metric,
+            threshold: 0.0,
+            max_depth: None,
+        }
+    }
+}
+
+/// A profile from `(path, calls, bytecodes)` triples, for tests.
+#[cfg(test)]
+pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
+    let mut profile = Profile::new();
+    for &(path, calls, bytecodes) in paths {
+        profile.add_path(path, calls, bytecodes);
+    }
+    profile.files = 1;
+    profile
+}

@@ -1,0 +1,76 @@
+//! The order in which a report lists siblings, fixed so that a report does
+//! not depend on the order of the records or of the profiles merged.
+
+use jp_profile::{NodeId, Profile};
+
+use crate::Totals;
+use jp_profile::Metric;
+
+/// Each frame's position in name order, indexed by frame id.
+pub fn frame_ranks(profile: &Profile) -> Vec<u32> {
+    let frames = profile.frames();
+    let mut order: Vec<u32> = (0..frames.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| frames[a as usize].cmp(&frames[b as usize]));
+    let mut rank = vec![0; frames.len()];
+    for (position, frame) in order.into_iter().enumerate() {
+        rank[frame as usize] = position as u32;
+    }
+    rank
+}
+
+/// The children of `id` into `out` (cleared first), in frame-name order;
+/// `rank` is [`frame_ranks`].
+pub fn by_name(profile: &Profile, id: NodeId, rank: &[u32], out: &mut Vec<NodeId>) {
+    out.clear();
+    out.extend(profile.children(id));
+    out.sort_unstable_by_key(|&child| rank[profile.node(child).frame.0 as usize]);
+}
+
+/// The children of `id` into `out` (cleared first), the largest subtree
+/// total in `metric` first, ties in frame-name order.
+pub fn by_total(
+    profile: &Profile,
+    totals: &Totals,
+    metric: Metric,
+    id: NodeId,
+    rank: &[u32],
+    out: &mut Vec<NodeId>,
+) {
+    out.clear();
+    out.extend(profile.children(id));
+    out.sort_unstable_by_key(|&child| {
+        (
+            std::cmp::Reverse(totals.get(child, metric)),
+            rank[profile.node(child).frame.0 as usize],
+        )
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile;
+
+    fn names(profile: &Profile, ids: &[NodeId]) -> Vec<String> {
+        ids.iter()
+            .map(|&id| profile.frame(profile.node(id).frame).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn siblings_go_by_name_or_by_total_with_ties_by_name() {
+        let p = profile(&[
+            (&["m", "c"], 1, 5),
+            (&["m", "a"], 1, 1),
+            (&["m", "b"], 1, 5),
+            (&["m"], 1, 0),
+        ]);
+        let rank = frame_ranks(&p);
+        let totals = Totals::of(&p);
+        let mut out = Vec::new();
+        by_name(&p, NodeId(1), &rank, &mut out);
+        assert_eq!(names(&p, &out), ["a", "b", "c"]);
+        by_total(&p, &totals, Metric::Bytecodes, NodeId(1), &rank, &mut out);
+        assert_eq!(names(&p, &out), ["b", "c", "a"]);
+    }
+}

@@ -1,0 +1,135 @@
+//! Which contexts a report shows under `--threshold` and `--max-depth`.
+
+use jp_profile::{Metric, NodeId, Profile};
+
+use crate::{Options, Totals};
+
+/// The contexts a report shows: a context is shown when its parent is, it
+/// is no deeper than the maximum depth, and its subtree total reaches the
+/// threshold. What is left out is counted, so that a report can say so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Visible {
+    shown: Vec<bool>,
+    /// How many contexts are left out.
+    pub hidden_contexts: u64,
+    /// The sum of the values left out, in calls.
+    pub hidden_calls: u64,
+    /// The sum of the values left out, in bytecodes.
+    pub hidden_bytecodes: u64,
+}
+
+impl Visible {
+    /// Decides for every context of `profile`, in one pass from the root
+    /// down (a parent always comes before its children).
+    pub fn of(profile: &Profile, totals: &Totals, options: &Options) -> Visible {
+        let nodes = profile.nodes();
+        let threshold = options.threshold.max(0.0) / 100.0 * totals.grand(options.metric) as f64;
+        let max_depth = options.max_depth.unwrap_or(u32::MAX);
+        let mut shown = vec![false; nodes.len()];
+        let mut depth = vec![0u32; nodes.len()];
+        shown[0] = true;
+        let mut visible = Visible {
+            shown: Vec::new(),
+            hidden_contexts: 0,
+            hidden_calls: 0,
+            hidden_bytecodes: 0,
+        };
+        for (index, node) in nodes.iter().enumerate().skip(1) {
+            let parent = node.parent.0 as usize;
+            depth[index] = depth[parent] + 1;
+            let id = NodeId(index as u32);
+            shown[index] = shown[parent]
+                && depth[index] <= max_depth
+                && (options.threshold <= 0.0 || totals.get(id, options.metric) as f64 >= threshold);
+            if !shown[index] {
+                visible.hidden_contexts += 1;
+                if shown[parent] {
+                    visible.hidden_calls = visible.hidden_calls.saturating_add(totals.get(id, Metric::Calls));
+                    visible.hidden_bytecodes = visible
+                        .hidden_bytecodes
+                        .saturating_add(totals.get(id, Metric::Bytecodes));
+                }
+            }
+        }
+        visible.shown = shown;
+        visible
+    }
+
+    /// Whether the context `id` is shown (the root always is).
+    pub fn is_shown(&self, id: NodeId) -> bool {
+        self.shown[id.0 as usize]
+    }
+
+    /// The sum of the values left out, in `metric`.
+    pub fn hidden(&self, metric: Metric) -> u64 {
+        match metric {
+            Metric::Calls => self.hidden_calls,
+            Metric::Bytecodes => self.hidden_bytecodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile;
+
+    fn shown_paths(p: &Profile, visible: &Visible) -> Vec<String> {
+        let mut paths: Vec<String> = (1..p.nodes().len() as u32)
+            .map(NodeId)
+            .filter(|&id| visible.is_shown(id))
+            .map(|id| p.path(id).join(";"))
+            .collect();
+        paths.sort();
+        paths
+    }
+
+    fn sample() -> Profile {
+        profile(&[
+            (&["main"], 1, 10),
+            (&["main", "big"], 1, 80),
+            (&["main", "big", "deep"], 1, 7),
+            (&["main", "small"], 1, 4),
+            (&["main", "small", "tiny"], 1, 1),
+        ])
+    }
+
+    #[test]
+    fn everything_is_shown_by_default() {
+        let p = sample();
+        let visible = Visible::of(&p, &Totals::of(&p), &Options::new(Metric::Bytecodes));
+        assert_eq!(shown_paths(&p, &visible).len(), 5);
+        assert_eq!(visible.hidden_contexts, 0);
+    }
+
+    #[test]
+    fn a_threshold_hides_small_subtrees_and_counts_them_once() {
+        let p = sample();
+        let options = Options {
+            threshold: 6.0,
+            ..Options::new(Metric::Bytecodes)
+        };
+        let visible = Visible::of(&p, &Totals::of(&p), &options);
+        assert_eq!(shown_paths(&p, &visible), ["main", "main;big", "main;big;deep"]);
+        assert_eq!(visible.hidden_contexts, 2);
+        assert_eq!(
+            (visible.hidden(Metric::Bytecodes), visible.hidden(Metric::Calls)),
+            (5, 2)
+        );
+    }
+
+    #[test]
+    fn max_depth_cuts_deeper_contexts() {
+        let p = sample();
+        let options = Options {
+            max_depth: Some(2),
+            ..Options::new(Metric::Calls)
+        };
+        let visible = Visible::of(&p, &Totals::of(&p), &options);
+        assert_eq!(shown_paths(&p, &visible), ["main", "main;big", "main;small"]);
+        assert_eq!(
+            (visible.hidden_contexts, visible.hidden(Metric::Bytecodes)),
+            (2, 8)
+        );
+    }
+}
