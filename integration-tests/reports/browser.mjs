@@ -1,0 +1,44 @@
+// Shared by the browser tests: a headless Chromium through playwright-core, started the way this
+// machine's closed network needs (no background connections), and PASS/FAIL bookkeeping.
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'jp-chromium-'))}`,
+    ],
+  });
+}
+
+// A page that records console errors and uncaught exceptions in `errors`.
+export async function openPage(browser) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => page.errors.push(`exception: ${error.message}`));
+  return page;
+}
+
+// check(name, fn): runs one named check, prints PASS/FAIL, remembers failures; finish() exits.
+let failures = 0;
+export async function check(name, fn) {
+  try {
+    const detail = await fn();
+    console.log(`PASS ${name}${detail ? `: ${detail}` : ''}`);
+  } catch (error) {
+    failures += 1;
+    console.log(`FAIL ${name}: ${error.message}`);
+  }
+}
+
+export function finish() {
+  process.exit(failures === 0 ? 0 : 1);
+}

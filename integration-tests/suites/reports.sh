@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Reports suite: `jp report`'s HTML page in a real headless browser, and its speedscope files
+# against speedscope's published schema and in the speedscope app itself (DESIGN §6, Reports).
+#
+# Every `integration-tests/reports/*.test.mjs` runs under Node with these environment variables:
+#   JP          the jp binary (release build)
+#   CHROMIUM    the browser (Debian's chromium), driven by playwright-core
+#   JP_PROFILES the directory of small test profiles (engine/cli/tests/testdata/profiles)
+#   JP_WORK     a fresh directory for the test's files (kept when the suite fails)
+# and prints PASS/FAIL lines itself, exiting non-zero when a check failed. Screenshots are left in
+# $JP_WORK. The npm packages are pinned by integration-tests/reports/package-lock.json.
+# Exits 1 if a check failed, 2 if the suite could not run.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+here=$root/integration-tests/reports
+target=${CARGO_TARGET_DIR:-$root/target}
+case $target in /*) ;; *) target=$root/$target ;; esac
+die() { echo "reports.sh: $*" >&2; exit 2; }
+
+command -v node >/dev/null || die "no node on PATH"
+CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
+[[ -x $CHROMIUM ]] || die "no chromium on PATH (Debian's package chromium)"
+(cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build failed"
+if [[ ! -d $here/node_modules ]] || ! cmp -s "$here/package-lock.json" "$here/node_modules/.package-lock.json" 2>/dev/null; then
+    (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/jp-reports.XXXXXX")
+status=0
+shopt -s nullglob
+for test in "$here"/*.test.mjs; do
+    name=${test##*/}
+    mkdir -p "$work/${name%.test.mjs}"
+    JP=$target/release/jp CHROMIUM=$CHROMIUM JP_PROFILES=$root/engine/cli/tests/testdata/profiles \
+        JP_WORK=$work/${name%.test.mjs} node "$test" || status=1
+done
+if ((status == 0)); then rm -rf "$work"; else echo "reports.sh: work files kept in $work"; fi
+exit "$status"
