@@ -1,9 +1,6 @@
 // Shared by the browser tests: a headless Chromium through playwright-core, started the way this
 // machine's closed network needs (no background connections), and PASS/FAIL bookkeeping.
 import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export async function launch() {
   return chromium.launch({
@@ -11,8 +8,9 @@ export async function launch() {
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'jp-chromium-'))}`,
     ],
+    // No --user-data-dir: playwright-core refuses it in launch() and gives each launch a fresh
+    // temporary profile of its own, removed on close.
   });
 }
 

@@ -20,6 +20,12 @@ const EXIT_NO_REPORT: u8 = 2;
 pub enum Format {
     /// Collapsed stacks, `frame;frame;frame value`, for flame-graph tools.
     Folded,
+    /// A text tree with own values, subtree totals, proportional bars and
+    /// the hot methods, in the spirit of ProfBuilder's ProfOut.
+    Text,
+    /// speedscope's JSON file format, both metrics as two profiles, for
+    /// the speedscope viewer (speedscope.app, or offline).
+    Speedscope,
 }
 
 /// The metrics, as flags.
@@ -125,6 +131,8 @@ fn read_all(paths: &[PathBuf]) -> Option<Profile> {
 fn render(profile: &Profile, format: Format, options: &Options, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Folded => jp_report::folded::write(profile, options, out),
+        Format::Text => jp_report::text::write(profile, options, out),
+        Format::Speedscope => jp_report::speedscope::write(profile, options, out),
     }
 }
 

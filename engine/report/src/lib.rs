@@ -29,6 +29,8 @@
 pub mod folded;
 mod hot;
 pub mod order;
+pub mod speedscope;
+pub mod text;
 mod totals;
 mod visible;
 
