@@ -1,15 +1,12 @@
 //! `jp instrument`: rewrite the classes of directories, jars and class
-//! files into an output directory, printing warnings for what was kept
-//! unrewritten and a summary line.
+//! files into an output directory (incrementally with `--cache`), printing
+//! warnings for what was kept unrewritten and a summary line.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use jp_engine::config::Config;
-use jp_engine::filter::{ClassFilter, ClassPattern};
+use jp_engine::config::{BbaName, Config};
 use jp_engine::instrument::{instrument, InstrumentRequest, Scheme};
-use jp_instrument::blocks::Analysis;
-use jp_instrument::profile::ProfileOptions;
 use jp_instrument::stress::StressOptions;
 
 use crate::output::report_failure;
@@ -61,6 +58,12 @@ pub struct Args {
     /// A `jp.toml` with an `[instrument]` table (bba, include, exclude).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// A cache directory for incremental runs: inputs that did not change
+    /// since the last run into the same `--out` are not processed again,
+    /// classes seen before are not rewritten again, and the outputs of
+    /// inputs that are gone are deleted.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
     /// Stress scheme only: bytes of `nop` padding jumped over once per
     /// method (in its first loop, or at entry), to force branch widening.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -76,24 +79,13 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         Some(path) => Config::load(path)?,
         None => Config::default(),
     };
-    let analysis = match args.bba {
-        Some(BbaFlag::Default) => Analysis::Default,
-        Some(BbaFlag::Precise) => Analysis::Precise,
-        None => config.instrument.bba.map_or(Analysis::Default, Analysis::from),
-    };
-    let patterns = |from_config: &[String], from_flags: &[String]| {
-        from_config
-            .iter()
-            .chain(from_flags)
-            .map(|p| ClassPattern::new(p))
-            .collect()
-    };
-    let filter = ClassFilter {
-        include: patterns(&config.instrument.include, &args.include),
-        exclude: patterns(&config.instrument.exclude, &args.exclude),
-    };
+    let bba = args.bba.map(|flag| match flag {
+        BbaFlag::Default => BbaName::Default,
+        BbaFlag::Precise => BbaName::Precise,
+    });
+    let (options, filter) = config.resolve(bba, &args.include, &args.exclude);
     let scheme = match args.scheme {
-        SchemeName::Profile => Scheme::Profile(ProfileOptions { analysis }),
+        SchemeName::Profile => Scheme::Profile(options),
         SchemeName::Stress => Scheme::Stress(StressOptions { pad: args.stress_pad }),
     };
     let request = InstrumentRequest {
@@ -101,12 +93,16 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         output: args.out.clone(),
         scheme,
         filter,
+        cache: args.cache.clone(),
     };
-    let outcome = instrument(&request);
+    let outcome = instrument(&request)?;
     let mut stdout = io::stdout().lock();
     if !args.quiet {
         for located in &outcome.warnings {
             writeln!(stdout, "warning: {}: {}", located.location, located.warning)?;
+        }
+        for problem in &outcome.cache_problems {
+            writeln!(stdout, "warning: {problem}")?;
         }
     }
     for failure in &outcome.failures {
@@ -114,11 +110,14 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     }
     writeln!(
         stdout,
-        "instrument: {} classes rewritten, {} unchanged, {} other files copied, {} warnings, {} inputs failed",
+        "instrument: {} classes rewritten, {} reused, {} unchanged, {} other files copied, {} deleted, \
+         {} warnings, {} inputs failed",
         outcome.classes_rewritten,
+        outcome.classes_reused,
         outcome.classes_unchanged,
         outcome.resources_copied,
-        outcome.warnings.len(),
+        outcome.outputs_deleted,
+        outcome.warnings.len() + outcome.cache_problems.len(),
         outcome.failures.len()
     )?;
     Ok(outcome.failures.is_empty())

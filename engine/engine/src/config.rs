@@ -11,9 +11,12 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use jp_instrument::blocks::Analysis;
+use jp_instrument::profile::ProfileOptions;
+
+use crate::filter::{ClassFilter, ClassPattern};
 
 /// The contents of a `jp.toml`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -39,7 +42,7 @@ pub struct InstrumentConfig {
 }
 
 /// A basic-block analysis as spelled in configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BbaName {
     /// [`Analysis::Default`].
@@ -95,6 +98,35 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The profiling options and class filter that result from this file
+    /// and the settings given with a request (a build script's, the command
+    /// line's): a given `bba` wins over the file's, and given patterns add to
+    /// the file's.
+    pub fn resolve(
+        &self,
+        bba: Option<BbaName>,
+        include: &[String],
+        exclude: &[String],
+    ) -> (ProfileOptions, ClassFilter) {
+        let analysis = bba
+            .or(self.instrument.bba)
+            .map_or(Analysis::Default, Analysis::from);
+        let patterns = |from_file: &[String], given: &[String]| {
+            from_file
+                .iter()
+                .chain(given)
+                .map(|p| ClassPattern::new(p))
+                .collect()
+        };
+        let filter = ClassFilter {
+            include: patterns(&self.instrument.include, include),
+            exclude: patterns(&self.instrument.exclude, exclude),
+        };
+        (ProfileOptions { analysis }, filter)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +152,23 @@ mod tests {
         assert!(error.to_string().contains("bbq"), "{error}");
         let error = toml::from_str::<Config>("[instrument]\nbba = \"exact\"\n").unwrap_err();
         assert!(error.to_string().contains("line 2"), "{error}");
+    }
+
+    #[test]
+    fn given_settings_win_over_the_file_and_add_to_its_patterns() {
+        let config: Config =
+            toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\n").unwrap();
+        let (options, filter) = config.resolve(None, &["b.**".to_owned()], &[]);
+        assert_eq!(options.analysis, Analysis::Precise);
+        assert_eq!(
+            filter.include,
+            [ClassPattern::new("a.**"), ClassPattern::new("b.**")]
+        );
+        let (options, _) = config.resolve(Some(BbaName::Default), &[], &[]);
+        assert_eq!(options.analysis, Analysis::Default);
+        let (options, filter) = Config::default().resolve(None, &[], &["**Test".to_owned()]);
+        assert_eq!(options.analysis, Analysis::Default);
+        assert!(!filter.accepts("a.MainTest"));
     }
 
     #[test]

@@ -90,6 +90,15 @@ impl Entry {
     }
 }
 
+/// A file of a directory input, not read yet.
+#[derive(Debug, Clone)]
+pub struct DirFile {
+    /// The file on disk (the input's path joined with `name`).
+    pub path: PathBuf,
+    /// Its path relative to the input root, `/`-separated.
+    pub name: String,
+}
+
 /// An input path and its kind.
 #[derive(Debug, Clone)]
 pub struct Input {
@@ -171,45 +180,69 @@ impl Input {
         }
     }
 
-    fn directory_entries(&self) -> impl Iterator<Item = Result<Entry, InputError>> + '_ {
-        walkdir::WalkDir::new(&self.path)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(move |item| {
-                let item = match item {
-                    Ok(item) => item,
-                    Err(e) => {
-                        let path = e.path().unwrap_or(&self.path).to_owned();
-                        let source = e
-                            .into_io_error()
-                            .unwrap_or_else(|| io::Error::other("filesystem loop"));
-                        return Some(Err(InputError::Io { path, source }));
-                    }
-                };
-                if !item.file_type().is_file() {
-                    return None;
+    /// The files of a directory input, sorted by name, without reading
+    /// them (for any other kind: nothing).
+    pub fn files(&self) -> impl Iterator<Item = Result<DirFile, InputError>> + '_ {
+        let walk = (self.kind == InputKind::Directory)
+            .then(|| walkdir::WalkDir::new(&self.path).sort_by_file_name().into_iter());
+        walk.into_iter().flatten().filter_map(move |item| {
+            let item = match item {
+                Ok(item) => item,
+                Err(e) => {
+                    let path = e.path().unwrap_or(&self.path).to_owned();
+                    let source = e
+                        .into_io_error()
+                        .unwrap_or_else(|| io::Error::other("filesystem loop"));
+                    return Some(Err(InputError::Io { path, source }));
                 }
-                let relative = item.path().strip_prefix(&self.path).unwrap_or(item.path());
-                let name = relative
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
-                Some(read_file(item.path()).map(|bytes| Entry {
-                    location: Location {
-                        file: item.path().to_owned(),
-                        entry: None,
-                    },
-                    name,
-                    bytes,
-                }))
+            };
+            if !item.file_type().is_file() {
+                return None;
+            }
+            let relative = item.path().strip_prefix(&self.path).unwrap_or(item.path());
+            let name = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            Some(Ok(DirFile {
+                path: item.into_path(),
+                name,
+            }))
+        })
+    }
+
+    fn directory_entries(&self) -> impl Iterator<Item = Result<Entry, InputError>> + '_ {
+        self.files().map(|file| {
+            let file = file?;
+            let bytes = read_file(&file.path)?;
+            Ok(Entry {
+                location: Location {
+                    file: file.path,
+                    entry: None,
+                },
+                name: file.name,
+                bytes,
             })
+        })
     }
 
     fn archive_entries(
         &self,
     ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
-        let mut bytes = read_file(&self.path)?;
+        self.archive_entries_of(read_file(&self.path)?)
+    }
+
+    /// The entries of a jar or jmod input whose file holds `bytes` (read by
+    /// the caller, to hash them first), as [`Input::entries`] gives them.
+    ///
+    /// # Errors
+    /// When the bytes are not a readable archive; a single unreadable
+    /// entry is an `Err` item and the rest still follow.
+    pub fn archive_entries_of(
+        &self,
+        mut bytes: Vec<u8>,
+    ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
         if self.kind == InputKind::Jmod && bytes.starts_with(JMOD_HEADER) {
             bytes.drain(..JMOD_HEADER.len());
         }

@@ -2,22 +2,36 @@
 //! JNI library for the build plugins) and the class-file model.
 //!
 //! It reads inputs ([`input`]), round-trips classes ([`roundtrip`]) and
-//! instruments them into an output directory ([`instrument`]).
+//! instruments them into an output directory ([`instrument`]), skipping
+//! what did not change since the last run ([`cache`]). The build plugins
+//! call it through [`api`], whose request and outcome are serde types.
 //!
 //! ```no_run
-//! use jp_engine::input::Input;
-//! for entry in Input::open("app.jar".as_ref())?.entries()? {
-//!     let entry = entry?;
-//!     println!("{} ({} bytes)", entry.location, entry.bytes.len());
-//! }
-//! # Ok::<(), jp_engine::input::InputError>(())
+//! use jp_engine::api::{run, Request};
+//! let outcome = run(&Request {
+//!     inputs: vec!["/p/build/classes/java/main".into()],
+//!     output: "/p/build/jp/classes/main".into(),
+//!     cache_dir: Some("/p/build/jp/cache".into()),
+//!     ..Request::default()
+//! })?;
+//! println!("{} rewritten, {} reused", outcome.rewritten, outcome.reused);
+//! # Ok::<(), jp_engine::EngineError>(())
 //! ```
 #![deny(missing_docs)]
 
+pub mod api;
+pub mod cache;
 pub mod config;
+mod error;
 pub mod filter;
 pub mod input;
 pub mod instrument;
 mod output;
 pub mod roundtrip;
 mod signatures;
+
+pub use error::EngineError;
+
+/// The engine's version: the workspace's, which the Java facade checks
+/// against its own.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,6 +1,6 @@
 //! End-to-end behaviour of `instrument` on small inputs made by the test:
 //! output layout, resources, refusal of unsafe entry names and of bad
-//! class files, with nothing written for a refused input.
+//! class files, with nothing written for a refused input file.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -33,6 +33,7 @@ fn request(inputs: Vec<PathBuf>, output: &Path) -> InstrumentRequest {
         output: output.to_owned(),
         scheme: Scheme::Stress(StressOptions::default()),
         filter: Default::default(),
+        cache: None,
     }
 }
 
@@ -61,7 +62,7 @@ fn a_jar_is_written_as_a_jar_with_resources_unchanged() {
         ],
     );
     let out = dir.path().join("out");
-    let outcome = instrument(&request(vec![input], &out));
+    let outcome = instrument(&request(vec![input], &out)).unwrap();
     assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
     assert_eq!((outcome.classes_rewritten, outcome.resources_copied), (1, 1));
     let entries = jar_entries(&out.join("app.jar"));
@@ -85,7 +86,7 @@ fn a_directory_is_mirrored() {
     fs::write(input.join("p/Enums.class"), testdata_class("Enums.class")).unwrap();
     fs::write(input.join("p/app.properties"), b"k=v").unwrap();
     let out = dir.path().join("out");
-    let outcome = instrument(&request(vec![input], &out));
+    let outcome = instrument(&request(vec![input], &out)).unwrap();
     assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
     assert_eq!(fs::read(out.join("p/app.properties")).unwrap(), b"k=v");
     assert!(out.join("p/Enums.class").is_file());
@@ -103,17 +104,17 @@ fn an_entry_that_would_escape_refuses_the_whole_jar() {
         ],
     );
     let out = dir.path().join("out");
-    let outcome = instrument(&request(vec![input], &out));
+    let outcome = instrument(&request(vec![input], &out)).unwrap();
     assert!(
         matches!(outcome.failures.as_slice(), [InstrumentFailure::UnsafeEntryName { location }]
         if location.entry.as_deref() == Some("../../escape.txt"))
     );
-    assert!(!out.exists());
+    assert_eq!(fs::read_dir(&out).unwrap().count(), 0, "nothing written");
     assert!(!dir.path().join("escape.txt").exists());
 }
 
 #[test]
-fn a_bad_class_refuses_its_input_and_names_it() {
+fn a_bad_class_file_is_reported_naming_the_file_and_the_others_are_still_written() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("classes");
     fs::create_dir_all(&input).unwrap();
@@ -122,7 +123,10 @@ fn a_bad_class_refuses_its_input_and_names_it() {
     future[7] = 70;
     fs::write(input.join("B.class"), future).unwrap();
     let out = dir.path().join("out");
-    let outcome = instrument(&request(vec![input.clone()], &out));
+    // A stale output of the bad class goes: it no longer matches its input.
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("B.class"), b"stale").unwrap();
+    let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
     let [failure] = outcome.failures.as_slice() else {
         panic!("{:?}", outcome.failures)
     };
@@ -137,7 +141,28 @@ fn a_bad_class_refuses_its_input_and_names_it() {
             input.join("B.class").display()
         )
     );
-    assert!(!out.join("A.class").exists(), "no partial output");
+    assert_eq!(outcome.classes_rewritten, 1);
+    assert!(out.join("A.class").is_file());
+    assert!(!out.join("B.class").exists());
+}
+
+#[test]
+fn a_bad_class_in_a_jar_refuses_the_whole_jar() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("app.jar");
+    let mut future = testdata_class("Enums.class");
+    future[7] = 70;
+    jar(
+        &input,
+        &[("A.class", &testdata_class("Enums.class")), ("B.class", &future)],
+    );
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
+    let [failure] = outcome.failures.as_slice() else {
+        panic!("{:?}", outcome.failures)
+    };
+    assert_eq!(failure.to_string(), format!("{}!B.class", input.display()));
+    assert!(!out.join("app.jar").exists());
 }
 
 #[test]
@@ -148,7 +173,7 @@ fn two_inputs_writing_the_same_file_conflict() {
         fs::create_dir_all(input).unwrap();
         fs::write(input.join("same.txt"), b"x").unwrap();
     }
-    let outcome = instrument(&request(vec![a, b], &dir.path().join("out")));
+    let outcome = instrument(&request(vec![a, b], &dir.path().join("out"))).unwrap();
     assert!(matches!(
         outcome.failures.as_slice(),
         [InstrumentFailure::Conflict { .. }]
@@ -171,7 +196,7 @@ fn a_signed_jar_loses_its_signature_once_its_classes_are_rewritten() {
         ],
     );
     let out = dir.path().join("out");
-    let outcome = instrument(&request(vec![input], &out));
+    let outcome = instrument(&request(vec![input], &out)).unwrap();
     assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
     let entries = jar_entries(&out.join("signed.jar"));
     let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_str()).collect();

@@ -1,0 +1,68 @@
+//! Computes `JP_BUILD_ID`, a hash of the sources that decide what the
+//! engine writes (the class-file, bytecode, instrument and engine crates).
+//!
+//! The incremental cache keys every output on it, next to the version
+//! (see `src/cache.rs`): between two releases the version stays the same
+//! while the rewriting code changes, and a cache filled by the old code must
+//! not be served by the new one. A release built from the same sources gets
+//! the same id on every machine.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crates whose sources the output depends on, relative to this one.
+const SOURCES: [&str; 4] = ["../classfile/src", "../bytecode/src", "../instrument/src", "src"];
+
+fn main() {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let mut files = Vec::new();
+    for dir in SOURCES {
+        let dir = root.join(dir);
+        // A directory makes cargo rerun this script when any file in it changes.
+        println!("cargo:rerun-if-changed={}", dir.display());
+        collect(&dir, &mut files);
+    }
+    files.sort();
+    let mut hash = Fnv::default();
+    for file in &files {
+        let relative = file.strip_prefix(&root).unwrap_or(file);
+        hash.write(relative.to_string_lossy().as_bytes());
+        hash.write(&[0]);
+        hash.write(&fs::read(file).unwrap_or_default());
+        hash.write(&[0]);
+    }
+    println!("cargo:rustc-env=JP_BUILD_ID={:016x}", hash.0);
+}
+
+/// Every file under `dir`; nothing when it is missing (a packaged crate).
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, files);
+        } else {
+            files.push(path);
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: stable across compilers, and enough to notice a change.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}

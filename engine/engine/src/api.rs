@@ -1,0 +1,350 @@
+//! The request API that the build plugins call (through `jp-jni`, as JSON)
+//! and its serde types. One call instruments a set of inputs into an output
+//! directory, incrementally when the request names a cache directory.
+//!
+//! ```text
+//! request  {"inputs": ["/abs/dir-or-jar", ...], "output": "/abs/out", "cacheDir": "/abs/cache"|null,
+//!           "bba": "default"|"precise"|null, "include": ["pattern", ...], "exclude": [...],
+//!           "configFile": "/abs/jp.toml"|null}
+//! outcome  {"rewritten": n, "reused": n, "copied": n, "unchanged": n, "deleted": n,
+//!           "skipped": [{"path": "...", "reason": "..."}],
+//!           "warnings": [{"path": "...", "message": "..."}],
+//!           "errors": [{"path": "...", "message": "..."}], "engineMillis": n}
+//! ```
+//! `cacheDir`, `bba`, `include`, `exclude` and `configFile` may be left out.
+//! Settings given in the request win over the configuration file's (`bba`)
+//! or add to them (the patterns), as the command line's do. Every path must
+//! be absolute: the engine runs in a build daemon, whose working directory
+//! is not the build's. Unknown fields are an error.
+//!
+//! In the outcome, a class is counted once: `rewritten` (by this run),
+//! `reused` (its rewritten output came from the cache or was in place
+//! already) or `unchanged` (written as it was: excluded, nothing to
+//! rewrite, or kept whole). `copied` counts the other files, `deleted` the
+//! outputs removed because their input is gone. `skipped` lists classes
+//! kept whole with the reason; `warnings` the methods kept as they were
+//! (and damaged cache entries that were recomputed); `errors` the input
+//! files that produced no output, each with the whole chain of causes.
+//!
+//! ```no_run
+//! let outcome = jp_engine::api::run_json(
+//!     r#"{"inputs": ["/p/build/classes/java/main"], "output": "/p/build/jp/classes/main",
+//!         "cacheDir": "/p/build/jp/cache"}"#,
+//! )?;
+//! println!("{outcome}");
+//! # Ok::<(), jp_engine::EngineError>(())
+//! ```
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::config::BbaName;
+use crate::config::Config;
+pub use crate::error::EngineError;
+use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+
+/// What to instrument, and how.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Request {
+    /// Directories, jars, jmods and class files; absolute.
+    pub inputs: Vec<PathBuf>,
+    /// The output directory; absolute.
+    pub output: PathBuf,
+    /// The incremental cache's directory; absolute. Without one, every
+    /// input is rewritten and no output is ever deleted.
+    #[serde(default)]
+    pub cache_dir: Option<PathBuf>,
+    /// The basic-block analysis; wins over the configuration file's.
+    #[serde(default)]
+    pub bba: Option<BbaName>,
+    /// Include patterns, added to the configuration file's.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Exclude patterns, added to the configuration file's.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// A `jp.toml`; absolute.
+    #[serde(default)]
+    pub config_file: Option<PathBuf>,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Outcome {
+    /// Classes rewritten by this run.
+    pub rewritten: u64,
+    /// Classes whose rewritten output came from the cache or was up to date.
+    pub reused: u64,
+    /// Other files copied.
+    pub copied: u64,
+    /// Classes written as they were.
+    pub unchanged: u64,
+    /// Outputs deleted because their input is gone.
+    pub deleted: u64,
+    /// Classes kept whole, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Methods kept as they were, and cache entries recomputed.
+    pub warnings: Vec<Message>,
+    /// Input files that produced no output.
+    pub errors: Vec<Message>,
+    /// How long the run took in the engine, in milliseconds.
+    pub engine_millis: u64,
+}
+
+/// A class kept as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skipped {
+    /// The class file (`lib/app.jar!com/acme/Foo.class` inside archives).
+    pub path: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// A warning or error about one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Message {
+    /// The file (`lib/app.jar!com/acme/Foo.class` inside archives).
+    pub path: String,
+    /// What happened, with its causes.
+    pub message: String,
+}
+
+/// Runs a request.
+///
+/// # Errors
+/// When the request cannot be run at all: a relative path, an unreadable
+/// or invalid configuration file, an output or cache directory that cannot
+/// be written, a lock that cannot be taken. A bad input is not an error of
+/// the run: it is one of the outcome's `errors`.
+pub fn run(request: &Request) -> Result<Outcome, EngineError> {
+    let started = Instant::now();
+    check_absolute("output", &request.output)?;
+    for (i, input) in request.inputs.iter().enumerate() {
+        check_absolute(&format!("inputs[{i}]"), input)?;
+    }
+    if let Some(dir) = &request.cache_dir {
+        check_absolute("cacheDir", dir)?;
+    }
+    let config = match &request.config_file {
+        Some(path) => {
+            check_absolute("configFile", path)?;
+            Config::load(path)?
+        }
+        None => Config::default(),
+    };
+    let (options, filter) = config.resolve(request.bba, &request.include, &request.exclude);
+    let outcome = instrument(&InstrumentRequest {
+        inputs: request.inputs.clone(),
+        output: request.output.clone(),
+        scheme: Scheme::Profile(options),
+        filter,
+        cache: request.cache_dir.clone(),
+    })?;
+    let mut outcome = Outcome::from(outcome);
+    outcome.engine_millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    Ok(outcome)
+}
+
+/// Runs a request given as JSON and answers the outcome as JSON.
+///
+/// # Errors
+/// JSON that is not a request (unknown fields included), and the errors of [`run`].
+pub fn run_json(request_json: &str) -> Result<String, EngineError> {
+    let request: Request = serde_json::from_str(request_json).map_err(EngineError::RequestJson)?;
+    let outcome = run(&request)?;
+    Ok(serde_json::to_string(&outcome).expect("an outcome always serialises"))
+}
+
+fn check_absolute(field: &str, path: &Path) -> Result<(), EngineError> {
+    if path.is_absolute() {
+        Ok(())
+    } else {
+        Err(EngineError::InvalidRequest(format!(
+            "{field} is not an absolute path: {}",
+            path.display()
+        )))
+    }
+}
+
+impl From<InstrumentOutcome> for Outcome {
+    fn from(outcome: InstrumentOutcome) -> Outcome {
+        let count = |n: usize| n as u64;
+        let mut skipped = Vec::new();
+        let mut warnings = Vec::new();
+        for located in outcome.warnings {
+            let path = located.location.to_string();
+            if located.warning.method.is_some() {
+                warnings.push(Message {
+                    path,
+                    message: located.warning.to_string(),
+                });
+            } else {
+                skipped.push(Skipped {
+                    path,
+                    reason: located.warning.reason,
+                });
+            }
+        }
+        warnings.extend(outcome.cache_problems.into_iter().map(|problem| Message {
+            path: problem.path.display().to_string(),
+            message: problem.message,
+        }));
+        let errors = outcome
+            .failures
+            .iter()
+            .map(|failure| {
+                let path = failure.location().to_string();
+                let chain = error_chain(failure);
+                let message = match chain.strip_prefix(&path).and_then(|m| m.strip_prefix(": ")) {
+                    Some(message) => message.to_owned(),
+                    None => chain,
+                };
+                Message { path, message }
+            })
+            .collect();
+        Outcome {
+            rewritten: count(outcome.classes_rewritten),
+            reused: count(outcome.classes_reused),
+            copied: count(outcome.resources_copied),
+            unchanged: count(outcome.classes_unchanged),
+            deleted: count(outcome.outputs_deleted),
+            skipped,
+            warnings,
+            errors,
+            engine_millis: 0,
+        }
+    }
+}
+
+/// `error` and each of its causes, joined by `": "`.
+fn error_chain(error: &dyn Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_reads_and_writes_the_fixed_field_names() {
+        let json = r#"{"inputs":["/p/classes","/p/lib/a.jar"],"output":"/p/out","cacheDir":"/p/cache",
+            "bba":"precise","include":["com.acme.**"],"exclude":["**Test"],"configFile":"/p/jp.toml"}"#;
+        let request: Request = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            request,
+            Request {
+                inputs: vec!["/p/classes".into(), "/p/lib/a.jar".into()],
+                output: "/p/out".into(),
+                cache_dir: Some("/p/cache".into()),
+                bba: Some(BbaName::Precise),
+                include: vec!["com.acme.**".to_owned()],
+                exclude: vec!["**Test".to_owned()],
+                config_file: Some("/p/jp.toml".into()),
+            }
+        );
+        let written = serde_json::to_string(&request).unwrap();
+        assert_eq!(
+            written,
+            r#"{"inputs":["/p/classes","/p/lib/a.jar"],"output":"/p/out","cacheDir":"/p/cache","bba":"precise","include":["com.acme.**"],"exclude":["**Test"],"configFile":"/p/jp.toml"}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&written).unwrap(), request);
+    }
+
+    #[test]
+    fn optional_request_fields_may_be_null_or_absent() {
+        let request: Request = serde_json::from_str(
+            r#"{"inputs":[],"output":"/o","cacheDir":null,"bba":null,"configFile":null}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            request,
+            Request {
+                output: "/o".into(),
+                ..Request::default()
+            }
+        );
+        let bare: Request = serde_json::from_str(r#"{"inputs":["/i"],"output":"/o"}"#).unwrap();
+        assert_eq!((bare.cache_dir, bare.bba, bare.config_file), (None, None, None));
+    }
+
+    #[test]
+    fn an_unknown_request_field_is_rejected_by_name() {
+        let error = run_json(r#"{"inputs":[],"output":"/o","cache":"/c"}"#).unwrap_err();
+        assert!(matches!(error, EngineError::RequestJson(_)));
+        let cause = error.source().unwrap().to_string();
+        assert!(cause.contains("unknown field `cache`"), "{cause}");
+    }
+
+    #[test]
+    fn a_wrong_bba_or_a_missing_output_is_rejected() {
+        for json in [
+            r#"{"inputs":[],"output":"/o","bba":"exact"}"#,
+            r#"{"inputs":[]}"#,
+            r#"{"inputs":"/i","output":"/o"}"#,
+            "not json",
+        ] {
+            assert!(
+                matches!(run_json(json), Err(EngineError::RequestJson(_))),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn relative_paths_are_refused_naming_the_field() {
+        let request = Request {
+            inputs: vec!["/abs".into(), "build/classes".into()],
+            output: "/o".into(),
+            ..Request::default()
+        };
+        let error = run(&request).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid request: inputs[1] is not an absolute path: build/classes"
+        );
+    }
+
+    #[test]
+    fn an_outcome_reads_and_writes_the_fixed_field_names() {
+        let outcome = Outcome {
+            rewritten: 1,
+            reused: 2,
+            copied: 3,
+            unchanged: 4,
+            deleted: 5,
+            skipped: vec![Skipped {
+                path: "/c/A.class".to_owned(),
+                reason: "class kept as it was: full".to_owned(),
+            }],
+            warnings: vec![Message {
+                path: "/c/B.class".to_owned(),
+                message: "B.run()V: too large".to_owned(),
+            }],
+            errors: vec![Message {
+                path: "/c/C.class".to_owned(),
+                message: "malformed class file".to_owned(),
+            }],
+            engine_millis: 6,
+        };
+        let json = serde_json::to_string(&outcome).unwrap();
+        assert_eq!(
+            json,
+            r#"{"rewritten":1,"reused":2,"copied":3,"unchanged":4,"deleted":5,"skipped":[{"path":"/c/A.class","reason":"class kept as it was: full"}],"warnings":[{"path":"/c/B.class","message":"B.run()V: too large"}],"errors":[{"path":"/c/C.class","message":"malformed class file"}],"engineMillis":6}"#
+        );
+        assert_eq!(serde_json::from_str::<Outcome>(&json).unwrap(), outcome);
+    }
+}

@@ -1,0 +1,50 @@
+//! Why a whole run failed. A single input that fails (a bad class file, an
+//! unreadable jar) does not fail the run: it is reported in the outcome and
+//! the other inputs go on. These errors are about the run itself.
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::config::ConfigError;
+
+/// Why a run could not be done at all.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The request is not JSON of the request's shape (an unknown field, a
+    /// missing one, a wrong type or value).
+    #[error("invalid request")]
+    RequestJson(#[source] serde_json::Error),
+    /// The request is well formed but cannot be run.
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    /// The configuration file is unreadable or invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The output directory cannot be created or written.
+    #[error("{}: cannot write the output directory", path.display())]
+    Output {
+        /// The output directory.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// The cache directory cannot be created or written.
+    #[error("{}: cannot use the cache directory", path.display())]
+    Cache {
+        /// The cache directory.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// The lock that serialises runs on the same output could not be taken.
+    #[error("{}: cannot lock", path.display())]
+    Lock {
+        /// The file or directory locked.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+}
