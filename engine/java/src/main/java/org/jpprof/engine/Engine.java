@@ -1,0 +1,157 @@
+package org.jpprof.engine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * JP's engine, in this JVM: loads the native library once per class loader and runs requests.
+ *
+ * <pre>{@code
+ * Engine engine = Engine.load();
+ * InstrumentResult result = engine.instrument(InstrumentRequest.builder()
+ *         .input(classes).output(instrumented).build());
+ * for (InstrumentResult.Diagnostic error : result.errors()) {
+ *     log.error(error.toString());
+ * }
+ * }</pre>
+ *
+ * <p>The engine is thread-safe: requests may run at once from several threads.
+ */
+public final class Engine {
+    private static final String SNAPSHOT = "-SNAPSHOT";
+
+    /** The engine of this class loader, once loaded. */
+    private static Engine loaded;
+
+    private final Path library;
+    private final String version;
+
+    private Engine(Path library, String version) {
+        this.library = library;
+        this.version = version;
+    }
+
+    /**
+     * Loads the native library into this class loader, the first time, and checks that its
+     * version is the one this facade needs ({@link #engineVersionFor(String)}). Later calls return
+     * the same engine. Where the library comes from is described in docs/engine-jni.md.
+     *
+     * @return the engine
+     * @throws EngineException if the library cannot be found, extracted or loaded, or its version
+     *     does not match, with the file and the versions concerned
+     */
+    public static synchronized Engine load() {
+        if (loaded == null) {
+            Path library = NativeLibrary.load();
+            String actual;
+            try {
+                actual = NativeEngine.version();
+            } catch (UnsatisfiedLinkError e) {
+                throw new EngineException(
+                        library + " is not JP's engine library: " + e.getMessage(), e);
+            }
+            checkVersion(library, facadeVersion(), actual);
+            loaded = new Engine(library, actual);
+        }
+        return loaded;
+    }
+
+    /**
+     * The engine's version, as the native library reports it, for example {@code 0.1.0}.
+     *
+     * @return the version
+     */
+    public String version() {
+        return version;
+    }
+
+    /**
+     * The native library file that this class loader loaded.
+     *
+     * @return the file
+     */
+    public Path library() {
+        return library;
+    }
+
+    /**
+     * Instruments classes. Inputs that fail are reported in the result's
+     * {@linkplain InstrumentResult#errors() errors}, and the other inputs are still instrumented.
+     *
+     * @param request what to instrument, and where to
+     * @return what the engine did
+     * @throws EngineException if the request as a whole cannot be carried out (for example the
+     *     output directory cannot be created), or the engine failed; the message names the file
+     */
+    public InstrumentResult instrument(InstrumentRequest request) {
+        Objects.requireNonNull(request, "request");
+        String outcome = NativeEngine.instrument(request.toJson());
+        if (outcome == null) {
+            throw new EngineException("JP's engine " + library + " returned no outcome");
+        }
+        try {
+            return InstrumentResult.fromJson(outcome);
+        } catch (IllegalArgumentException e) {
+            throw new EngineException("JP's engine " + library + " returned an outcome this "
+                    + "jp-engine cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The version of this jp-engine jar, for example {@code 0.1.0} or {@code 0.1.0-SNAPSHOT}.
+     * Build plugins compare it with their own and with the runtime's.
+     *
+     * @return the version
+     * @throws EngineException if the jar has lost its version resource
+     */
+    public static String facadeVersion() {
+        Properties properties = new Properties();
+        try (InputStream in = Engine.class.getResourceAsStream("version.properties")) {
+            if (in == null) {
+                throw new EngineException(
+                        "this jp-engine has no org/jpprof/engine/version.properties");
+            }
+            properties.load(in);
+        } catch (IOException e) {
+            throw new EngineException("cannot read jp-engine's version: " + e, e);
+        }
+        String version = properties.getProperty("version");
+        if (version == null || version.isEmpty() || version.startsWith("${")) {
+            throw new EngineException("jp-engine's version.properties has no version: " + version);
+        }
+        return version;
+    }
+
+    /**
+     * Fails unless the library's version is the one this facade needs.
+     *
+     * @param library the library file, for the message
+     * @param facadeVersion this facade's version
+     * @param engineVersion the library's version
+     * @throws EngineException naming both versions and the library
+     */
+    static void checkVersion(Path library, String facadeVersion, String engineVersion) {
+        String expected = engineVersionFor(facadeVersion);
+        if (!expected.equals(engineVersion)) {
+            throw new EngineException("JP's engine library " + library + " is version "
+                    + engineVersion + ", but this jp-engine " + facadeVersion + " needs engine "
+                    + expected + " (jars of different JP versions on one class path?)");
+        }
+    }
+
+    /**
+     * The engine version that a facade version needs: the same version, less a {@code -SNAPSHOT}
+     * suffix (Maven's name for a version under development; cargo's versions have none).
+     *
+     * @param facadeVersion the facade's version
+     * @return the engine version
+     */
+    static String engineVersionFor(String facadeVersion) {
+        return facadeVersion.endsWith(SNAPSHOT)
+                ? facadeVersion.substring(0, facadeVersion.length() - SNAPSHOT.length())
+                : facadeVersion;
+    }
+}

@@ -1,0 +1,321 @@
+package org.jpprof.engine;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What to instrument and where to: the engine's instrument request. Build one with
+ * {@link #builder()}:
+ *
+ * <pre>{@code
+ * InstrumentRequest request = InstrumentRequest.builder()
+ *         .input(Paths.get("build/classes/java/main"))
+ *         .output(Paths.get("build/jp/classes/main"))
+ *         .cacheDir(Paths.get("build/jp/cache"))
+ *         .include("com.acme.**")
+ *         .build();
+ * }</pre>
+ *
+ * <p>Paths are made absolute against this JVM's working directory ({@code user.dir}) when the
+ * request is built, because the engine runs in the same process but resolves relative paths
+ * against the process's directory, which a build daemon does not share with the build.
+ *
+ * <p>It crosses to the engine as this JSON (see {@link #toJson()}):
+ *
+ * <pre>
+ * {"inputs": [...], "output": "...", "cacheDir": "..."|null, "bba": "default"|"precise"|null,
+ *  "include": [...], "exclude": [...], "configFile": "..."|null}
+ * </pre>
+ *
+ * A {@code null} leaves the choice to the configuration file, then to the engine's default; the
+ * request's {@code bba} wins over the file's, and its patterns are added to the file's. Instances
+ * are immutable.
+ */
+public final class InstrumentRequest {
+    /** The basic-block analysis, which decides where bytecode counts are added. */
+    public enum Bba {
+        /** Blocks end at jumps, switches, returns and throws; may overcount on exceptions. */
+        DEFAULT("default"),
+        /** Blocks also end after every instruction that can throw; exact. */
+        PRECISE("precise");
+
+        private final String json;
+
+        Bba(String json) {
+            this.json = json;
+        }
+
+        /**
+         * The name of the analysis in requests and in {@code jp.toml}.
+         *
+         * @return {@code default} or {@code precise}
+         */
+        public String jsonName() {
+            return json;
+        }
+    }
+
+    private final List<Path> inputs;
+    private final Path output;
+    private final Path cacheDir;
+    private final Bba bba;
+    private final List<String> include;
+    private final List<String> exclude;
+    private final Path configFile;
+
+    private InstrumentRequest(Builder builder) {
+        this.inputs = Collections.unmodifiableList(new ArrayList<>(builder.inputs));
+        this.output = builder.output;
+        this.cacheDir = builder.cacheDir;
+        this.bba = builder.bba;
+        this.include = Collections.unmodifiableList(new ArrayList<>(builder.include));
+        this.exclude = Collections.unmodifiableList(new ArrayList<>(builder.exclude));
+        this.configFile = builder.configFile;
+    }
+
+    /**
+     * Starts a request.
+     *
+     * @return an empty builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the class directories, jars and class files to instrument, absolute */
+    public List<Path> inputs() {
+        return inputs;
+    }
+
+    /** @return the output directory, absolute */
+    public Path output() {
+        return output;
+    }
+
+    /** @return the engine's cache directory, absolute, or {@code null} for none */
+    public Path cacheDir() {
+        return cacheDir;
+    }
+
+    /** @return the basic-block analysis, or {@code null} for the configured one */
+    public Bba bba() {
+        return bba;
+    }
+
+    /** @return the class patterns to instrument (empty: all classes) */
+    public List<String> include() {
+        return include;
+    }
+
+    /** @return the class patterns not to instrument */
+    public List<String> exclude() {
+        return exclude;
+    }
+
+    /** @return the {@code jp.toml} to read, absolute, or {@code null} for none */
+    public Path configFile() {
+        return configFile;
+    }
+
+    /**
+     * The request as the engine reads it.
+     *
+     * @return one JSON object, the shape given in the class comment
+     */
+    public String toJson() {
+        StringBuilder out = new StringBuilder(256);
+        out.append("{\"inputs\":");
+        writePaths(out, inputs);
+        out.append(",\"output\":");
+        Json.writeString(out, output.toString());
+        out.append(",\"cacheDir\":");
+        Json.writeString(out, cacheDir == null ? null : cacheDir.toString());
+        out.append(",\"bba\":");
+        Json.writeString(out, bba == null ? null : bba.jsonName());
+        out.append(",\"include\":");
+        writeStrings(out, include);
+        out.append(",\"exclude\":");
+        writeStrings(out, exclude);
+        out.append(",\"configFile\":");
+        Json.writeString(out, configFile == null ? null : configFile.toString());
+        return out.append('}').toString();
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+
+    private static void writePaths(StringBuilder out, List<Path> paths) {
+        List<String> strings = new ArrayList<>(paths.size());
+        for (Path path : paths) {
+            strings.add(path.toString());
+        }
+        writeStrings(out, strings);
+    }
+
+    private static void writeStrings(StringBuilder out, List<String> strings) {
+        out.append('[');
+        for (int i = 0; i < strings.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            Json.writeString(out, strings.get(i));
+        }
+        out.append(']');
+    }
+
+    private static Path absolute(Path path, String what) {
+        return Objects.requireNonNull(path, what).toAbsolutePath().normalize();
+    }
+
+    /** Builds an {@link InstrumentRequest}. Every method returns this builder. */
+    public static final class Builder {
+        private final List<Path> inputs = new ArrayList<>();
+        private Path output;
+        private Path cacheDir;
+        private Bba bba;
+        private final List<String> include = new ArrayList<>();
+        private final List<String> exclude = new ArrayList<>();
+        private Path configFile;
+
+        private Builder() {}
+
+        /**
+         * Adds an input: a class directory, a jar, a jmod or a class file.
+         *
+         * @param input the input
+         * @return this builder
+         */
+        public Builder input(Path input) {
+            inputs.add(absolute(input, "input"));
+            return this;
+        }
+
+        /**
+         * Adds inputs, in order.
+         *
+         * @param inputs the inputs
+         * @return this builder
+         */
+        public Builder inputs(Collection<? extends Path> inputs) {
+            for (Path input : inputs) {
+                input(input);
+            }
+            return this;
+        }
+
+        /**
+         * Sets the output directory (required).
+         *
+         * @param output the directory that receives the instrumented classes
+         * @return this builder
+         */
+        public Builder output(Path output) {
+            this.output = absolute(output, "output");
+            return this;
+        }
+
+        /**
+         * Sets the engine's cache directory, which makes runs incremental: unchanged classes are
+         * reused, and the outputs of deleted inputs are deleted. Without one, every class is
+         * rewritten and no output is ever deleted.
+         *
+         * @param cacheDir the directory, or {@code null} for no cache
+         * @return this builder
+         */
+        public Builder cacheDir(Path cacheDir) {
+            this.cacheDir = cacheDir == null ? null : absolute(cacheDir, "cacheDir");
+            return this;
+        }
+
+        /**
+         * Sets the basic-block analysis.
+         *
+         * @param bba the analysis, or {@code null} for the configured one
+         * @return this builder
+         */
+        public Builder bba(Bba bba) {
+            this.bba = bba;
+            return this;
+        }
+
+        /**
+         * Adds class patterns to instrument, such as {@code com.acme.**} (added to the
+         * configuration file's).
+         *
+         * @param patterns the patterns
+         * @return this builder
+         */
+        public Builder include(String... patterns) {
+            return include(Arrays.asList(patterns));
+        }
+
+        /**
+         * Adds class patterns to instrument.
+         *
+         * @param patterns the patterns
+         * @return this builder
+         */
+        public Builder include(Collection<String> patterns) {
+            for (String pattern : patterns) {
+                include.add(Objects.requireNonNull(pattern, "include pattern"));
+            }
+            return this;
+        }
+
+        /**
+         * Adds class patterns to leave out, such as {@code com.acme.generated.*} (added to the
+         * configuration file's).
+         *
+         * @param patterns the patterns
+         * @return this builder
+         */
+        public Builder exclude(String... patterns) {
+            return exclude(Arrays.asList(patterns));
+        }
+
+        /**
+         * Adds class patterns to leave out.
+         *
+         * @param patterns the patterns
+         * @return this builder
+         */
+        public Builder exclude(Collection<String> patterns) {
+            for (String pattern : patterns) {
+                exclude.add(Objects.requireNonNull(pattern, "exclude pattern"));
+            }
+            return this;
+        }
+
+        /**
+         * Sets the configuration file ({@code jp.toml}). The request's {@code bba} wins over the
+         * file's; its patterns are added to the file's.
+         *
+         * @param configFile the file, or {@code null} for none
+         * @return this builder
+         */
+        public Builder configFile(Path configFile) {
+            this.configFile = configFile == null ? null : absolute(configFile, "configFile");
+            return this;
+        }
+
+        /**
+         * Builds the request.
+         *
+         * @return the request
+         * @throws IllegalStateException if no output directory was set
+         */
+        public InstrumentRequest build() {
+            if (output == null) {
+                throw new IllegalStateException("an instrument request needs an output directory");
+            }
+            return new InstrumentRequest(this);
+        }
+    }
+}

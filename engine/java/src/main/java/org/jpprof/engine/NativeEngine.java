@@ -1,0 +1,23 @@
+package org.jpprof.engine;
+
+/**
+ * The native methods of JP's engine, implemented by the JNI library {@code libjp_jni.so}
+ * (engine/jni in the source tree). Only {@link Engine} calls them, after it has loaded the library
+ * into this class's class loader.
+ *
+ * <p>Both methods throw {@link EngineException} for every error and every panic in the engine.
+ */
+final class NativeEngine {
+    private NativeEngine() {}
+
+    /** Returns the engine's version, for example {@code 0.1.0}. */
+    static native String version();
+
+    /**
+     * Runs one instrument request.
+     *
+     * @param requestJson the request as JSON (see {@link InstrumentRequest})
+     * @return the outcome as JSON (see {@link InstrumentResult})
+     */
+    static native String instrument(String requestJson);
+}

@@ -1,0 +1,86 @@
+package org.jpprof.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+class EngineTest {
+    @Test
+    void version_should_round_trip_through_the_native_library() {
+        Engine engine = Engine.load();
+        assertEquals(Engine.engineVersionFor(Engine.facadeVersion()), engine.version());
+        assertEquals(engine.version(), NativeEngine.version());
+    }
+
+    @Test
+    void load_should_be_idempotent() {
+        assertSame(Engine.load(), Engine.load());
+    }
+
+    @Test
+    void the_library_should_be_extracted_under_its_content_hash() throws IOException {
+        byte[] resource;
+        try (InputStream in = Engine.class.getResourceAsStream(NativeLibrary.RESOURCE)) {
+            assertTrue(in != null, "the build puts the library into the classes");
+            resource = readAll(in);
+        }
+        Path library = Engine.load().library();
+        assertEquals(Paths.get(System.getProperty(NativeLibrary.CACHE_DIR_PROPERTY)).toAbsolutePath()
+                        .normalize(), library.getParent());
+        String hash = NativeLibrary.sha256(resource);
+        assertTrue(library.getFileName().toString().startsWith("libjp_jni-" + hash),
+                library.toString());
+        assertEquals(hash, NativeLibrary.sha256(Files.readAllBytes(library)));
+    }
+
+    @Test
+    void facade_version_should_be_the_maven_version() {
+        assertTrue(Engine.facadeVersion().matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"),
+                Engine.facadeVersion());
+    }
+
+    @Test
+    void engine_version_should_be_the_facade_version_without_snapshot() {
+        assertEquals("0.1.0", Engine.engineVersionFor("0.1.0-SNAPSHOT"));
+        assertEquals("0.1.0", Engine.engineVersionFor("0.1.0"));
+        assertEquals("1.2.3-rc1", Engine.engineVersionFor("1.2.3-rc1"));
+    }
+
+    @Test
+    void a_version_mismatch_should_name_both_versions_and_the_library() {
+        Engine.checkVersion(Paths.get("/l.so"), "0.1.0-SNAPSHOT", "0.1.0");
+        EngineException e = assertThrows(EngineException.class,
+                () -> Engine.checkVersion(Paths.get("/c/libjp_jni-ab.so"), "0.2.0-SNAPSHOT", "0.1.0"));
+        assertEquals("JP's engine library /c/libjp_jni-ab.so is version 0.1.0, but this jp-engine"
+                + " 0.2.0-SNAPSHOT needs engine 0.2.0 (jars of different JP versions on one class"
+                + " path?)", e.getMessage());
+    }
+
+    @Test
+    void other_platforms_should_get_a_clear_message() {
+        assertEquals(null, NativeLibrary.platformError("Linux", "amd64"));
+        assertEquals(null, NativeLibrary.platformError("Linux", "x86_64"));
+        assertEquals("JP's engine is built for linux-x86_64; this is Mac OS X/aarch64 (build the"
+                + " engine for it and name it with -Djp.engine.library=FILE)",
+                NativeLibrary.platformError("Mac OS X", "aarch64"));
+        assertTrue(NativeLibrary.platformError("Windows 11", "amd64").contains("this is Windows 11/amd64"));
+        assertTrue(NativeLibrary.platformError("Linux", "aarch64").contains("this is Linux/aarch64"));
+    }
+
+    static byte[] readAll(InputStream in) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[1 << 16];
+        for (int read; (read = in.read(buffer)) > 0; ) {
+            out.write(buffer, 0, read);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,98 @@
+package org.jpprof.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NativeLibraryTest {
+    @TempDir
+    Path temp;
+
+    @Test
+    void sha256_should_be_the_standard_hex_digest() {
+        assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                NativeLibrary.sha256(new byte[0]));
+        assertEquals("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+                NativeLibrary.sha256("abc".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    void materialize_should_write_a_missing_file_and_leave_no_temporary() throws IOException {
+        byte[] bytes = "library".getBytes(StandardCharsets.US_ASCII);
+        Path file = temp.resolve("lib.so");
+        NativeLibrary.materialize(file, bytes, NativeLibrary.sha256(bytes));
+        assertArrayEquals(bytes, Files.readAllBytes(file));
+        assertEquals(1, count(temp));
+    }
+
+    @Test
+    void materialize_should_replace_a_corrupt_file() throws IOException {
+        byte[] bytes = "library".getBytes(StandardCharsets.US_ASCII);
+        Path file = temp.resolve("lib.so");
+        Files.write(file, "libr".getBytes(StandardCharsets.US_ASCII));
+        NativeLibrary.materialize(file, bytes, NativeLibrary.sha256(bytes));
+        assertArrayEquals(bytes, Files.readAllBytes(file));
+    }
+
+    @Test
+    void materialize_should_keep_a_good_file_untouched() throws IOException {
+        byte[] bytes = "library".getBytes(StandardCharsets.US_ASCII);
+        Path file = temp.resolve("lib.so");
+        Files.write(file, bytes);
+        Object inode = Files.readAttributes(file, "unix:ino").get("ino");
+        NativeLibrary.materialize(file, bytes, NativeLibrary.sha256(bytes));
+        assertEquals(inode, Files.readAttributes(file, "unix:ino").get("ino"));
+    }
+
+    @Test
+    void concurrent_extractions_should_all_see_the_whole_file() throws Exception {
+        byte[] bytes = new byte[4 << 20];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i * 31 + (i >> 12));
+        }
+        String hash = NativeLibrary.sha256(bytes);
+        Path file = temp.resolve("lib.so");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<String>> hashes = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                hashes.add(pool.submit(() -> {
+                    NativeLibrary.materialize(file, bytes, hash);
+                    return NativeLibrary.sha256(Files.readAllBytes(file));
+                }));
+            }
+            for (Future<String> seen : hashes) {
+                assertEquals(hash, seen.get());
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(1, count(temp), "no temporary file is left behind");
+    }
+
+    @Test
+    void the_test_cache_directory_should_be_the_configured_one() {
+        Path configured = NativeLibrary.cacheDirectory();
+        assertTrue(configured.endsWith("jp-engine-cache"), configured.toString());
+    }
+
+    private static long count(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.collect(Collectors.toList()).size();
+        }
+    }
+}

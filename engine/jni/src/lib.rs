@@ -1,0 +1,269 @@
+//! JP's engine as a JNI library: the native methods of the Java class
+//! `org.jpprof.engine.NativeEngine` (in `engine/java`), and nothing else.
+//!
+//! There are two coarse entry points, and the request and the outcome cross
+//! the boundary as JSON text, so that no Java object is ever built here:
+//! - `static native String version()`: [`jp_engine::VERSION`];
+//! - `static native String instrument(String requestJson)`: runs the engine's
+//!   request API and returns the outcome's JSON.
+//!
+//! The error contract: every engine error becomes a thrown
+//! `org.jpprof.engine.EngineException` whose message is the error's whole
+//! source chain (`path: what went wrong`), and every panic is caught and
+//! becomes an `EngineException` too. Nothing unwinds into the JVM.
+//!
+//! Loading the library (extraction from the jar, a second class loader, the
+//! version check) is the facade's job; see `docs/engine-jni.md`. Everything
+//! that decides anything lives in `jp-engine`: deleting this crate loses only
+//! a front end.
+//!
+//! ```java
+//! // What the facade does with it (Engine.instrument, simplified):
+//! String outcomeJson = NativeEngine.instrument(request.toJson()); // or EngineException
+//! ```
+#![deny(missing_docs)]
+
+use std::any::Any;
+use std::error::Error;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use jni::errors::ErrorPolicy;
+use jni::objects::{JClass, JString};
+use jni::strings::JNIString;
+use jni::{jni_str, Env, EnvUnowned};
+
+// A panic that aborted instead of unwinding would take the whole JVM (a Gradle
+// or Maven daemon) down with it.
+#[cfg(not(panic = "unwind"))]
+compile_error!("jp-jni must be built with panic = \"unwind\": a panic would abort the JVM");
+
+/// Why a native call failed. Its `Display` is the message of the Java
+/// exception.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The engine refused the request, or failed: the whole source chain.
+    #[error("{0}")]
+    Engine(String),
+    /// The engine panicked: a bug in JP.
+    #[error("JP's engine panicked (a bug in JP; please report it): {0}")]
+    Panic(String),
+    /// A JNI call failed (for example a Java exception is already pending).
+    #[error("JNI: {0}")]
+    Jni(#[from] jni::errors::Error),
+}
+
+/// Runs `f` and turns its error, or its panic, into a [`CallError`].
+///
+/// This is the body of every entry point without the JNI plumbing, so that
+/// the error contract can be tested without a JVM.
+///
+/// # Errors
+///
+/// [`CallError::Engine`] with the error's source chain, or
+/// [`CallError::Panic`] with the panic's message.
+pub fn call<E: Error>(f: impl FnOnce() -> Result<String, E>) -> Result<String, CallError> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(json)) => Ok(json),
+        Ok(Err(error)) => Err(CallError::Engine(error_chain(&error))),
+        Err(payload) => Err(CallError::Panic(panic_message(payload))),
+    }
+}
+
+/// `error` and each of its sources, joined by `": "`: each layer displays
+/// only itself (STYLE.md), so this is the whole story, outermost first.
+fn error_chain(error: &dyn Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        // A layer that already ends with its cause's text (a `transparent`
+        // variant, or a message that embeds the cause) is not repeated.
+        if !message.ends_with(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = cause.source();
+    }
+    message
+}
+
+/// The text of a panic payload: `panic!` gives a `&str` or a `String`.
+fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    match payload.downcast::<&'static str>() {
+        Ok(text) => (*text).to_owned(),
+        Err(payload) => match payload.downcast::<String>() {
+            Ok(text) => *text,
+            Err(payload) => {
+                // Dropping an unknown payload could panic again: leak it.
+                std::mem::forget(payload);
+                "a panic without a message".to_owned()
+            }
+        },
+    }
+}
+
+/// The error policy of every entry point: throw an
+/// `org.jpprof.engine.EngineException` and return `null`.
+///
+/// The class is found with JNI's `FindClass`, which, inside a native method,
+/// asks the class loader of the class that declares the method. So the
+/// exception is the one the calling facade catches, even when several copies
+/// of the facade live in several class loaders.
+struct ThrowEngineException;
+
+impl ThrowEngineException {
+    fn throw(env: &mut Env<'_>, message: &str) -> jni::errors::Result<()> {
+        let message = JNIString::new(message);
+        let thrown = match env.find_class(jni_str!("org/jpprof/engine/EngineException")) {
+            Ok(class) => env.throw_new(&class, &message),
+            // The facade is broken; still say what happened.
+            Err(_) => env.throw_new(jni_str!("java/lang/RuntimeException"), &message),
+        };
+        match thrown {
+            // Throwing reports the now pending exception as an error.
+            Ok(()) | Err(jni::errors::Error::JavaException) => Ok(()),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+impl<T: Default> ErrorPolicy<T, CallError> for ThrowEngineException {
+    type Captures<'unowned_env_local: 'native_method, 'native_method> = ();
+
+    fn on_error<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _captures: &mut (),
+        error: CallError,
+    ) -> jni::errors::Result<T> {
+        // A pending Java exception (thrown by a JNI call) says more than we can.
+        if !env.exception_check() {
+            Self::throw(env, &error.to_string())?;
+        }
+        Ok(T::default())
+    }
+
+    fn on_panic<'unowned_env_local: 'native_method, 'native_method>(
+        env: &mut Env<'unowned_env_local>,
+        _captures: &mut (),
+        payload: Box<dyn Any + Send + 'static>,
+    ) -> jni::errors::Result<T> {
+        if !env.exception_check() {
+            Self::throw(env, &CallError::Panic(panic_message(payload)).to_string())?;
+        }
+        Ok(T::default())
+    }
+}
+
+/// `static native String version()`: the engine's version, which the facade
+/// compares with its own.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.version()`, and the signature is that of a
+/// static native method with no arguments that returns a `String` (JNI spec,
+/// "Resolving Native Method Names"). `no_mangle` is unsafe only because a
+/// wrong name or signature would be undefined behaviour at the call.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_version<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+) -> JString<'local> {
+    env.with_env(|env| -> Result<_, CallError> { Ok(JString::from_str(env, jp_engine::VERSION)?) })
+        .resolve::<ThrowEngineException>()
+}
+
+/// `static native String instrument(String requestJson)`: runs one request
+/// of the engine's API and returns its outcome as JSON.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.instrument(String)`, and the signature is
+/// that of a static native method with one `String` argument that returns a
+/// `String`. See [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_instrument<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) -> JString<'local> {
+    env.with_env(|env| -> Result<_, CallError> {
+        let request = request.try_to_string(env)?;
+        let outcome = call(|| jp_engine::api::run_json(&request))?;
+        Ok(JString::from_str(env, outcome)?)
+    })
+    .resolve::<ThrowEngineException>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("{path}")]
+    struct WithPath {
+        path: &'static str,
+        #[source]
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn call_passes_the_engine_answer_through() {
+        let answer = call(|| Ok::<_, std::io::Error>("{\"rewritten\":1}".to_owned()));
+        assert_eq!(answer.unwrap(), "{\"rewritten\":1}");
+    }
+
+    #[test]
+    fn call_error_message_names_the_file_and_the_cause() {
+        let error = call(|| {
+            Err::<String, _>(WithPath {
+                path: "lib/app.jar",
+                source: std::io::Error::other("disk full"),
+            })
+        })
+        .unwrap_err();
+        assert_eq!(error.to_string(), "lib/app.jar: disk full");
+    }
+
+    #[test]
+    fn call_does_not_repeat_a_cause_that_the_message_already_shows() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("out/A.class: {source}")]
+        struct Embeds {
+            source: std::io::Error,
+        }
+        let error = call(|| {
+            Err::<String, _>(Embeds {
+                source: std::io::Error::other("denied"),
+            })
+        });
+        assert_eq!(error.unwrap_err().to_string(), "out/A.class: denied");
+    }
+
+    #[test]
+    fn call_turns_a_str_panic_into_an_error() {
+        let error = call(|| -> Result<String, std::io::Error> { panic!("index out of bounds") });
+        let message = error.unwrap_err().to_string();
+        assert!(message.starts_with("JP's engine panicked"), "{message}");
+        assert!(message.ends_with(": index out of bounds"), "{message}");
+    }
+
+    #[test]
+    fn call_turns_a_formatted_panic_into_an_error() {
+        let pc = 17;
+        let error = call(|| -> Result<String, std::io::Error> { panic!("bad pc {pc}") });
+        assert!(error.unwrap_err().to_string().ends_with(": bad pc 17"));
+    }
+
+    #[test]
+    fn call_survives_a_panic_without_a_message() {
+        let error = call(|| -> Result<String, std::io::Error> { std::panic::panic_any(42_u32) });
+        assert!(error
+            .unwrap_err()
+            .to_string()
+            .ends_with(": a panic without a message"));
+    }
+}
