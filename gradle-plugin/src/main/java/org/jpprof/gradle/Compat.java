@@ -1,0 +1,94 @@
+package org.jpprof.gradle;
+
+import org.gradle.api.Action;
+import org.gradle.api.Project;
+import org.gradle.api.Task;
+import org.gradle.api.plugins.JavaApplication;
+import org.gradle.api.tasks.TaskContainer;
+import org.gradle.util.GradleVersion;
+
+/**
+ * What differs between the Gradle versions that JP runs on, from 4.4.1 to 9, in one place.
+ *
+ * <p>The plugin is compiled against the Gradle 8 API. Code that calls an API missing from 4.4.1
+ * sits in a nested class of its own, loaded only on a Gradle that has it: a class that merely
+ * mentions a missing type can fail verification when it is loaded, whatever branch runs.
+ */
+final class Compat {
+    /** {@code TaskContainer.register} and {@code named}, for lazy task configuration. */
+    private static final boolean LAZY_TASKS =
+            GradleVersion.current().compareTo(GradleVersion.version("4.9")) >= 0;
+
+    /** {@code application.mainClass}, a lazy property that replaced {@code mainClassName}. */
+    private static final boolean MAIN_CLASS_PROPERTY =
+            GradleVersion.current().compareTo(GradleVersion.version("6.4")) >= 0;
+
+    private Compat() {}
+
+    /**
+     * The main class of the {@code application} plugin.
+     *
+     * @param project the project
+     * @return the main class, or {@code null} when the plugin is not applied or names none
+     */
+    static String mainClass(Project project) {
+        if (MAIN_CLASS_PROPERTY) {
+            return MainClassProperty.mainClass(project);
+        }
+        Object name = project.findProperty("mainClassName");
+        return name == null ? null : name.toString();
+    }
+
+    /**
+     * Adds a task: registered lazily where Gradle can (4.9 and later), else created.
+     *
+     * @param tasks the project's tasks
+     * @param name the task's name
+     * @param type the task's type
+     * @param configure its configuration, run when the task is created
+     */
+    static <T extends Task> void register(
+            TaskContainer tasks, String name, Class<T> type, Action<? super T> configure) {
+        if (LAZY_TASKS) {
+            LazyTasks.register(tasks, name, type, configure);
+        } else {
+            tasks.create(name, type, configure);
+        }
+    }
+
+    /**
+     * Runs {@code action} once the project's build script has been evaluated: at once if it has
+     * been, else after. A task configured lazily (Gradle 4.9 and later) is usually configured
+     * after evaluation, and Gradle 7 and later refuse {@code afterEvaluate} by then.
+     *
+     * @param project the project
+     * @param action what to run
+     */
+    static void whenEvaluated(Project project, Action<? super Project> action) {
+        if (project.getState().getExecuted()) {
+            action.execute(project);
+        } else {
+            project.afterEvaluate(action);
+        }
+    }
+
+    /** Gradle 6.4 and later. */
+    private static final class MainClassProperty {
+        private MainClassProperty() {}
+
+        static String mainClass(Project project) {
+            JavaApplication application = project.getExtensions().findByType(JavaApplication.class);
+            return application == null ? null : application.getMainClass().getOrNull();
+        }
+    }
+
+    /** Gradle 4.9 and later. */
+    private static final class LazyTasks {
+        private LazyTasks() {}
+
+        static <T extends Task> void register(
+                TaskContainer tasks, String name, Class<T> type, Action<? super T> configure) {
+            tasks.register(name, type, configure);
+        }
+    }
+}

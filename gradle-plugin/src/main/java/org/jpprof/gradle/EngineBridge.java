@@ -1,0 +1,114 @@
+package org.jpprof.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.gradle.api.GradleException;
+import org.jpprof.engine.Engine;
+import org.jpprof.engine.EngineException;
+import org.jpprof.engine.InstrumentRequest;
+import org.jpprof.engine.InstrumentResult;
+
+/**
+ * Every call from the plugin into JP's engine (the {@code org.jpprof.engine} facade of jp-engine),
+ * with the facade's exceptions turned into task failures. The plugin computes nothing itself:
+ * class files, hashing, the cache and directory walks are the engine's.
+ */
+final class EngineBridge {
+    private EngineBridge() {}
+
+    /**
+     * Instruments class directories.
+     *
+     * @param inputs the class directories (existing ones)
+     * @param output the output directory
+     * @param cacheDir the engine's cache directory
+     * @param bba {@code default}, {@code precise} or {@code null}
+     * @param include patterns of classes to instrument
+     * @param exclude patterns of classes to copy unchanged
+     * @param configFile a {@code jp.toml}, or {@code null}
+     * @return the engine's result; per-input errors are in it, not thrown
+     * @throws GradleException if the engine cannot be loaded or refuses the request as a whole
+     */
+    static InstrumentResult instrument(
+            List<File> inputs,
+            File output,
+            File cacheDir,
+            String bba,
+            List<String> include,
+            List<String> exclude,
+            File configFile) {
+        InstrumentRequest.Builder request = InstrumentRequest.builder().output(output.toPath());
+        for (File input : inputs) {
+            request.input(input.toPath());
+        }
+        request.cacheDir(cacheDir == null ? null : cacheDir.toPath())
+                .bba(bba(bba))
+                .include(include)
+                .exclude(exclude)
+                .configFile(configFile == null ? null : configFile.toPath());
+        try {
+            return engine().instrument(request.build());
+        } catch (EngineException e) {
+            throw new GradleException("jp: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Merges profiles and writes one report. This is the plugin's only use of the facade's report
+     * entry point, {@code Engine.report}, which jp-engine does not have yet.
+     *
+     * @param profiles the profiles
+     * @param format {@code html} or {@code text}
+     * @param out the report file, written atomically
+     * @throws GradleException if a profile cannot be read or the report cannot be written
+     */
+    static void report(List<File> profiles, String format, File out) {
+        throw new GradleException(
+                "jp: this jp-engine cannot render reports yet (no Engine.report); render "
+                        + profiles.size() + " profile(s) as " + format + " into " + out
+                        + " with `jp report` instead");
+    }
+
+    /**
+     * The message of a task that failed because inputs could not be instrumented.
+     *
+     * @param errors the engine's errors, one per input that failed
+     * @return a message naming each file
+     */
+    static String failureMessage(List<InstrumentResult.Diagnostic> errors) {
+        StringBuilder message = new StringBuilder();
+        message.append("jp: ").append(errors.size()).append(errors.size() == 1 ? " input" : " inputs")
+                .append(" could not be instrumented:");
+        for (InstrumentResult.Diagnostic error : errors) {
+            message.append("\n  ").append(error);
+        }
+        return message.toString();
+    }
+
+    private static InstrumentRequest.Bba bba(String name) {
+        if (name == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (InstrumentRequest.Bba bba : InstrumentRequest.Bba.values()) {
+            if (bba.jsonName().equals(name)) {
+                return bba;
+            }
+            names.add("'" + bba.jsonName() + "'");
+        }
+        throw new GradleException("jp: bba is '" + name + "'; it must be one of " + String.join(", ", names));
+    }
+
+    /** The engine, after checking that jp-engine is the plugin's version. */
+    private static Engine engine() {
+        String facade = Engine.facadeVersion();
+        if (!facade.equals(Versions.plugin())) {
+            throw new GradleException(
+                    "jp: jp-engine " + facade + " is on the build script's class path, but this is "
+                            + "jp-gradle-plugin " + Versions.plugin()
+                            + "; they must be the same version (check the buildscript dependencies)");
+        }
+        return Engine.load();
+    }
+}

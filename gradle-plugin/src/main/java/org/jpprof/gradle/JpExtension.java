@@ -1,0 +1,165 @@
+package org.jpprof.gradle;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The {@code jp { }} block: how classes are instrumented and how the profiled tests run.
+ *
+ * <pre>
+ * jp {
+ *     bba = 'precise'                 // basic-block analysis: 'default' or 'precise'
+ *     include = ['com.acme.**']       // classes to instrument (empty: all)
+ *     exclude = ['com.acme.gen.**']   // classes to leave as they are
+ *     agent = 'default'               // the runtime's jp.agent
+ *     granularity = 10_000_000        // the runtime's jp.granularity
+ *     configFile = 'jp.toml'          // a jp.toml with an [instrument] table
+ *     sourceSets = ['main']           // the source sets whose classes jpProfileTest runs instrumented
+ * }
+ * </pre>
+ *
+ * <p>Plain properties, not Gradle's lazy {@code Property} types: Gradle 4.4.1, which JP supports,
+ * has no {@code ListProperty}, no conventions on properties and no Groovy-DSL assignment to them.
+ * The plugin reads these values once the build script has been evaluated, so the block may come
+ * anywhere in the script. The tasks have the same settings; a value set on a task wins.
+ */
+public class JpExtension {
+    private String agent;
+    private String bba;
+    private List<String> include = new ArrayList<>();
+    private List<String> exclude = new ArrayList<>();
+    private Object granularity;
+    private Object configFile;
+    private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
+
+    /**
+     * The agent of the profiled JVMs, passed as the system property {@code jp.agent}:
+     * {@code default}, {@code none}, or the name of a class that implements
+     * {@code org.jpprof.runtime.Profiler} (docs/runtime.md).
+     *
+     * @return the agent, or {@code null} for the runtime's default
+     */
+    public String getAgent() {
+        return agent;
+    }
+
+    /** @param agent the agent, or {@code null} for the runtime's default */
+    public void setAgent(String agent) {
+        this.agent = agent;
+    }
+
+    /**
+     * The basic-block analysis: {@code default} (blocks end at jumps, switches, returns and
+     * throws) or {@code precise} (blocks also end after every instruction that can throw: exact
+     * bytecode counts even when exceptions are thrown).
+     *
+     * @return the analysis, or {@code null} for the one of {@link #getConfigFile()}, else
+     *     {@code default}
+     */
+    public String getBba() {
+        return bba;
+    }
+
+    /** @param bba {@code default}, {@code precise}, or {@code null} */
+    public void setBba(String bba) {
+        this.bba = bba;
+    }
+
+    /**
+     * Patterns of the binary class names to instrument ({@code com.acme.*} a package,
+     * {@code com.acme.**} a package and its subpackages, {@code **Test} names ending in
+     * {@code Test}). Empty: every class. Others are copied unchanged.
+     *
+     * @return the patterns, a live list
+     */
+    public List<String> getInclude() {
+        return include;
+    }
+
+    /** @param include the patterns, replacing those set so far */
+    public void setInclude(List<String> include) {
+        this.include = new ArrayList<>(include);
+    }
+
+    /**
+     * Adds patterns of classes to instrument.
+     *
+     * @param patterns the patterns
+     */
+    public void include(String... patterns) {
+        include.addAll(Arrays.asList(patterns));
+    }
+
+    /**
+     * Patterns of the classes to copy unchanged; they win over {@link #getInclude()}.
+     *
+     * @return the patterns, a live list
+     */
+    public List<String> getExclude() {
+        return exclude;
+    }
+
+    /** @param exclude the patterns, replacing those set so far */
+    public void setExclude(List<String> exclude) {
+        this.exclude = new ArrayList<>(exclude);
+    }
+
+    /**
+     * Adds patterns of classes to copy unchanged.
+     *
+     * @param patterns the patterns
+     */
+    public void exclude(String... patterns) {
+        exclude.addAll(Arrays.asList(patterns));
+    }
+
+    /**
+     * How many bytecodes a thread runs between two calls of its agent's {@code report}, passed as
+     * the system property {@code jp.granularity}. The default agent ignores it.
+     *
+     * @return a number ({@code 10_000_000}, or the text {@code "10_000_000"}), or {@code null}
+     *     for the runtime's default
+     */
+    public Object getGranularity() {
+        return granularity;
+    }
+
+    /** @param granularity a number or its text, or {@code null} */
+    public void setGranularity(Object granularity) {
+        this.granularity = granularity;
+    }
+
+    /**
+     * A {@code jp.toml} whose {@code [instrument]} table gives {@code bba}, {@code include} and
+     * {@code exclude}; the settings here add to its lists and override its {@code bba}.
+     *
+     * @return anything {@code project.file()} takes (a path relative to the project, a
+     *     {@code File}), or {@code null} for none
+     */
+    public Object getConfigFile() {
+        return configFile;
+    }
+
+    /** @param configFile anything {@code project.file()} takes, or {@code null} */
+    public void setConfigFile(Object configFile) {
+        this.configFile = configFile;
+    }
+
+    /**
+     * The source sets whose classes {@code jpProfileTest} runs instrumented, in place of their
+     * compiler output. Default: {@code ['main']}; add {@code 'test'} to profile the test classes
+     * too. Every source set has its {@code jpInstrument<SourceSet>} task either way.
+     *
+     * @return the source-set names, a live list
+     */
+    public List<String> getSourceSets() {
+        return sourceSets;
+    }
+
+    /** @param sourceSets the source-set names, replacing those set so far */
+    public void setSourceSets(List<String> sourceSets) {
+        this.sourceSets = new ArrayList<>(sourceSets);
+    }
+}

@@ -1,0 +1,198 @@
+package org.jpprof.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.gradle.api.DefaultTask;
+import org.gradle.api.GradleException;
+import org.gradle.api.file.FileCollection;
+import org.gradle.api.file.FileTree;
+import org.gradle.api.tasks.CacheableTask;
+import org.gradle.api.tasks.Input;
+import org.gradle.api.tasks.InputFile;
+import org.gradle.api.tasks.InputFiles;
+import org.gradle.api.tasks.Internal;
+import org.gradle.api.tasks.LocalState;
+import org.gradle.api.tasks.Optional;
+import org.gradle.api.tasks.OutputDirectory;
+import org.gradle.api.tasks.PathSensitive;
+import org.gradle.api.tasks.PathSensitivity;
+import org.gradle.api.tasks.SkipWhenEmpty;
+import org.gradle.api.tasks.TaskAction;
+import org.jpprof.engine.InstrumentResult;
+
+/**
+ * Instruments the compiler output of one source set into its own directory
+ * ({@code build/jp/classes/<sourceSet>}), with the engine's content-hash cache in
+ * {@code build/jp/cache/<sourceSet>}. The compiler output is only read.
+ *
+ * <p>Gradle skips the task when its inputs and output are as it left them (UP-TO-DATE) or takes
+ * the output from the build cache (FROM-CACHE: the inputs are relocatable). When it does run, the
+ * engine rewrites only the classes whose bytes changed since the last run and reuses the others.
+ * A class that cannot be read fails the task with the engine's message, which names the file; a
+ * method that cannot be rewritten is kept as it was, with a warning.
+ */
+@CacheableTask
+public class JpInstrument extends DefaultTask {
+    private FileCollection classesDirs;
+    private String bba;
+    private List<String> include;
+    private List<String> exclude;
+    private File configFile;
+    private File outputDir;
+    private File cacheDir;
+    /** Only to show paths relative to it in the log. */
+    private final File projectDir;
+
+    /** A task with nothing to instrument until the plugin (or the build script) sets its inputs. */
+    public JpInstrument() {
+        classesDirs = getProject().files();
+        projectDir = getProject().getProjectDir();
+    }
+
+    /** The classes: every file in {@link #getClassesDirs()}, by path relative to its directory. */
+    @InputFiles
+    @SkipWhenEmpty
+    @PathSensitive(PathSensitivity.RELATIVE)
+    public FileTree getClasses() {
+        return getClassesDirs().getAsFileTree();
+    }
+
+    /** @return the compiler output directories to instrument ({@code sourceSet.output.classesDirs}) */
+    @Internal("tracked by getClasses()")
+    public FileCollection getClassesDirs() {
+        return classesDirs;
+    }
+
+    /** @param classesDirs the compiler output directories to instrument */
+    public void setClassesDirs(FileCollection classesDirs) {
+        this.classesDirs = classesDirs;
+    }
+
+    /** @return {@code default}, {@code precise}, or {@code null} (the config file's, else default) */
+    @Input
+    @Optional
+    public String getBba() {
+        return bba;
+    }
+
+    /** @param bba {@code default}, {@code precise}, or {@code null} */
+    public void setBba(String bba) {
+        this.bba = bba;
+    }
+
+    /** @return the patterns of classes to instrument (empty: all) */
+    @Input
+    public List<String> getInclude() {
+        return include == null ? Collections.<String>emptyList() : include;
+    }
+
+    /** @param include the patterns of classes to instrument */
+    public void setInclude(List<String> include) {
+        this.include = new ArrayList<>(include);
+    }
+
+    /** @return the patterns of classes to copy unchanged */
+    @Input
+    public List<String> getExclude() {
+        return exclude == null ? Collections.<String>emptyList() : exclude;
+    }
+
+    /** @param exclude the patterns of classes to copy unchanged */
+    public void setExclude(List<String> exclude) {
+        this.exclude = new ArrayList<>(exclude);
+    }
+
+    /** @return the {@code jp.toml} to read, or {@code null} */
+    @InputFile
+    @Optional
+    @PathSensitive(PathSensitivity.NONE)
+    public File getConfigFile() {
+        return configFile;
+    }
+
+    /** @param configFile the {@code jp.toml} to read, or {@code null} */
+    public void setConfigFile(File configFile) {
+        this.configFile = configFile;
+    }
+
+    /**
+     * The version of JP, so that another JP (another engine) never reuses this output.
+     *
+     * @return the plugin's version, which the engine's and the runtime's match
+     */
+    @Input
+    public String getJpVersion() {
+        return Versions.plugin();
+    }
+
+    /** @return where the instrumented classes go */
+    @OutputDirectory
+    public File getOutputDir() {
+        return outputDir;
+    }
+
+    /** @param outputDir where the instrumented classes go */
+    public void setOutputDir(File outputDir) {
+        this.outputDir = outputDir;
+    }
+
+    /** @return the engine's cache: never shared, and dropped when Gradle restores the output */
+    @LocalState
+    public File getCacheDir() {
+        return cacheDir;
+    }
+
+    /** @param cacheDir the engine's cache directory */
+    public void setCacheDir(File cacheDir) {
+        this.cacheDir = cacheDir;
+    }
+
+    /** Settings that the plugin gives when the task has none of its own. */
+    void conventions(String bba, List<String> include, List<String> exclude, File configFile) {
+        if (this.bba == null) {
+            this.bba = bba;
+        }
+        if (this.include == null) {
+            setInclude(include);
+        }
+        if (this.exclude == null) {
+            setExclude(exclude);
+        }
+        if (this.configFile == null) {
+            this.configFile = configFile;
+        }
+    }
+
+    private String relative(File file) {
+        String project = projectDir.getAbsolutePath() + File.separator;
+        String path = file.getAbsolutePath();
+        return path.startsWith(project) ? path.substring(project.length()) : path;
+    }
+
+    /** Runs the engine and fails the task if any input could not be instrumented. */
+    @TaskAction
+    public void instrument() {
+        List<File> inputs = new ArrayList<>();
+        for (File dir : getClassesDirs().getFiles()) {
+            if (dir.exists()) {
+                inputs.add(dir);
+            }
+        }
+        InstrumentResult result =
+                EngineBridge.instrument(
+                        inputs, getOutputDir(), getCacheDir(), getBba(), getInclude(),
+                        getExclude(), getConfigFile());
+        for (InstrumentResult.Diagnostic skipped : result.skipped()) {
+            getLogger().info("jp: skipped {}", skipped);
+        }
+        for (InstrumentResult.Diagnostic warning : result.warnings()) {
+            getLogger().warn("jp: warning: {}", warning);
+        }
+        if (result.hasErrors()) {
+            throw new GradleException(EngineBridge.failureMessage(result.errors()));
+        }
+        getLogger().lifecycle("jp: {} -> {}: {}", getName(), relative(getOutputDir()), result);
+    }
+}

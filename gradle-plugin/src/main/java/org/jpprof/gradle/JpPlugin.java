@@ -1,0 +1,362 @@
+package org.jpprof.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.gradle.api.Action;
+import org.gradle.api.GradleException;
+import org.gradle.api.Plugin;
+import org.gradle.api.Project;
+import org.gradle.api.Task;
+import org.gradle.api.file.ConfigurableFileCollection;
+import org.gradle.api.file.ConfigurableFileTree;
+import org.gradle.api.file.FileCollection;
+import org.gradle.api.plugins.AppliedPlugin;
+import org.gradle.api.tasks.SourceSet;
+import org.gradle.api.tasks.SourceSetContainer;
+import org.gradle.api.tasks.testing.Test;
+
+/**
+ * The Gradle plugin {@code org.jpprof.jp}. Once the {@code java} plugin is applied too, it adds:
+ *
+ * <ul>
+ *   <li>{@code jpInstrument<SourceSet>} for each source set ({@code jpInstrument} for
+ *       {@code main}): the compiler output, instrumented into {@code build/jp/classes/<name>};
+ *   <li>{@code jpProfileTest}: the project's tests, run as {@code test} runs them but with the
+ *       instrumented classes of {@code jp.sourceSets} in place of the compiler's and JP's runtime
+ *       on the class path; each test JVM writes a profile into
+ *       {@code build/jp/profiles/jpProfileTest/}. {@code jpReport} follows it;
+ *   <li>{@code jpReport}: those profiles, merged, as {@code build/reports/jp/index.html} and
+ *       {@code report.txt};
+ *   <li>{@code jpIdeSetup}: the class path and JVM options of an IDE run configuration.
+ * </ul>
+ *
+ * <p>It runs on Gradle 4.4.1 (Debian's) and is written to run on Gradle 8 and 9: no Convention
+ * API, tasks registered lazily where Gradle can ({@link Compat}), nothing read from the project
+ * by a task action (values are captured while the build is configured), and every input and
+ * output declared, so that Gradle can skip or cache the tasks. Instrumenting is the engine's work
+ * ({@link EngineBridge}); the plugin only wires.
+ */
+public class JpPlugin implements Plugin<Project> {
+    /** The task group of JP's tasks. */
+    public static final String GROUP = "jp";
+    /** The extension's name: the {@code jp { }} block. */
+    public static final String EXTENSION = "jp";
+    /** The task that runs the tests on instrumented classes. */
+    public static final String PROFILE_TEST = "jpProfileTest";
+    /** The task that renders the profiles. */
+    public static final String REPORT = "jpReport";
+    /** The task that prints the IDE settings. */
+    public static final String IDE_SETUP = "jpIdeSetup";
+
+    @Override
+    public void apply(final Project project) {
+        final JpExtension extension = project.getExtensions().create(EXTENSION, JpExtension.class);
+        project.getPluginManager()
+                .withPlugin(
+                        "java",
+                        new Action<AppliedPlugin>() {
+                            @Override
+                            public void execute(AppliedPlugin java) {
+                                new Wiring(project, extension).wire();
+                            }
+                        });
+    }
+
+    /** The tasks of one project, and what they share. */
+    private static final class Wiring {
+        private final Project project;
+        private final JpExtension extension;
+        private final SourceSetContainer sourceSets;
+
+        Wiring(Project project, JpExtension extension) {
+            this.project = project;
+            this.extension = extension;
+            // The `sourceSets` property: a convention property up to Gradle 7, an extension since.
+            this.sourceSets = (SourceSetContainer) project.property("sourceSets");
+        }
+
+        void wire() {
+            sourceSets.all(
+                    new Action<SourceSet>() {
+                        @Override
+                        public void execute(SourceSet sourceSet) {
+                            registerInstrument(sourceSet);
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
+                    PROFILE_TEST,
+                    Test.class,
+                    new Action<Test>() {
+                        @Override
+                        public void execute(Test task) {
+                            configureProfileTest(task);
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
+                    REPORT,
+                    JpReport.class,
+                    new Action<JpReport>() {
+                        @Override
+                        public void execute(JpReport task) {
+                            configureReport(task);
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
+                    IDE_SETUP,
+                    JpIdeSetup.class,
+                    new Action<JpIdeSetup>() {
+                        @Override
+                        public void execute(JpIdeSetup task) {
+                            configureIdeSetup(task);
+                        }
+                    });
+        }
+
+        private void registerInstrument(final SourceSet sourceSet) {
+            Compat.register(
+                    project.getTasks(),
+                    instrumentTaskName(sourceSet),
+                    JpInstrument.class,
+                    new Action<JpInstrument>() {
+                        @Override
+                        public void execute(final JpInstrument task) {
+                            task.setGroup(GROUP);
+                            task.setDescription(
+                                    "Instruments the classes of source set '" + sourceSet.getName()
+                                            + "' for JP's profiler.");
+                            task.setClassesDirs(sourceSet.getOutput().getClassesDirs());
+                            Compat.whenEvaluated(
+                                    project,
+                                    new Action<Project>() {
+                                        @Override
+                                        public void execute(Project evaluated) {
+                                            task.conventions(
+                                                    extension.getBba(),
+                                                    extension.getInclude(),
+                                                    extension.getExclude(),
+                                                    configFile());
+                                            if (task.getOutputDir() == null) {
+                                                task.setOutputDir(instrumentedDir(sourceSet.getName()));
+                                            }
+                                            if (task.getCacheDir() == null) {
+                                                task.setCacheDir(jpDir("cache/" + sourceSet.getName()));
+                                            }
+                                        }
+                                    });
+                        }
+                    });
+        }
+
+        private void configureProfileTest(final Test task) {
+            task.setGroup(GROUP);
+            task.setDescription(
+                    "Runs the tests on instrumented classes with JP's runtime, which writes a profile.");
+            final Test test = (Test) project.getTasks().getByName("test");
+            task.setClasspath(instrumentedClasspath(test.getClasspath()));
+            task.dependsOn(instrumentTasks());
+            task.finalizedBy(REPORT);
+            Compat.whenEvaluated(
+                    project,
+                    new Action<Project>() {
+                        @Override
+                        public void execute(Project evaluated) {
+                            TestSettings.copy(test, task, project.getProjectDir());
+                            Map<String, Object> properties = new LinkedHashMap<>();
+                            agentProperties(properties);
+                            task.systemProperties(properties);
+                            File profiles = profilesDir(task.getName());
+                            task.getOutputs().dir(profiles);
+                            task.doFirst(new PrepareProfiles(profiles, task.getName()));
+                        }
+                    });
+        }
+
+        private void configureReport(final JpReport task) {
+            task.setGroup(GROUP);
+            task.setDescription(
+                    "Renders the profiles of " + PROFILE_TEST + " as build/reports/jp/index.html and report.txt.");
+            task.mustRunAfter(PROFILE_TEST);
+            Compat.whenEvaluated(
+                    project,
+                    new Action<Project>() {
+                        @Override
+                        public void execute(Project evaluated) {
+                            ConfigurableFileTree profiles = project.fileTree(profilesDir(PROFILE_TEST));
+                            profiles.include("*.jpprof");
+                            task.conventionProfiles(profiles);
+                            if (task.getOutputDir() == null) {
+                                task.setOutputDir(new File(buildDir(), "reports/jp"));
+                            }
+                        }
+                    });
+        }
+
+        private void configureIdeSetup(final JpIdeSetup task) {
+            task.setGroup(GROUP);
+            task.setDescription(
+                    "Prints the class path and JVM options of an IDE run configuration that runs"
+                            + " instrumented classes (also written to build/jp/ide.txt).");
+            SourceSet main = sourceSets.getByName(SourceSet.MAIN_SOURCE_SET_NAME);
+            Test test = (Test) project.getTasks().getByName("test");
+            task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath()));
+            task.setTestClasspath(instrumentedClasspath(test.getClasspath()));
+            task.dependsOn(instrumentTasks());
+            Compat.whenEvaluated(
+                    project,
+                    new Action<Project>() {
+                        @Override
+                        public void execute(Project evaluated) {
+                            Map<String, Object> properties = new LinkedHashMap<>();
+                            properties.put(
+                                    "jp.output",
+                                    new File(profilesDir("ide"), "ide-%p.jpprof").getAbsolutePath());
+                            agentProperties(properties);
+                            List<String> jvmArgs = new ArrayList<>();
+                            for (Map.Entry<String, Object> property : properties.entrySet()) {
+                                jvmArgs.add("-D" + property.getKey() + "=" + property.getValue());
+                            }
+                            task.setJvmArgs(jvmArgs);
+                            task.setOutputFile(jpDir("ide.txt"));
+                            String mainClass = Compat.mainClass(project);
+                            if (mainClass != null) {
+                                task.setMainClassHint(mainClass);
+                            }
+                        }
+                    });
+        }
+
+        /** {@code jp.agent} and {@code jp.granularity}, when set. */
+        private void agentProperties(Map<String, Object> properties) {
+            if (extension.getAgent() != null) {
+                properties.put("jp.agent", extension.getAgent());
+            }
+            if (extension.getGranularity() != null) {
+                properties.put("jp.granularity", extension.getGranularity().toString());
+            }
+        }
+
+        /**
+         * {@code classpath} with the instrumented directories of {@code jp.sourceSets} in place of
+         * their compiler output, and the runtime jar; built by the instrument tasks.
+         */
+        private FileCollection instrumentedClasspath(final FileCollection classpath) {
+            ConfigurableFileCollection files =
+                    project.files(
+                            new Callable<List<File>>() {
+                                @Override
+                                public List<File> call() {
+                                    Map<File, File> instrumented = new LinkedHashMap<>();
+                                    for (SourceSet sourceSet : selectedSourceSets()) {
+                                        File dir = instrumentedDir(sourceSet.getName());
+                                        for (File classes : sourceSet.getOutput().getClassesDirs()) {
+                                            instrumented.put(classes.getAbsoluteFile(), dir);
+                                        }
+                                    }
+                                    File runtime = RuntimeJar.extractTo(jpDir("runtime"));
+                                    return Classpaths.swap(classpath, instrumented, runtime);
+                                }
+                            });
+            files.builtBy(classpath, instrumentTasks());
+            return files;
+        }
+
+        /** The instrument tasks of {@code jp.sourceSets}, by name, looked up when needed. */
+        private Callable<List<String>> instrumentTasks() {
+            return new Callable<List<String>>() {
+                @Override
+                public List<String> call() {
+                    List<String> names = new ArrayList<>();
+                    for (SourceSet sourceSet : selectedSourceSets()) {
+                        names.add(instrumentTaskName(sourceSet));
+                    }
+                    return names;
+                }
+            };
+        }
+
+        private List<SourceSet> selectedSourceSets() {
+            List<SourceSet> selected = new ArrayList<>();
+            for (String name : extension.getSourceSets()) {
+                SourceSet sourceSet = sourceSets.findByName(name);
+                if (sourceSet == null) {
+                    List<String> names = new ArrayList<>(sourceSets.getNames());
+                    Collections.sort(names);
+                    throw new GradleException(
+                            "jp: jp.sourceSets names '" + name + "', but project " + project.getPath()
+                                    + " has no such source set (it has " + String.join(", ", names) + ")");
+                }
+                selected.add(sourceSet);
+            }
+            return selected;
+        }
+
+        private File configFile() {
+            Object file = extension.getConfigFile();
+            return file == null ? null : project.file(file);
+        }
+
+        private File buildDir() {
+            return project.getLayout().getBuildDirectory().get().getAsFile();
+        }
+
+        private File jpDir(String path) {
+            return new File(buildDir(), "jp/" + path);
+        }
+
+        private File instrumentedDir(String sourceSet) {
+            return jpDir("classes/" + sourceSet);
+        }
+
+        private File profilesDir(String name) {
+            return jpDir("profiles/" + name);
+        }
+
+        /** {@code jpInstrument} for {@code main}, else {@code jpInstrument<SourceSet>}. */
+        private static String instrumentTaskName(SourceSet sourceSet) {
+            String name = sourceSet.getName();
+            if (name.equals(SourceSet.MAIN_SOURCE_SET_NAME)) {
+                return "jpInstrument";
+            }
+            return "jpInstrument" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+        }
+    }
+
+    /**
+     * The first action of {@code jpProfileTest}: removes the profiles of its last run, so that the
+     * report shows this run only, and tells the test JVMs where to write theirs (an absolute path,
+     * set only now so that the task's inputs stay relocatable for the build cache).
+     */
+    private static final class PrepareProfiles implements Action<Task> {
+        private final File dir;
+        private final String prefix;
+
+        PrepareProfiles(File dir, String prefix) {
+            this.dir = dir;
+            this.prefix = prefix;
+        }
+
+        @Override
+        public void execute(Task task) {
+            File[] old = dir.listFiles();
+            if (old != null) {
+                for (File file : old) {
+                    if (file.getName().endsWith(".jpprof") && !file.delete()) {
+                        throw new GradleException("jp: cannot delete the old profile " + file);
+                    }
+                }
+            }
+            if (!dir.isDirectory() && !dir.mkdirs()) {
+                throw new GradleException("jp: cannot create " + dir);
+            }
+            ((Test) task).systemProperty("jp.output", new File(dir, prefix + "-%p.jpprof").getAbsolutePath());
+        }
+    }
+}

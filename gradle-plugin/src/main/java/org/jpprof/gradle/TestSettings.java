@@ -1,0 +1,163 @@
+package org.jpprof.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.gradle.api.Action;
+import org.gradle.api.tasks.testing.Test;
+import org.gradle.api.tasks.testing.TestFrameworkOptions;
+import org.gradle.api.tasks.testing.junit.JUnitOptions;
+import org.gradle.api.tasks.testing.junitplatform.JUnitPlatformOptions;
+import org.gradle.api.tasks.testing.testng.TestNGOptions;
+
+/**
+ * Makes {@code jpProfileTest} run the tests the way {@code test} runs them: the same test
+ * classes, test framework (and its options), filters, JVM arguments, system properties,
+ * environment, heap and forks. What was set on {@code jpProfileTest} itself wins.
+ */
+final class TestSettings {
+    private static final String JUNIT_PLATFORM =
+            "org.gradle.api.tasks.testing.junitplatform.JUnitPlatformOptions";
+    private static final String TESTNG = "org.gradle.api.tasks.testing.testng.TestNGOptions";
+    private static final String JUNIT = "org.gradle.api.tasks.testing.junit.JUnitOptions";
+
+    private TestSettings() {}
+
+    /**
+     * Copies {@code from}'s settings into {@code to}, once both are configured.
+     *
+     * @param from the project's {@code test} task
+     * @param to {@code jpProfileTest}
+     * @param projectDir the project's directory, {@code to}'s default working directory
+     */
+    static void copy(Test from, Test to, File projectDir) {
+        to.setTestClassesDirs(from.getTestClassesDirs());
+        copyFramework(from, to);
+        if (to.getIncludes().isEmpty()) {
+            to.setIncludes(from.getIncludes());
+        }
+        if (to.getExcludes().isEmpty()) {
+            to.setExcludes(from.getExcludes());
+        }
+        List<String> jvmArgs = new ArrayList<>(from.getJvmArgs());
+        jvmArgs.addAll(to.getJvmArgs());
+        to.setJvmArgs(jvmArgs);
+        for (Map.Entry<String, Object> property : from.getSystemProperties().entrySet()) {
+            if (!to.getSystemProperties().containsKey(property.getKey())) {
+                to.systemProperty(property.getKey(), property.getValue());
+            }
+        }
+        // Both start from this process's environment; copy what the build changed in `test`,
+        // unless it was changed in `to` too.
+        for (Map.Entry<String, Object> variable : from.getEnvironment().entrySet()) {
+            String inherited = System.getenv(variable.getKey());
+            if (!Objects.equals(variable.getValue(), inherited)
+                    && Objects.equals(to.getEnvironment().get(variable.getKey()), inherited)) {
+                to.environment(variable.getKey(), variable.getValue());
+            }
+        }
+        if (to.getMinHeapSize() == null) {
+            to.setMinHeapSize(from.getMinHeapSize());
+        }
+        if (to.getMaxHeapSize() == null) {
+            to.setMaxHeapSize(from.getMaxHeapSize());
+        }
+        if (to.getMaxParallelForks() == 1) {
+            to.setMaxParallelForks(from.getMaxParallelForks());
+        }
+        if (!from.getEnableAssertions()) {
+            to.setEnableAssertions(false);
+        }
+        if (from.getIgnoreFailures()) {
+            to.setIgnoreFailures(true);
+        }
+        if (to.getWorkingDir().equals(projectDir)) {
+            to.setWorkingDir(from.getWorkingDir());
+        }
+    }
+
+    private static void copyFramework(Test from, Test to) {
+        TestFrameworkOptions options = from.getOptions();
+        if (isA(options, JUNIT_PLATFORM)) {
+            JUnitPlatform.copy(options, to);
+        } else if (isA(options, TESTNG)) {
+            TestNG.copy(options, to);
+        } else if (isA(options, JUNIT)) {
+            JUnit4.copy(options, to);
+        }
+    }
+
+    /** Whether {@code object}'s class, or a superclass (Gradle decorates classes), is {@code name}. */
+    private static boolean isA(Object object, String name) {
+        for (Class<?> type = object.getClass(); type != null; type = type.getSuperclass()) {
+            if (type.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String[] array(Iterable<String> strings) {
+        List<String> list = new ArrayList<>();
+        for (String string : strings) {
+            list.add(string);
+        }
+        return list.toArray(new String[0]);
+    }
+
+    /** JUnit 4. */
+    private static final class JUnit4 {
+        private JUnit4() {}
+
+        static void copy(TestFrameworkOptions options, Test to) {
+            final JUnitOptions from = (JUnitOptions) options;
+            to.useJUnit(
+                    new Action<JUnitOptions>() {
+                        @Override
+                        public void execute(JUnitOptions junit) {
+                            junit.includeCategories(array(from.getIncludeCategories()));
+                            junit.excludeCategories(array(from.getExcludeCategories()));
+                        }
+                    });
+        }
+    }
+
+    /** TestNG. */
+    private static final class TestNG {
+        private TestNG() {}
+
+        static void copy(TestFrameworkOptions options, Test to) {
+            final TestNGOptions from = (TestNGOptions) options;
+            to.useTestNG(
+                    new Action<TestFrameworkOptions>() {
+                        @Override
+                        public void execute(TestFrameworkOptions testng) {
+                            TestNGOptions into = (TestNGOptions) testng;
+                            into.includeGroups(array(from.getIncludeGroups()));
+                            into.excludeGroups(array(from.getExcludeGroups()));
+                        }
+                    });
+        }
+    }
+
+    /** The JUnit Platform (JUnit 5): Gradle 4.6 and later, so in a class of its own. */
+    private static final class JUnitPlatform {
+        private JUnitPlatform() {}
+
+        static void copy(TestFrameworkOptions options, Test to) {
+            final JUnitPlatformOptions from = (JUnitPlatformOptions) options;
+            to.useJUnitPlatform(
+                    new Action<JUnitPlatformOptions>() {
+                        @Override
+                        public void execute(JUnitPlatformOptions platform) {
+                            platform.includeEngines(array(from.getIncludeEngines()));
+                            platform.excludeEngines(array(from.getExcludeEngines()));
+                            platform.includeTags(array(from.getIncludeTags()));
+                            platform.excludeTags(array(from.getExcludeTags()));
+                        }
+                    });
+        }
+    }
+}

@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# Gradle suite: the plugin org.jpprof.jp (gradle-plugin/, docs/gradle.md) in real builds, with the
+# `gradle` on PATH (Debian's 4.4.1; .ci/run installs it).
+#
+#   1. builds the plugin and the engine with Maven (and `jp` with cargo, to read profiles) and puts
+#      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
+#   2. checks that the plugin, compiled against the Gradle 8 API, calls only what this Gradle has
+#      (integration-tests/gradle/ApiCheck.java), outside the classes it loads on newer Gradle only;
+#   3. runs a copy of examples/gradle-demo: `gradle jpProfileTest jpReport` passes its tests on
+#      instrumented classes, the profile's hottest context is the quadratic sort, the report is
+#      written, and the compiler output is untouched;
+#   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
+#      every class; an edited class is the only one rewritten and the output equals a clean
+#      build's byte for byte; a deleted class loses its output; a copy of the project in another
+#      directory takes the instrumented classes from the build cache;
+#   5. one daemon: builds in a row, and a build with another build-script class path (so a second
+#      class loader loads the engine's library in the same JVM);
+#   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module);
+#   7. bad input: a corrupt class in the compiler output fails the task with a message naming the
+#      file, and no JVM crashes (no hs_err file);
+#   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
+#      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
+#      Gradle before 5 refuses -SNAPSHOT plugin versions there).
+#
+# Gradle's own files (junit, downloaded once from Maven Central) are kept in
+# ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home; the daemon of step 5 uses a home of its own, which is
+# stopped at the end. Prints PASS/FAIL/SKIP lines; exits 1 if a check failed, 2 if the suite could
+# not run. The work directory is kept when a check fails.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+case $target in /*) ;; *) target=$root/$target ;; esac
+jp=$target/release/jp
+cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/gradle
+die() { echo "gradle.sh: $*" >&2; exit 2; }
+
+command -v gradle >/dev/null || die "no gradle on PATH (apt-get install gradle)"
+command -v mvn >/dev/null || die "no mvn on PATH"
+
+version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
+[[ -n $version ]] || die "no version in $root/pom.xml"
+work=$(mktemp -d "${TMPDIR:-/tmp}/jp-gradle.XXXXXX")
+repo=$work/m2
+export GRADLE_USER_HOME=$cache/home
+mkdir -p "$GRADLE_USER_HOME"
+daemon_home=$work/daemon-home
+failed=0
+
+pass() { echo "PASS gradle $*"; }
+fail() { echo "FAIL gradle $*"; failed=1; }
+skip() { echo "SKIP gradle $*"; }
+# Shows the end of a log after a FAIL line.
+show() { sed 's/^/    | /' "$1" | tail -n "${2:-25}"; }
+cleanup() {
+    if [[ -d $daemon_home ]]; then
+        GRADLE_USER_HOME=$daemon_home gradle --stop >/dev/null 2>&1 || true
+    fi
+    if ((failed == 0)); then rm -rf "$work"; else echo "gradle.sh: work files kept in $work"; fi
+}
+trap cleanup EXIT
+
+# --- 1. build and install -------------------------------------------------------------------------
+(cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build -p jp-cli failed"
+mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am \
+    >"$work/mvn.log" 2>&1 || { show "$work/mvn.log" 40; die "mvn package failed"; }
+
+# What `mvn install` would put into a local repository: the POMs, the jars. (Installing with
+# -Dmaven.repo.local would download every Maven plugin and the Gradle API again into that repository.)
+install_artifact() { # groupId artifactId version pom [jar]
+    local dir=$repo/${1//.//}/$2/$3
+    mkdir -p "$dir"
+    cp "$4" "$dir/$2-$3.pom" && if [[ -n ${5:-} ]]; then cp "$5" "$dir/$2-$3.jar"; fi
+}
+install_all() { # version (the POMs' version is rewritten to it)
+    local v=$1 pom
+    for pom in pom.xml java-runtime/pom.xml engine/java/pom.xml gradle-plugin/pom.xml gradle-plugin/marker/pom.xml; do
+        mkdir -p "$work/poms/$v/$(dirname "$pom")"
+        sed "s/$version/$v/g" "$root/$pom" >"$work/poms/$v/$pom"
+    done
+    local p=$work/poms/$v
+    install_artifact org.jpprof jp-parent "$v" "$p/pom.xml" &&
+        install_artifact org.jpprof jp-runtime "$v" "$p/java-runtime/pom.xml" "$root/java-runtime/target/jp-runtime-$version.jar" &&
+        install_artifact org.jpprof jp-engine "$v" "$p/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar" &&
+        install_artifact org.jpprof jp-gradle-plugin "$v" "$p/gradle-plugin/pom.xml" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar" &&
+        install_artifact org.jpprof.jp org.jpprof.jp.gradle.plugin "$v" "$p/gradle-plugin/marker/pom.xml"
+}
+install_all "$version" || die "cannot install into $repo"
+pass "install: jp-runtime, jp-engine, jp-gradle-plugin and its marker $version in a throwaway repository"
+
+# Whether jp-engine can render reports yet (Engine.report); without it jpReport cannot run.
+has_report=0
+if javap -cp "$root/engine/java/target/jp-engine-$version.jar" org.jpprof.engine.Engine 2>/dev/null | grep -q ' report('; then
+    has_report=1
+fi
+
+# gradle NAME DIR ARGS...: runs a build (no daemon, plain console) and keeps its log in $work/NAME.log.
+gradle_run() {
+    local name=$1 dir=$2
+    shift 2
+    local offline=()
+    [[ -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
+    (cd "$dir" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="$repo" \
+        -Djp.engine.cacheDir="$cache/engine" "$@") >"$work/$name.log" 2>&1
+}
+# The line the plugin logs for an instrument task: `jp: jpInstrument -> DIR: N rewritten, N reused, ...`.
+instrumented() { grep -m1 -E "^jp: $2 -> " "$work/$1.log"; }
+# A directory's files and their hashes, for comparisons.
+digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+
+# A copy of a project without build output, using this JP's plugin version.
+copy_project() { # FROM TO
+    cp -r "$1" "$2" && rm -rf "$2/build" "$2/.gradle" &&
+        find "$2" -name build.gradle -exec sed -i "s/jp-gradle-plugin:[^']*'/jp-gradle-plugin:$version'/" {} +
+}
+
+# --- 2. the Gradle API the plugin uses ------------------------------------------------------------
+gradle_version=$(gradle --version 2>/dev/null | awk '/^Gradle / { print $2; exit }')
+gradle_lib=$(dirname "$(readlink -f "$(command -v gradle)")")/../lib
+if [[ $gradle_version == 4.4.1 && -d $gradle_lib && -f /usr/share/java/groovy-all.jar ]]; then
+    if java "$root/integration-tests/gradle/ApiCheck.java" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar" "$gradle_lib" \
+        --guarded 'org.jpprof.gradle.Compat$LazyTasks' \
+        --guarded 'org.jpprof.gradle.Compat$MainClassProperty' \
+        --guarded 'org.jpprof.gradle.TestSettings$JUnitPlatform' \
+        --guarded 'org.jpprof.gradle.TestSettings$JUnitPlatform$1' \
+        --deps /usr/share/java/groovy-all.jar --deps /usr/share/java/guava.jar --deps /usr/share/java/slf4j-api.jar \
+        >"$work/api.log" 2>&1; then
+        pass "api: $(tail -n 1 "$work/api.log")"
+    else
+        fail "api: the plugin calls what Gradle $gradle_version lacks"; show "$work/api.log"
+    fi
+else
+    skip "api: needs Debian's Gradle 4.4.1 (found ${gradle_version:-none})"
+fi
+
+# --- 3. the demo ----------------------------------------------------------------------------------
+demo=$work/demo
+copy_project "$root/examples/gradle-demo" "$demo"
+tasks=(jpProfileTest jpReport)
+((has_report)) || tasks=(jpProfileTest -x jpReport)
+
+if gradle_run classes "$demo" classes; then
+    before=$(digest "$demo/build/classes/java/main")
+else
+    fail "demo: gradle classes"; show "$work/classes.log"
+fi
+if gradle_run demo "$demo" "${tasks[@]}"; then
+    pass "demo: gradle ${tasks[*]} ($gradle_version)"
+else
+    fail "demo: gradle ${tasks[*]} ($gradle_version)"; show "$work/demo.log" 40
+fi
+
+# JUnit's XML results: the tests run, and how many failed or broke.
+read -r tests bad < <(cat "$demo"/build/test-results/jpProfileTest/*.xml 2>/dev/null | grep -o '<testsuite [^>]*' |
+    awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "\""); if (kv[1] == "tests=") t += kv[2];
+           if (kv[1] == "failures=" || kv[1] == "errors=") b += kv[2] } } END { print t + 0, b + 0 }')
+if [[ ${tests:-0} -gt 0 && ${bad:-1} -eq 0 ]]; then
+    pass "demo: $tests tests passed on instrumented classes"
+else
+    fail "demo: tests on instrumented classes (tests: ${tests:-none}, failures and errors: ${bad:-?})"
+fi
+
+if [[ -n ${before:-} && $(digest "$demo/build/classes/java/main") == "$before" ]] &&
+    ! cmp -s "$demo/build/classes/java/main/org/example/leaderboard/Leaderboard.class" \
+        "$demo/build/jp/classes/main/org/example/leaderboard/Leaderboard.class"; then
+    pass "demo: compiler output untouched, build/jp/classes/main instrumented"
+else
+    fail "demo: compiler output untouched, build/jp/classes/main instrumented"
+fi
+
+profiles=("$demo"/build/jp/profiles/jpProfileTest/jpProfileTest-*.jpprof)
+if [[ -f ${profiles[0]} ]] &&
+    "$jp" report "${profiles[@]}" --format folded --metric bytecodes --out "$work/bytecodes.folded" &&
+    "$jp" report "${profiles[@]}" --format folded --metric calls --out "$work/calls.folded"; then
+    # The context with the most bytecodes of its own, and the calls of the comparison in the sort.
+    hottest=$(awk '{ if ($NF > max) { max = $NF; line = $0 } } END { print line }' "$work/bytecodes.folded")
+    compares=$(awk -v rb='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;;org.example.leaderboard.Leaderboard.before(Lorg/example/leaderboard/Player;Lorg/example/leaderboard/Player;)Z' \
+        '{ value = $NF; sub(/ [0-9]+$/, ""); if (substr($0, length($0) - length(rb) + 1) == rb) s += value } END { print s + 0 }' "$work/calls.folded")
+    if [[ $hottest == *"org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List; "* ]] && ((compares > 500000)); then
+        pass "demo: ${#profiles[@]} profile(s); hottest context Leaderboard.rank (${hottest##* } bytecodes), $compares calls of Leaderboard.before under it"
+    else
+        fail "demo: hottest context is not Leaderboard.rank: $hottest (Leaderboard.before calls: $compares)"
+    fi
+else
+    fail "demo: no readable profile in build/jp/profiles/jpProfileTest"
+fi
+
+if ((has_report)); then
+    if [[ -s $demo/build/reports/jp/index.html && -s $demo/build/reports/jp/report.txt ]] &&
+        grep -q 'Leaderboard' "$demo/build/reports/jp/report.txt"; then
+        pass "demo: jpReport wrote build/reports/jp/index.html and report.txt"
+    else
+        fail "demo: jpReport wrote build/reports/jp/index.html and report.txt"
+    fi
+else
+    skip "demo: jpReport: this jp-engine has no Engine.report yet"
+fi
+
+if gradle_run ide "$demo" jpIdeSetup &&
+    grep -q "^vm.options=-Djp.output=$demo/build/jp/profiles/ide/ide-%p.jpprof" "$demo/build/jp/ide.txt" &&
+    grep -q "^main.classpath=$demo/build/jp/classes/main:.*jp-runtime-$version.jar$" "$demo/build/jp/ide.txt"; then
+    # The printed command runs the application on instrumented classes and writes a profile.
+    cp=$(sed -n 's/^main.classpath=//p' "$demo/build/jp/ide.txt")
+    (cd "$work" && java -Djp.output="$work/ide.jpprof" -cp "$cp" org.example.leaderboard.Main >"$work/ide-run.log" 2>&1)
+    if [[ -s $work/ide.jpprof ]] && "$jp" report "$work/ide.jpprof" --format folded | grep -q 'Leaderboard.rank'; then
+        pass "ide: jpIdeSetup's class path runs the application instrumented"
+    else
+        fail "ide: jpIdeSetup's class path runs the application instrumented"; show "$work/ide-run.log"
+    fi
+else
+    fail "ide: jpIdeSetup prints the class path and JVM options"; show "$work/ide.log"
+fi
+
+# --- 4. incremental work --------------------------------------------------------------------------
+if gradle_run again "$demo" "${tasks[@]}" &&
+    grep -q '^:jpInstrument UP-TO-DATE' "$work/again.log" && grep -q '^:jpProfileTest UP-TO-DATE' "$work/again.log"; then
+    pass "incremental: nothing changed, jpInstrument and jpProfileTest UP-TO-DATE"
+else
+    fail "incremental: nothing changed, jpInstrument and jpProfileTest UP-TO-DATE"; show "$work/again.log"
+fi
+
+classes=$(find "$demo/build/classes/java/main" -name '*.class' | wc -l)
+if gradle_run rerun "$demo" jpInstrument --rerun-tasks &&
+    [[ $(instrumented rerun jpInstrument) == *": 0 rewritten, $classes reused,"* ]]; then
+    pass "incremental: rerun, the engine reuses all $classes classes ($(instrumented rerun jpInstrument | sed 's/.*: //'))"
+else
+    fail "incremental: rerun, the engine reuses all $classes classes: $(instrumented rerun jpInstrument)"; show "$work/rerun.log"
+fi
+
+sed -i 's/throw new IllegalArgumentException("no players")/throw new IllegalArgumentException("no players at all")/' \
+    "$demo/src/main/java/org/example/leaderboard/Stats.java"
+if gradle_run edit "$demo" jpInstrument &&
+    [[ $(instrumented edit jpInstrument) == *": 1 rewritten, $((classes - 1)) reused,"* ]]; then
+    pass "incremental: one class edited, one rewritten ($(instrumented edit jpInstrument | sed 's/.*: //'))"
+else
+    fail "incremental: one class edited, one rewritten: $(instrumented edit jpInstrument)"; show "$work/edit.log"
+fi
+clean=$work/clean
+cp -r "$demo" "$clean"
+rm -rf "$clean/build" "$clean/.gradle"
+if gradle_run clean "$clean" jpInstrument && diff -r "$demo/build/jp/classes/main" "$clean/build/jp/classes/main" >"$work/diff.log"; then
+    pass "incremental: the output after the edit equals a clean build's, byte for byte"
+else
+    fail "incremental: the output after the edit equals a clean build's, byte for byte"; show "$work/diff.log"
+fi
+
+rm "$demo/src/main/java/org/example/leaderboard/Main.java"
+if gradle_run delete "$demo" jpInstrument &&
+    [[ $(instrumented delete jpInstrument) == *" 1 deleted,"* ]] &&
+    [[ ! -e $demo/build/jp/classes/main/org/example/leaderboard/Main.class ]]; then
+    pass "incremental: a deleted class loses its instrumented class"
+else
+    fail "incremental: a deleted class loses its instrumented class: $(instrumented delete jpInstrument)"; show "$work/delete.log"
+fi
+
+# The build cache: a copy of the project in another directory takes jpInstrument's output from
+# the cache (its inputs are relocatable), and the engine, without its cache, writes the same bytes.
+shared_cache=$work/build-cache
+for dir in "$clean" "$work/relocated"; do
+    if [[ $dir == "$work/relocated" ]]; then cp -r "$clean" "$dir"; rm -rf "$dir/build" "$dir/.gradle"; fi
+    printf 'buildCache {\n    local(DirectoryBuildCache) {\n        directory = file("%s")\n    }\n}\n' "$shared_cache" >>"$dir/settings.gradle"
+done
+if gradle_run cache-store "$clean" clean jpInstrument --build-cache &&
+    gradle_run cache-load "$work/relocated" jpInstrument --build-cache &&
+    grep -q '^:jpInstrument FROM-CACHE' "$work/cache-load.log" &&
+    gradle_run cache-rerun "$work/relocated" jpInstrument --rerun-tasks &&
+    diff -r "$clean/build/jp/classes/main" "$work/relocated/build/jp/classes/main" >"$work/diff.log"; then
+    pass "build cache: a relocated copy takes jpInstrument FROM-CACHE; rerun without the engine's cache, same bytes"
+else
+    fail "build cache: a relocated copy takes jpInstrument FROM-CACHE"; show "$work/cache-load.log"; show "$work/diff.log"
+fi
+
+# --- 5. one daemon --------------------------------------------------------------------------------
+daemon=$work/daemon
+copy_project "$root/examples/gradle-demo" "$daemon"
+mkdir -p "$daemon/extra"
+in_daemon() { # NAME ARGS...: a build in the suite's own daemon, with its own engine cache
+    local name=$1
+    shift
+    (cd "$daemon" && GRADLE_USER_HOME=$daemon_home gradle --daemon --console=plain --offline \
+        -Dmaven.repo.local="$repo" -Djp.engine.cacheDir="$work/daemon-engine" "$@") >"$work/$name.log" 2>&1
+}
+if in_daemon daemon1 jpInstrument && in_daemon daemon2 jpInstrument --rerun-tasks &&
+    ! grep -q 'Starting a Gradle Daemon' "$work/daemon2.log" &&
+    [[ $(instrumented daemon2 jpInstrument) == *": 0 rewritten, "* ]]; then
+    pass "daemon: two builds in a row in one daemon"
+else
+    fail "daemon: two builds in a row in one daemon"; show "$work/daemon1.log" 10; show "$work/daemon2.log"
+fi
+# Another build-script class path: Gradle loads the plugin, and so the engine, in a new class loader.
+sed -i "s|classpath 'org.jpprof:jp-gradle-plugin|classpath files('extra')\n        &|" "$daemon/build.gradle"
+if in_daemon daemon3 jpInstrument --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
+    [[ $(instrumented daemon3 jpInstrument) == *": 0 rewritten, "* ]] &&
+    compgen -G "$work/daemon-engine/libjp_jni-*-1.so" >/dev/null; then
+    pass "daemon: a second class loader in the same daemon loads the engine (a copy of its library)"
+else
+    fail "daemon: a second class loader in the same daemon loads the engine"; show "$work/daemon3.log"
+fi
+
+# --- 6. several modules ---------------------------------------------------------------------------
+multi=$work/multi
+copy_project "$root/integration-tests/gradle/multi-module" "$multi"
+if gradle_run multi "$multi" "${tasks[@]}"; then
+    core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/*.jpprof)
+    app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/*.jpprof)
+    if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(I)J;org.acme.core.Fib.fib(I)J' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(I)Ljava/lang/String;'; then
+        pass "multi: two modules, app depending on core, each profiled on its instrumented classes"
+    else
+        fail "multi: profiles of core (Fib.fib) and app (Table.row)"
+    fi
+else
+    fail "multi: gradle jpProfileTest"; show "$work/multi.log"
+fi
+
+# --- 7. bad input ---------------------------------------------------------------------------------
+bad=$work/bad
+copy_project "$root/examples/gradle-demo" "$bad"
+if gradle_run bad-classes "$bad" classes; then
+    printf '\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00\x10garbage' >"$bad/build/classes/java/main/org/example/leaderboard/Broken.class"
+    if gradle_run bad "$bad" jpInstrument -x compileJava; then
+        fail "bad input: a corrupt class fails jpInstrument"; show "$work/bad.log"
+    elif grep -q 'Broken.class' "$work/bad.log" && grep -q 'could not be instrumented' "$work/bad.log" &&
+        [[ -z $(find "$bad" "$work" "$GRADLE_USER_HOME/daemon" -maxdepth 3 -name 'hs_err_pid*' 2>/dev/null) ]]; then
+        pass "bad input: a corrupt class fails jpInstrument naming it: $(grep -m1 'Broken.class' "$work/bad.log" | sed 's/^ *//')"
+    else
+        fail "bad input: the failure names Broken.class, and no JVM crashed"; show "$work/bad.log"
+    fi
+else
+    fail "bad input: gradle classes"; show "$work/bad-classes.log"
+fi
+
+# --- 8. the plugin marker -------------------------------------------------------------------------
+release=${version%-SNAPSHOT}
+marker=$work/marker
+if [[ $release != "$version" ]] && ! install_all "$release"; then
+    fail "marker: cannot install $release"
+else
+    copy_project "$root/integration-tests/gradle/plugins-block" "$marker"
+    sed -i "s/id 'org.jpprof.jp' version '[^']*'/id 'org.jpprof.jp' version '$release'/" "$marker/build.gradle"
+    if gradle_run marker "$marker" tasks --all && grep -q '^jpProfileTest - ' "$work/marker.log"; then
+        pass "marker: plugins { id 'org.jpprof.jp' version '$release' } finds the plugin"
+    else
+        fail "marker: plugins { id 'org.jpprof.jp' version '$release' } finds the plugin"; show "$work/marker.log"
+    fi
+fi
+
+exit "$failed"
