@@ -6,18 +6,18 @@
 //! is written (exit code 2).
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use jp_profile::{Metric, Profile};
-use jp_report::Options;
+use jp_profile::Metric;
+use jp_report::{Format, Options, ReportError};
 
 /// Exit code when no report could be made.
 const EXIT_NO_REPORT: u8 = 2;
 
-/// The report formats.
+/// The report formats, as flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum FormatFlag {
     /// Collapsed stacks, `frame;frame;frame value`, for flame-graph tools.
     Folded,
     /// A text tree with own values, subtree totals, proportional bars and
@@ -26,6 +26,16 @@ pub enum Format {
     /// speedscope's JSON file format, both metrics as two profiles, for
     /// the speedscope viewer (speedscope.app, or offline).
     Speedscope,
+}
+
+impl From<FormatFlag> for Format {
+    fn from(flag: FormatFlag) -> Format {
+        match flag {
+            FormatFlag::Folded => Format::Folded,
+            FormatFlag::Text => Format::Text,
+            FormatFlag::Speedscope => Format::Speedscope,
+        }
+    }
 }
 
 /// The metrics, as flags.
@@ -54,7 +64,7 @@ pub struct Args {
     profiles: Vec<PathBuf>,
     /// The report format.
     #[arg(long, value_enum)]
-    format: Format,
+    format: FormatFlag,
     /// The count to report, for the formats that show one, and the one
     /// that `--threshold` compares (HTML and speedscope show both counts).
     #[arg(long, value_enum, default_value = "bytecodes")]
@@ -76,26 +86,27 @@ pub struct Args {
 /// closed stdout), 2 when a profile could not be read or the report could
 /// not be written.
 pub fn main(args: &Args) -> ExitCode {
-    let Some(profile) = read_all(&args.profiles) else {
-        return ExitCode::from(EXIT_NO_REPORT);
-    };
     let options = Options {
         metric: args.metric.into(),
         threshold: args.threshold,
         max_depth: args.max_depth,
     };
-    let report = |out: &mut dyn Write| render(&profile, args.format, &options, out);
-    let written = match &args.out {
-        None => {
-            let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-            let written = report(&mut stdout).and_then(|()| stdout.flush());
-            written.map_err(|e| with_path(Path::new("stdout"), e))
-        }
-        Some(path) => write_atomically(path, report).map_err(|e| with_path(path, e)),
+    let format = args.format.into();
+    let reported = match &args.out {
+        Some(path) => jp_report::run::run(&args.profiles, format, &options, path),
+        None => to_stdout(&args.profiles, format, &options),
     };
-    match written {
+    match reported {
         Ok(()) => ExitCode::from(crate::EXIT_OK),
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(crate::EXIT_OK),
+        Err(ReportError::Write { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::from(crate::EXIT_OK)
+        }
+        Err(ReportError::Unreadable(errors)) => {
+            for error in &errors.0 {
+                eprintln!("jp: {error}");
+            }
+            ExitCode::from(EXIT_NO_REPORT)
+        }
         Err(error) => {
             eprintln!("jp: {error}");
             ExitCode::from(EXIT_NO_REPORT)
@@ -103,37 +114,16 @@ pub fn main(args: &Args) -> ExitCode {
     }
 }
 
-/// Every profile merged into one, or `None` once each that failed is reported.
-fn read_all(paths: &[PathBuf]) -> Option<Profile> {
-    let mut merged: Option<Profile> = None;
-    let mut failed = false;
-    for path in paths {
-        match jp_profile::parse_file(path) {
-            Ok(profile) if failed => drop(profile),
-            Ok(profile) => match &mut merged {
-                None => merged = Some(profile),
-                Some(merged) => merged.merge(&profile),
-            },
-            Err(error) => {
-                eprintln!("jp: {error}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        None
-    } else {
-        merged
-    }
-}
-
-/// Writes `profile` in `format`; the one place a new format is added.
-fn render(profile: &Profile, format: Format, options: &Options, out: &mut dyn Write) -> io::Result<()> {
-    match format {
-        Format::Folded => jp_report::folded::write(profile, options, out),
-        Format::Text => jp_report::text::write(profile, options, out),
-        Format::Speedscope => jp_report::speedscope::write(profile, options, out),
-    }
+/// The report of `profiles` on stdout.
+fn to_stdout(profiles: &[PathBuf], format: Format, options: &Options) -> Result<(), ReportError> {
+    let profile = jp_report::run::read_all(profiles)?;
+    let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    jp_report::run::render(&profile, format, options, &mut stdout)
+        .and_then(|()| stdout.flush())
+        .map_err(|source| ReportError::Write {
+            path: PathBuf::from("stdout"),
+            source,
+        })
 }
 
 /// A percentage from 0 to 100.
@@ -142,31 +132,4 @@ fn percentage(text: &str) -> Result<f64, String> {
         Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
         _ => Err(format!("`{text}` is not a percentage from 0 to 100")),
     }
-}
-
-/// Writes through a temporary file in the target's directory, renamed over
-/// the target once complete, so that a reader never sees half a report.
-fn write_atomically(path: &Path, render: impl Fn(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".jp-report-");
-    // A report is an ordinary file: readable as the umask allows, not 0600 as temporary files are.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir)?;
-    {
-        let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
-        render(&mut out)?;
-        out.flush()?;
-    }
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// `error` with `path: ` in front, of the same kind.
-fn with_path(path: &Path, error: io::Error) -> io::Error {
-    io::Error::new(error.kind(), format!("{}: {error}", path.display()))
 }

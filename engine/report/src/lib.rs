@@ -29,12 +29,14 @@
 pub mod folded;
 mod hot;
 pub mod order;
+pub mod run;
 pub mod speedscope;
 pub mod text;
 mod totals;
 mod visible;
 
 pub use hot::{hot_methods, HotMethod};
+pub use run::{Format, ReportError};
 pub use totals::Totals;
 pub use visible::Visible;
 
