@@ -14,12 +14,15 @@ export async function launch() {
   });
 }
 
-// A page that records console errors and uncaught exceptions in `errors`.
-export async function openPage(browser) {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+// A page that records console errors and uncaught exceptions in `errors`, and console warnings
+// in `warnings`. `options` go to browser.newPage (a viewport, a deviceScaleFactor).
+export async function openPage(browser, options = {}) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, ...options });
   page.errors = [];
+  page.warnings = [];
   page.on('console', (message) => {
     if (message.type() === 'error') page.errors.push(`console: ${message.text()}`);
+    if (message.type() === 'warning') page.warnings.push(`console warning: ${message.text()}`);
   });
   page.on('pageerror', (error) => page.errors.push(`exception: ${error.message}`));
   return page;

@@ -23,6 +23,9 @@ pub enum FormatFlag {
     /// A text tree with own values, subtree totals, proportional bars and
     /// the hot methods, in the spirit of ProfBuilder's ProfOut.
     Text,
+    /// One self-contained HTML page: an expandable call tree, an icicle
+    /// graph and the hot methods, both counts, searchable; opens offline.
+    Html,
     /// speedscope's JSON file format, both metrics as two profiles, for
     /// the speedscope viewer (speedscope.app, or offline).
     Speedscope,
@@ -33,6 +36,7 @@ impl From<FormatFlag> for Format {
         match flag {
             FormatFlag::Folded => Format::Folded,
             FormatFlag::Text => Format::Text,
+            FormatFlag::Html => Format::Html,
             FormatFlag::Speedscope => Format::Speedscope,
         }
     }

@@ -1,4 +1,4 @@
-//! JP's reports: a merged [`Profile`] shown as collapsed stacks
+//! JP's reports: a merged [`Profile`](jp_profile::Profile) shown as collapsed stacks
 //! ([`folded`]), as a text tree in the spirit of ProfBuilder's ProfOut
 //! ([`text`]), as one self-contained interactive HTML page ([`html`]) and as
 //! a speedscope file ([`speedscope`]).
@@ -28,6 +28,7 @@
 
 pub mod folded;
 mod hot;
+pub mod html;
 pub mod order;
 pub mod run;
 pub mod speedscope;

@@ -22,6 +22,9 @@ pub enum Format {
     /// A text tree with own values, subtree totals, proportional bars and
     /// the hot methods.
     Text,
+    /// One self-contained HTML page: call tree, icicle graph and hot
+    /// methods, both metrics.
+    Html,
     /// speedscope's JSON file format, both metrics as two profiles.
     Speedscope,
 }
@@ -98,6 +101,7 @@ pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dy
     match format {
         Format::Folded => crate::folded::write(profile, options, out),
         Format::Text => crate::text::write(profile, options, out),
+        Format::Html => crate::html::write(profile, options, out),
         Format::Speedscope => crate::speedscope::write(profile, options, out),
     }
 }

@@ -1,0 +1,551 @@
+//! One self-contained HTML page: the profile's metadata, an expandable
+//! call tree, an icicle graph on a canvas and a hot-methods table, with
+//! both metrics in the file and a switch between them. The page loads
+//! nothing (no fonts, scripts or styles from elsewhere; its
+//! Content-Security-Policy forbids it), so it opens from `file://`, offline.
+//!
+//! The data is written once, as JSON in a `<script type="application/json">`
+//! element that the page's script reads: the frame names as a string table,
+//! then the shown contexts depth first as flat arrays of depth, frame, own
+//! calls and own bytecodes (siblings by subtree total in `--metric`, largest
+//! first, ties by name, as in [`crate::text`]), so that a million contexts
+//! take about 15 MB. The page rebuilds parents and subtree totals from those
+//! arrays in one pass. Every `<`, `>` and `&` in the JSON is written as a
+//! `\u` escape, so that no frame name can end the element or be read as
+//! markup, and the script only ever puts names into text nodes.
+//!
+//! Contexts that `--threshold` or `--max-depth` hide are left out, as in
+//! [`crate::text`]: their values stay in the subtree totals of the contexts
+//! above them (written as a `left` entry of the nearest shown context, from
+//! [`Totals`]), and the header says how many contexts were left out and how
+//! much they held. The hot-methods table ([`hot_methods`]) is over the whole
+//! profile, as in the text report.
+//!
+//! The page builds the tree's rows only when a context is expanded, 200
+//! siblings at a time, and draws only the graph's frames wider than a pixel,
+//! so that it stays responsive for profiles of a million contexts.
+
+use std::io::{self, Write};
+
+use jp_profile::{Metric, NodeId, Profile};
+
+use crate::{hot_methods, order, Options, Totals, Visible};
+
+/// The page's style sheet.
+const STYLE: &str = include_str!("html/report.css");
+/// The page's body, filled in by the script.
+const BODY: &str = include_str!("html/body.html");
+/// The page's script: reads the data element and draws everything.
+const SCRIPT: &str = include_str!("html/report.js");
+/// Nothing from anywhere else: the inline style and script, and canvas images.
+const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+/// Metadata keys shown first, in this order; any others follow by name (as in [`crate::text`]).
+const KNOWN_META: [&str; 8] = ["agent", "jvm", "bba", "threads", "start", "end", "pid", "command"];
+/// The buffer is handed to the writer once it holds this many bytes.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Writes the HTML report of `profile`: both metrics, the tree's first
+/// order and the threshold in `options.metric`.
+///
+/// # Errors
+/// Those of `out`.
+pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::Result<()> {
+    let totals = Totals::of(profile);
+    let visible = Visible::of(profile, &totals, options);
+    let contexts = Contexts::of(profile, &totals, &visible, options.metric);
+    let mut page = Writer::new(&mut out);
+    page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
+    page.raw(CSP);
+    page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    page.html_text(profile.meta.get("command").map_or("JP profile", String::as_str));
+    page.raw(" - JP report</title>\n<style>\n");
+    page.raw(STYLE);
+    page.raw("</style>\n</head>\n<body>\n");
+    page.raw(BODY);
+    page.raw("<script type=\"application/json\" id=\"jp-data\">");
+    write_data(profile, options, &totals, &visible, &contexts, &mut page)?;
+    page.raw("</script>\n<script>\n");
+    page.raw(SCRIPT);
+    page.raw("</script>\n</body>\n</html>\n");
+    page.flush()
+}
+
+/// The shown contexts in the order written: depth first, siblings by
+/// subtree total in the report's metric; the root first, at depth 0.
+struct Contexts {
+    ids: Vec<NodeId>,
+    depths: Vec<u32>,
+    /// `(position in ids, calls, bytecodes)`: what `--threshold` and
+    /// `--max-depth` hid right below a shown context, subtree totals included.
+    left: Vec<(usize, u64, u64)>,
+}
+
+impl Contexts {
+    /// An explicit stack, as profiles can be deeper than the thread's stack.
+    fn of(profile: &Profile, totals: &Totals, visible: &Visible, metric: Metric) -> Contexts {
+        let rank = order::frame_ranks(profile);
+        let mut contexts = Contexts {
+            ids: Vec::with_capacity(profile.nodes().len()),
+            depths: Vec::with_capacity(profile.nodes().len()),
+            left: Vec::new(),
+        };
+        let mut work: Vec<(NodeId, u32)> = vec![(NodeId::ROOT, 0)];
+        let mut siblings: Vec<NodeId> = Vec::new();
+        while let Some((id, depth)) = work.pop() {
+            let position = contexts.ids.len();
+            contexts.ids.push(id);
+            contexts.depths.push(depth);
+            order::by_total(profile, totals, metric, id, &rank, &mut siblings);
+            let (mut calls, mut bytecodes) = (0u64, 0u64);
+            for &child in siblings.iter().rev() {
+                if visible.is_shown(child) {
+                    work.push((child, depth + 1));
+                } else {
+                    calls = calls.saturating_add(totals.get(child, Metric::Calls));
+                    bytecodes = bytecodes.saturating_add(totals.get(child, Metric::Bytecodes));
+                }
+            }
+            if calls != 0 || bytecodes != 0 {
+                contexts.left.push((position, calls, bytecodes));
+            }
+        }
+        contexts
+    }
+}
+
+/// The data element's JSON: `meta`, `names`, the context arrays, `left`
+/// and `hot` (see the script's `load` for how it reads them).
+fn write_data(
+    profile: &Profile,
+    options: &Options,
+    totals: &Totals,
+    visible: &Visible,
+    contexts: &Contexts,
+    page: &mut Writer<impl Write>,
+) -> io::Result<()> {
+    page.raw("{\"version\":1,\"generator\":");
+    page.json_string(concat!("jp ", env!("CARGO_PKG_VERSION")));
+    page.raw(",\n\"meta\":[");
+    let known = KNOWN_META
+        .iter()
+        .filter_map(|&key| Some((key, profile.meta.get(key)?.as_str())));
+    let others = profile
+        .meta
+        .iter()
+        .filter(|(key, _)| !KNOWN_META.contains(&key.as_str()))
+        .map(|(key, value)| (key.as_str(), value.as_str()));
+    for (position, (key, value)) in known.chain(others).enumerate() {
+        page.raw(if position == 0 { "[" } else { ",[" });
+        page.json_string(key);
+        page.raw(",");
+        page.json_string(value);
+        page.raw("]");
+    }
+    page.raw("],\n\"files\":");
+    page.number(profile.files);
+    page.raw(",\"contexts\":");
+    page.number(profile.context_count() as u64);
+    page.raw(",\"metric\":");
+    page.json_string(match options.metric {
+        Metric::Calls => "calls",
+        Metric::Bytecodes => "bytecodes",
+    });
+    page.raw(",\"threshold\":");
+    page.json_string(&options.threshold.to_string());
+    page.raw(",\"maxDepth\":");
+    match options.max_depth {
+        Some(depth) => page.number(u64::from(depth)),
+        None => page.raw("null"),
+    }
+    page.raw(",\"hidden\":[");
+    page.number(visible.hidden_contexts);
+    page.raw(",");
+    page.number(visible.hidden(Metric::Calls));
+    page.raw(",");
+    page.number(visible.hidden(Metric::Bytecodes));
+    page.raw("],\"grand\":[");
+    page.number(totals.grand(Metric::Calls));
+    page.raw(",");
+    page.number(totals.grand(Metric::Bytecodes));
+    page.raw("],\n\"names\":[");
+    for (position, name) in profile.frames().iter().enumerate() {
+        page.raw(if position == 0 { "\n" } else { ",\n" });
+        page.json_string(name);
+        page.flush_if_full()?;
+    }
+    page.raw("],\n\"depth\":");
+    page.numbers(contexts.depths.iter().map(|&depth| u64::from(depth)))?;
+    // The root has no frame: -1.
+    page.raw(",\n\"frame\":[-1");
+    for &id in &contexts.ids[1..] {
+        page.raw(",");
+        page.number(u64::from(profile.node(id).frame.0));
+        page.flush_if_full()?;
+    }
+    page.raw("],\n\"calls\":");
+    page.numbers(contexts.ids.iter().map(|&id| profile.node(id).calls))?;
+    page.raw(",\n\"bytecodes\":");
+    page.numbers(contexts.ids.iter().map(|&id| profile.node(id).bytecodes))?;
+    page.raw(",\n\"left\":");
+    let left = contexts
+        .left
+        .iter()
+        .flat_map(|&(position, calls, bytecodes)| [position as u64, calls, bytecodes]);
+    page.numbers(left)?;
+    page.raw(",\n\"hot\":");
+    let methods = hot_methods(profile, totals, options.metric);
+    let hot = methods.iter().flat_map(|method| {
+        [
+            u64::from(method.frame.0),
+            method.contexts,
+            method.self_calls,
+            method.self_bytecodes,
+            method.total_calls,
+            method.total_bytecodes,
+            u64::from(method.recursive),
+        ]
+    });
+    page.numbers(hot)?;
+    page.raw("}\n");
+    Ok(())
+}
+
+/// The page built in a buffer that is handed to `out` in large pieces.
+struct Writer<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    digits: itoa::Buffer,
+}
+
+impl<W: Write> Writer<W> {
+    fn new(out: W) -> Writer<W> {
+        Writer {
+            out,
+            buf: Vec::with_capacity(FLUSH_AT + 4096),
+            digits: itoa::Buffer::new(),
+        }
+    }
+
+    /// Text that is already what the page needs at that point.
+    fn raw(&mut self, text: &str) {
+        self.buf.extend_from_slice(text.as_bytes());
+    }
+
+    fn number(&mut self, value: u64) {
+        self.buf.extend_from_slice(self.digits.format(value).as_bytes());
+    }
+
+    /// A JSON array of `values`.
+    fn numbers(&mut self, values: impl IntoIterator<Item = u64>) -> io::Result<()> {
+        self.buf.push(b'[');
+        for (position, value) in values.into_iter().enumerate() {
+            if position > 0 {
+                self.buf.push(b',');
+            }
+            self.number(value);
+            self.flush_if_full()?;
+        }
+        self.buf.push(b']');
+        Ok(())
+    }
+
+    /// A JSON string (RFC 8259 §7) that is safe inside a `<script>`
+    /// element: `"`, `\` and control characters escaped as JSON requires,
+    /// and `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes too, so that the
+    /// text can neither close the element nor open a comment in it.
+    fn json_string(&mut self, text: &str) {
+        self.buf.push(b'"');
+        let mut start = 0;
+        for (position, c) in text.char_indices() {
+            let escape: &[u8] = match c {
+                '"' => b"\\\"",
+                '\\' => b"\\\\",
+                '\n' => b"\\n",
+                '\r' => b"\\r",
+                '\t' => b"\\t",
+                '\u{2028}' => b"\\u2028",
+                '\u{2029}' => b"\\u2029",
+                '\0'..='\u{1f}' | '<' | '>' | '&' => {
+                    let byte = c as u8;
+                    &[
+                        b'\\',
+                        b'u',
+                        b'0',
+                        b'0',
+                        HEX[usize::from(byte >> 4)],
+                        HEX[usize::from(byte & 0xf)],
+                    ]
+                }
+                _ => continue,
+            };
+            self.buf.extend_from_slice(&text.as_bytes()[start..position]);
+            self.buf.extend_from_slice(escape);
+            start = position + c.len_utf8();
+        }
+        self.buf.extend_from_slice(&text.as_bytes()[start..]);
+        self.buf.push(b'"');
+    }
+
+    /// Text in an element's content: `&`, `<`, `>` and quotes as character references.
+    fn html_text(&mut self, text: &str) {
+        for c in text.chars() {
+            match c {
+                '&' => self.raw("&amp;"),
+                '<' => self.raw("&lt;"),
+                '>' => self.raw("&gt;"),
+                '"' => self.raw("&quot;"),
+                '\'' => self.raw("&#39;"),
+                _ => {
+                    let mut utf8 = [0u8; 4];
+                    self.buf.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                }
+            }
+        }
+    }
+
+    fn flush_if_full(&mut self) -> io::Result<()> {
+        if self.buf.len() >= FLUSH_AT {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        self.out.flush()
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile;
+    use serde_json::Value;
+    use std::collections::BTreeMap;
+
+    fn page(profile: &Profile, options: &Options) -> String {
+        let mut out = Vec::new();
+        write(profile, options, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The JSON of the data element.
+    fn data(page: &str) -> Value {
+        let open = "<script type=\"application/json\" id=\"jp-data\">";
+        let start = page.find(open).unwrap() + open.len();
+        let end = start + page[start..].find("</script>").unwrap();
+        serde_json::from_str(&page[start..end]).unwrap()
+    }
+
+    fn numbers(value: &Value) -> Vec<u64> {
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .collect()
+    }
+
+    /// The contexts as the page reads them: path -> (own calls, own bytecodes,
+    /// total calls, total bytecodes), the totals summed as the script does.
+    fn contexts(data: &Value) -> Vec<(String, [u64; 4])> {
+        let names: Vec<&str> = data["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        let depth = numbers(&data["depth"]);
+        let frame: Vec<i64> = data["frame"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_i64().unwrap())
+            .collect();
+        let (calls, bytecodes) = (numbers(&data["calls"]), numbers(&data["bytecodes"]));
+        assert_eq!((frame[0], depth[0]), (-1, 0), "the root comes first");
+        let mut parent = vec![0usize; depth.len()];
+        let mut path: Vec<usize> = vec![0];
+        let mut paths = vec![String::new()];
+        let mut values: Vec<[u64; 4]> = (0..depth.len())
+            .map(|i| [calls[i], bytecodes[i], calls[i], bytecodes[i]])
+            .collect();
+        for i in 1..depth.len() {
+            let d = depth[i] as usize;
+            assert!(
+                d >= 1 && d <= path.len(),
+                "depth {d} after a path of {}",
+                path.len()
+            );
+            path.truncate(d);
+            parent[i] = path[d - 1];
+            let name = names[frame[i] as usize];
+            paths.push(if d == 1 {
+                name.to_string()
+            } else {
+                format!("{};{name}", paths[parent[i]])
+            });
+            path.push(i);
+        }
+        for left in numbers(&data["left"]).chunks(3) {
+            values[left[0] as usize][2] += left[1];
+            values[left[0] as usize][3] += left[2];
+        }
+        for i in (1..depth.len()).rev() {
+            let [_, _, c, b] = values[i];
+            values[parent[i]][2] += c;
+            values[parent[i]][3] += b;
+        }
+        paths.into_iter().zip(values).skip(1).collect()
+    }
+
+    fn sample() -> Profile {
+        profile(&[
+            (&["main"], 1, 12),
+            (&["main", "work"], 10, 500),
+            (&["main", "work", "help"], 5, 0),
+            (&["main", "small"], 2, 20),
+            (&["main", "small", "tiny"], 1, 1),
+            (&["clinit"], 1, 4),
+        ])
+    }
+
+    #[test]
+    fn the_page_holds_every_context_with_both_metrics_and_the_totals_of_totals() {
+        let p = sample();
+        let totals = Totals::of(&p);
+        let data = data(&page(&p, &Options::new(Metric::Bytecodes)));
+        let read = contexts(&data);
+        let paths: Vec<&str> = read.iter().map(|(path, _)| path.as_str()).collect();
+        // Depth first, siblings by total bytecodes.
+        assert_eq!(
+            paths,
+            [
+                "main",
+                "main;work",
+                "main;work;help",
+                "main;small",
+                "main;small;tiny",
+                "clinit"
+            ]
+        );
+        for (path, values) in &read {
+            let frames: Vec<&str> = path.split(';').collect();
+            let mut id = NodeId::ROOT;
+            for frame in &frames {
+                id = p.child(id, p.frame_id(frame).unwrap()).unwrap();
+            }
+            let node = p.node(id);
+            let expected = [
+                node.calls,
+                node.bytecodes,
+                totals.get(id, Metric::Calls),
+                totals.get(id, Metric::Bytecodes),
+            ];
+            assert_eq!(values, &expected, "{path}");
+        }
+        assert_eq!(
+            numbers(&data["grand"]),
+            [totals.grand(Metric::Calls), totals.grand(Metric::Bytecodes)]
+        );
+        assert_eq!(data["contexts"], 6);
+        assert_eq!(data["files"], 1);
+        assert_eq!(numbers(&data["hidden"]), [0, 0, 0]);
+    }
+
+    #[test]
+    fn the_hot_methods_are_those_of_the_whole_profile() {
+        let p = sample();
+        let data = data(&page(&p, &Options::new(Metric::Calls)));
+        let names: Vec<&str> = data["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        let hot = numbers(&data["hot"]);
+        let methods = hot_methods(&p, &Totals::of(&p), Metric::Calls);
+        assert_eq!(hot.len(), 7 * methods.len());
+        let rows: BTreeMap<&str, &[u64]> = hot
+            .chunks(7)
+            .map(|row| (names[row[0] as usize], &row[1..]))
+            .collect();
+        assert_eq!(rows["work"], [1, 10, 500, 15, 500, 0]);
+        assert_eq!(rows["main"], [1, 1, 12, 19, 533, 0]);
+    }
+
+    #[test]
+    fn a_threshold_leaves_contexts_out_and_keeps_their_values_in_the_totals_above() {
+        let p = sample();
+        let options = Options {
+            threshold: 5.0,
+            ..Options::new(Metric::Bytecodes)
+        };
+        let data = data(&page(&p, &options));
+        let read = contexts(&data);
+        let paths: Vec<&str> = read.iter().map(|(path, _)| path.as_str()).collect();
+        // small (21 of 537 bytecodes), clinit (4) and help (0) are below 5%.
+        assert_eq!(paths, ["main", "main;work"]);
+        assert_eq!(read[0].1, [1, 12, 19, 533]);
+        assert_eq!(read[1].1, [10, 500, 15, 500]);
+        assert_eq!(numbers(&data["hidden"]), [4, 9, 25]);
+        // (position, calls, bytecodes) under the root, main and work.
+        assert_eq!(numbers(&data["left"]), [0, 1, 4, 1, 3, 21, 2, 5, 0]);
+        assert_eq!(data["threshold"], "5");
+        assert_eq!(data["metric"], "bytecodes");
+    }
+
+    #[test]
+    fn max_depth_is_written_and_cuts_the_tree() {
+        let options = Options {
+            max_depth: Some(1),
+            ..Options::new(Metric::Calls)
+        };
+        let data = data(&page(&sample(), &options));
+        assert_eq!(data["maxDepth"], 1);
+        assert_eq!(numbers(&data["depth"]), [0, 1, 1]);
+    }
+
+    #[test]
+    fn no_name_can_close_the_script_element_or_become_markup() {
+        let evil = "x.Evil.m</script><img src=x onerror=alert(1)><!--\u{2028}&amp;()V";
+        let mut p = profile(&[(&["main", evil], 1, 10)]);
+        p.meta
+            .insert("command".into(), "</title><script>alert(2)</script>".into());
+        p.meta.insert("jvm".into(), "<b>VM</b>".into());
+        let page = page(&p, &Options::new(Metric::Calls));
+        // The style, the data and the script: three elements closed, and nothing else.
+        assert_eq!(page.matches("</script>").count(), 2, "{page}");
+        assert!(!page.contains("<img") && !page.contains("<b>") && !page.contains("<!--"));
+        assert!(
+            page.contains("<title>&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; - JP report</title>")
+        );
+        let data = data(&page);
+        assert!(data["names"].as_array().unwrap().iter().any(|name| name == evil));
+        assert_eq!(data["meta"][0], serde_json::json!(["jvm", "<b>VM</b>"]));
+    }
+
+    #[test]
+    fn the_page_loads_nothing_from_elsewhere() {
+        let page = page(&sample(), &Options::new(Metric::Calls));
+        assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+        assert!(page.contains(&format!("content=\"{CSP}\"")));
+        for asset in [STYLE, BODY, SCRIPT] {
+            assert!(!asset.contains("</script") && !asset.contains("</style"));
+            assert!(!asset.contains("http:") && !asset.contains("https:") && !asset.contains("url("));
+            assert!(!asset.contains("src="), "no element loads a source");
+        }
+    }
+
+    #[test]
+    fn an_empty_profile_gives_a_page_with_the_root_alone() {
+        let data = data(&page(&Profile::new(), &Options::new(Metric::Bytecodes)));
+        assert_eq!(numbers(&data["depth"]), [0]);
+        assert_eq!(numbers(&data["hot"]), Vec::<u64>::new());
+    }
+}
