@@ -1,6 +1,7 @@
 //! The request API that the build plugins call (through `jp-jni`, as JSON)
 //! and its serde types. One call instruments a set of inputs into an output
-//! directory, incrementally when the request names a cache directory.
+//! directory, incrementally when the request names a cache directory
+//! ([`run`]); another merges profiles into one report file ([`report`]).
 //!
 //! ```text
 //! request  {"inputs": ["/abs/dir-or-jar", ...], "output": "/abs/out", "cacheDir": "/abs/cache"|null,
@@ -26,6 +27,18 @@
 //! (and damaged cache entries that were recomputed); `errors` the input
 //! files that produced no output, each with the whole chain of causes.
 //!
+//! A report request ([`ReportRequest`]) names the profiles, the format and
+//! the report file; it either writes the whole report, atomically, or fails
+//! naming every profile that cannot be read (`jp report` does the same):
+//!
+//! ```text
+//! report   {"profiles": ["/abs/a.jpprof", ...], "format": "html"|"text"|"folded"|"speedscope",
+//!           "metric": "calls"|"bytecodes", "threshold": percent, "maxDepth": n|null,
+//!           "out": "/abs/report.html"}
+//! ```
+//! `metric` (default `bytecodes`), `threshold` (default 0) and `maxDepth`
+//! (default none) may be left out.
+//!
 //! ```no_run
 //! let outcome = jp_engine::api::run_json(
 //!     r#"{"inputs": ["/p/build/classes/java/main"], "output": "/p/build/jp/classes/main",
@@ -39,6 +52,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use jp_report::run::Format;
 use serde::{Deserialize, Serialize};
 
 pub use crate::config::BbaName;
@@ -160,6 +174,114 @@ pub fn run_json(request_json: &str) -> Result<String, EngineError> {
     let request: Request = serde_json::from_str(request_json).map_err(EngineError::RequestJson)?;
     let outcome = run(&request)?;
     Ok(serde_json::to_string(&outcome).expect("an outcome always serialises"))
+}
+
+/// The formats of a report, by their names in requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
+    /// One self-contained HTML page: call tree, icicle graph, hot methods.
+    Html,
+    /// A text tree with the hot methods.
+    Text,
+    /// Collapsed stacks, for flame-graph tools.
+    Folded,
+    /// speedscope's JSON file format.
+    Speedscope,
+}
+
+impl From<ReportFormat> for Format {
+    fn from(format: ReportFormat) -> Format {
+        match format {
+            ReportFormat::Html => Format::Html,
+            ReportFormat::Text => Format::Text,
+            ReportFormat::Folded => Format::Folded,
+            ReportFormat::Speedscope => Format::Speedscope,
+        }
+    }
+}
+
+/// The counts a report can show, by their names in requests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportMetric {
+    /// Invocations.
+    Calls,
+    /// Bytecodes executed.
+    #[default]
+    Bytecodes,
+}
+
+impl From<ReportMetric> for jp_profile::Metric {
+    fn from(metric: ReportMetric) -> jp_profile::Metric {
+        match metric {
+            ReportMetric::Calls => jp_profile::Metric::Calls,
+            ReportMetric::Bytecodes => jp_profile::Metric::Bytecodes,
+        }
+    }
+}
+
+/// Which profiles to merge, and the report to write of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReportRequest {
+    /// The profiles (`*.jpprof`), merged into one tree; absolute.
+    pub profiles: Vec<PathBuf>,
+    /// The report's format.
+    pub format: ReportFormat,
+    /// The count that single-metric formats show and `threshold` compares.
+    #[serde(default)]
+    pub metric: ReportMetric,
+    /// Leave out contexts whose subtree total is below this percentage of
+    /// the profile's total; 0 keeps everything.
+    #[serde(default)]
+    pub threshold: f64,
+    /// Leave out contexts deeper than this (a top-level context is at depth 1).
+    #[serde(default)]
+    pub max_depth: Option<u32>,
+    /// The report file, written atomically; absolute.
+    pub out: PathBuf,
+}
+
+/// Merges a request's profiles and writes the report, complete or not at all.
+///
+/// # Errors
+/// A relative path, a threshold outside 0–100 or a depth of 0
+/// ([`EngineError::InvalidRequest`]); no profiles, unreadable profiles (all
+/// of them named) or a report that cannot be written ([`EngineError::Report`]).
+pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
+    check_absolute("out", &request.out)?;
+    for (i, profile) in request.profiles.iter().enumerate() {
+        check_absolute(&format!("profiles[{i}]"), profile)?;
+    }
+    if !(0.0..=100.0).contains(&request.threshold) {
+        return Err(EngineError::InvalidRequest(format!(
+            "threshold is {}, not a percentage from 0 to 100",
+            request.threshold
+        )));
+    }
+    if request.max_depth == Some(0) {
+        return Err(EngineError::InvalidRequest(
+            "maxDepth is 0; top-level contexts are at depth 1".to_owned(),
+        ));
+    }
+    let options = jp_report::Options {
+        metric: request.metric.into(),
+        threshold: request.threshold,
+        max_depth: request.max_depth,
+    };
+    jp_report::run::run(&request.profiles, request.format.into(), &options, &request.out)?;
+    Ok(())
+}
+
+/// Runs a report request given as JSON.
+///
+/// # Errors
+/// JSON that is not a report request (unknown fields included), and the
+/// errors of [`report`].
+pub fn report_json(request_json: &str) -> Result<(), EngineError> {
+    let request: ReportRequest = serde_json::from_str(request_json).map_err(EngineError::RequestJson)?;
+    report(&request)
 }
 
 fn check_absolute(field: &str, path: &Path) -> Result<(), EngineError> {
@@ -346,5 +468,199 @@ mod tests {
             r#"{"rewritten":1,"reused":2,"copied":3,"unchanged":4,"deleted":5,"skipped":[{"path":"/c/A.class","reason":"class kept as it was: full"}],"warnings":[{"path":"/c/B.class","message":"B.run()V: too large"}],"errors":[{"path":"/c/C.class","message":"malformed class file"}],"engineMillis":6}"#
         );
         assert_eq!(serde_json::from_str::<Outcome>(&json).unwrap(), outcome);
+    }
+
+    fn write_profile(path: &Path, paths: &[(&[&str], u64, u64)]) {
+        let mut profile = jp_profile::Profile::new();
+        for &(frames, calls, bytecodes) in paths {
+            profile.add_path(frames, calls, bytecodes);
+        }
+        let mut bytes = Vec::new();
+        jp_profile::write(&profile, &mut bytes).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    fn report_request(profiles: Vec<PathBuf>, format: ReportFormat, out: PathBuf) -> ReportRequest {
+        ReportRequest {
+            profiles,
+            format,
+            metric: ReportMetric::Bytecodes,
+            threshold: 0.0,
+            max_depth: None,
+            out,
+        }
+    }
+
+    #[test]
+    fn a_report_request_reads_and_writes_the_fixed_field_names() {
+        let json = r#"{"profiles":["/p/a.jpprof","/p/b.jpprof"],"format":"html","metric":"calls",
+            "threshold":1.5,"maxDepth":4,"out":"/p/index.html"}"#;
+        let request: ReportRequest = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            request,
+            ReportRequest {
+                profiles: vec!["/p/a.jpprof".into(), "/p/b.jpprof".into()],
+                format: ReportFormat::Html,
+                metric: ReportMetric::Calls,
+                threshold: 1.5,
+                max_depth: Some(4),
+                out: "/p/index.html".into(),
+            }
+        );
+        let written = serde_json::to_string(&request).unwrap();
+        assert_eq!(
+            written,
+            r#"{"profiles":["/p/a.jpprof","/p/b.jpprof"],"format":"html","metric":"calls","threshold":1.5,"maxDepth":4,"out":"/p/index.html"}"#
+        );
+        assert_eq!(serde_json::from_str::<ReportRequest>(&written).unwrap(), request);
+        for (name, format) in [
+            ("text", Format::Text),
+            ("folded", Format::Folded),
+            ("speedscope", Format::Speedscope),
+            ("html", Format::Html),
+        ] {
+            let json = format!(r#"{{"profiles":[],"format":"{name}","out":"/o"}}"#);
+            let request: ReportRequest = serde_json::from_str(&json).unwrap();
+            assert_eq!(Format::from(request.format), format);
+        }
+    }
+
+    #[test]
+    fn a_report_request_defaults_to_bytecodes_everything_and_no_depth_limit() {
+        let request: ReportRequest =
+            serde_json::from_str(r#"{"profiles":["/a.jpprof"],"format":"text","maxDepth":null,"out":"/o"}"#)
+                .unwrap();
+        assert_eq!(
+            request,
+            report_request(vec!["/a.jpprof".into()], ReportFormat::Text, "/o".into())
+        );
+    }
+
+    #[test]
+    fn a_malformed_report_request_is_rejected() {
+        for json in [
+            r#"{"profiles":[],"format":"pdf","out":"/o"}"#,
+            r#"{"profiles":[],"format":"text","metric":"time","out":"/o"}"#,
+            r#"{"profiles":[],"format":"text"}"#,
+            r#"{"profiles":[],"format":"text","out":"/o","output":"/o"}"#,
+            r#"{"profiles":[],"format":"text","out":"/o","maxDepth":-1}"#,
+        ] {
+            assert!(
+                matches!(report_json(json), Err(EngineError::RequestJson(_))),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_report_request_with_bad_settings_is_refused_naming_them() {
+        let request = report_request(vec!["a.jpprof".into()], ReportFormat::Text, "/o".into());
+        assert_eq!(
+            report(&request).unwrap_err().to_string(),
+            "invalid request: profiles[0] is not an absolute path: a.jpprof"
+        );
+        let request = ReportRequest {
+            threshold: 101.0,
+            ..report_request(vec![], ReportFormat::Text, "/o".into())
+        };
+        assert!(
+            matches!(report(&request), Err(EngineError::InvalidRequest(m)) if m.contains("threshold is 101"))
+        );
+        let request = ReportRequest {
+            max_depth: Some(0),
+            ..report_request(vec![], ReportFormat::Text, "/o".into())
+        };
+        assert!(
+            matches!(report(&request), Err(EngineError::InvalidRequest(m)) if m.contains("maxDepth is 0"))
+        );
+    }
+
+    #[test]
+    fn a_report_merges_the_profiles_into_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.jpprof");
+        let b = dir.path().join("b.jpprof");
+        write_profile(&a, &[(&["m.A.main()V", "m.A.sort()V"], 1, 900)]);
+        write_profile(
+            &b,
+            &[
+                (&["m.A.main()V"], 1, 10),
+                (&["m.A.main()V", "m.A.sort()V"], 1, 100),
+            ],
+        );
+        let out = dir.path().join("report.folded");
+        report_json(
+            &serde_json::to_string(&report_request(vec![a, b], ReportFormat::Folded, out.clone())).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "m.A.main()V 10\nm.A.main()V;m.A.sort()V 1000\n"
+        );
+        let html = dir.path().join("index.html");
+        let request = ReportRequest {
+            metric: ReportMetric::Calls,
+            ..report_request(
+                vec![dir.path().join("a.jpprof")],
+                ReportFormat::Html,
+                html.clone(),
+            )
+        };
+        report(&request).unwrap();
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.trim_end().ends_with("</html>") && page.contains("m.A.sort()V"));
+    }
+
+    #[test]
+    fn a_report_names_every_unreadable_profile_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good.jpprof");
+        write_profile(&good, &[(&["m.A.main()V"], 1, 10)]);
+        let corrupt = dir.path().join("corrupt.jpprof");
+        std::fs::write(&corrupt, "jp-profile 1\nframe 1 x\n").unwrap();
+        let missing = dir.path().join("missing.jpprof");
+        let out = dir.path().join("report.txt");
+        let request = report_request(
+            vec![corrupt.clone(), good, missing.clone()],
+            ReportFormat::Text,
+            out.clone(),
+        );
+        let error = report(&request).unwrap_err();
+        assert!(matches!(
+            error,
+            EngineError::Report(jp_report::ReportError::Unreadable(_))
+        ));
+        let message = error.to_string();
+        assert!(message.contains(&corrupt.display().to_string()), "{message}");
+        assert!(message.contains(&missing.display().to_string()), "{message}");
+        assert!(!out.exists());
+    }
+
+    #[test]
+    fn a_report_that_cannot_be_written_names_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = dir.path().join("a.jpprof");
+        write_profile(&profile, &[(&["m.A.main()V"], 1, 10)]);
+        let out = dir.path().join("no-such-dir").join("report.txt");
+        let error = report(&report_request(vec![profile], ReportFormat::Text, out.clone())).unwrap_err();
+        assert!(matches!(
+            error,
+            EngineError::Report(jp_report::ReportError::Write { .. })
+        ));
+        assert!(
+            error.to_string().starts_with(&format!("{}: ", out.display())),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_report_of_no_profiles_is_an_error() {
+        let error = report(&report_request(
+            vec![],
+            ReportFormat::Text,
+            "/o/report.txt".into(),
+        ))
+        .unwrap_err();
+        assert_eq!(error.to_string(), "no profiles to report on");
     }
 }

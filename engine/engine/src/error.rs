@@ -38,6 +38,10 @@ pub enum EngineError {
         #[source]
         source: io::Error,
     },
+    /// A report could not be made: no profiles, unreadable profiles (each
+    /// one named, with its line), or a report file that cannot be written.
+    #[error(transparent)]
+    Report(#[from] jp_report::ReportError),
     /// The lock that serialises runs on the same output could not be taken.
     #[error("{}: cannot lock", path.display())]
     Lock {

@@ -1,11 +1,13 @@
 //! JP's engine as a JNI library: the native methods of the Java class
 //! `org.jpprof.engine.NativeEngine` (in `engine/java`), and nothing else.
 //!
-//! There are two coarse entry points, and the request and the outcome cross
-//! the boundary as JSON text, so that no Java object is ever built here:
+//! There are three coarse entry points, and requests and outcomes cross the
+//! boundary as JSON text, so that no Java object is ever built here:
 //! - `static native String version()`: [`jp_engine::VERSION`];
 //! - `static native String instrument(String requestJson)`: runs the engine's
-//!   request API and returns the outcome's JSON.
+//!   request API and returns the outcome's JSON;
+//! - `static native void report(String requestJson)`: merges profiles into
+//!   one report file ([`jp_engine::api::report_json`]).
 //!
 //! The error contract: every engine error becomes a thrown
 //! `org.jpprof.engine.EngineException` whose message is the error's whole
@@ -61,9 +63,9 @@ pub enum CallError {
 ///
 /// [`CallError::Engine`] with the error's source chain, or
 /// [`CallError::Panic`] with the panic's message.
-pub fn call<E: Error>(f: impl FnOnce() -> Result<String, E>) -> Result<String, CallError> {
+pub fn call<T, E: Error>(f: impl FnOnce() -> Result<T, E>) -> Result<T, CallError> {
     match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(json)) => Ok(json),
+        Ok(Ok(answer)) => Ok(answer),
         Ok(Err(error)) => Err(CallError::Engine(error_chain(&error))),
         Err(payload) => Err(CallError::Panic(panic_message(payload))),
     }
@@ -198,6 +200,29 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_instrument<'local>(
     .resolve::<ThrowEngineException>()
 }
 
+/// `static native void report(String requestJson)`: merges the profiles of
+/// one report request of the engine's API and writes the report file.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.report(String)`, and the signature is
+/// that of a static native method with one `String` argument that returns
+/// nothing. See [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_report<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) {
+    env.with_env(|env| -> Result<(), CallError> {
+        let request = request.try_to_string(env)?;
+        call(|| jp_engine::api::report_json(&request))
+    })
+    .resolve::<ThrowEngineException>()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +266,26 @@ mod tests {
             })
         });
         assert_eq!(error.unwrap_err().to_string(), "out/A.class: denied");
+    }
+
+    #[test]
+    fn call_passes_a_report_error_through_naming_the_profile() {
+        let dir = std::env::temp_dir().join(format!("jp-jni-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let profile = dir.join("broken.jpprof");
+        std::fs::write(&profile, "not a profile\n").unwrap();
+        let request = format!(
+            r#"{{"profiles":["{}"],"format":"text","out":"{}"}}"#,
+            profile.display(),
+            dir.join("report.txt").display()
+        );
+        let error = call(|| jp_engine::api::report_json(&request)).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(error, CallError::Engine(_)));
+        assert!(
+            error.to_string().starts_with(&profile.display().to_string()),
+            "{error}"
+        );
     }
 
     #[test]

@@ -106,8 +106,9 @@ pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dy
     }
 }
 
-/// Writes through a temporary file in the target's directory, renamed over
-/// the target once complete, so that a reader never sees half a report.
+/// Writes through a temporary file in the target's directory (created when
+/// missing), renamed over the target once complete, so that a reader never
+/// sees half a report.
 pub fn write_atomically(
     path: &Path,
     render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -116,6 +117,7 @@ pub fn write_atomically(
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
+    std::fs::create_dir_all(dir)?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".jp-report-");
     // A report is an ordinary file: readable as the umask allows, not 0600 as temporary files are.
@@ -182,10 +184,20 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_report_directory_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
+        let out = dir.path().join("site").join("jp").join("report.folded");
+        run(&[profile], Format::Folded, &Options::new(Metric::Calls), &out).unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main()V 1\n");
+    }
+
+    #[test]
     fn an_unwritable_report_names_its_path() {
         let dir = tempfile::tempdir().unwrap();
         let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
-        let out = dir.path().join("no-such-dir").join("report.txt");
+        // A directory that cannot be made: its would-be parent is a file.
+        let out = dir.path().join("a.jpprof").join("report.txt");
         let error = run(&[profile], Format::Text, &Options::new(Metric::Calls), &out).unwrap_err();
         assert!(matches!(error, ReportError::Write { ref path, .. } if path == &out));
         assert!(error.to_string().starts_with(&out.display().to_string()));

@@ -16,6 +16,8 @@ import java.util.Properties;
  * for (InstrumentResult.Diagnostic error : result.errors()) {
  *     log.error(error.toString());
  * }
+ * engine.report(ReportRequest.builder()
+ *         .profiles(profiles).format(ReportRequest.Format.HTML).out(html).build());
  * }</pre>
  *
  * <p>The engine is thread-safe: requests may run at once from several threads.
@@ -98,6 +100,19 @@ public final class Engine {
             throw new EngineException("JP's engine " + library + " returned an outcome this "
                     + "jp-engine cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Merges profiles by calling context and writes one report, atomically: the file is complete,
+     * or not written at all.
+     *
+     * @param request the profiles, the format and the report file
+     * @throws EngineException if a profile cannot be read (the message names every such file, with
+     *     the line of the problem), or the report file cannot be written (the message names it)
+     */
+    public void report(ReportRequest request) {
+        Objects.requireNonNull(request, "request");
+        NativeEngine.report(request.toJson());
     }
 
     /**

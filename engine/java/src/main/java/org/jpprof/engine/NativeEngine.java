@@ -5,7 +5,7 @@ package org.jpprof.engine;
  * (engine/jni in the source tree). Only {@link Engine} calls them, after it has loaded the library
  * into this class's class loader.
  *
- * <p>Both methods throw {@link EngineException} for every error and every panic in the engine.
+ * <p>Every method throws {@link EngineException} for every error and every panic in the engine.
  */
 final class NativeEngine {
     private NativeEngine() {}
@@ -20,4 +20,11 @@ final class NativeEngine {
      * @return the outcome as JSON (see {@link InstrumentResult})
      */
     static native String instrument(String requestJson);
+
+    /**
+     * Runs one report request: merges the profiles and writes the report file.
+     *
+     * @param requestJson the request as JSON (see {@link ReportRequest})
+     */
+    static native void report(String requestJson);
 }

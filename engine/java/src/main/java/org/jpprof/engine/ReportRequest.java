@@ -1,0 +1,284 @@
+package org.jpprof.engine;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Which profiles to merge, and the report to write of them: the engine's report request. Build one
+ * with {@link #builder()}:
+ *
+ * <pre>{@code
+ * ReportRequest request = ReportRequest.builder()
+ *         .profiles(profileFiles)
+ *         .format(ReportRequest.Format.HTML)
+ *         .out(Paths.get("build/reports/jp/index.html"))
+ *         .build();
+ * engine.report(request);
+ * }</pre>
+ *
+ * <p>Paths are made absolute against {@code user.dir} when set, as in {@link InstrumentRequest}.
+ * It crosses to the engine as this JSON (see {@link #toJson()}):
+ *
+ * <pre>
+ * {"profiles": [...], "format": "html"|"text"|"folded"|"speedscope", "metric": "calls"|"bytecodes",
+ *  "threshold": percent, "maxDepth": n|null, "out": "..."}
+ * </pre>
+ *
+ * Instances are immutable.
+ */
+public final class ReportRequest {
+    /** The report formats. */
+    public enum Format {
+        /** One self-contained HTML page: call tree, icicle graph and hot methods, both metrics. */
+        HTML,
+        /** A text tree with own values, subtree totals and the hot methods, in one metric. */
+        TEXT,
+        /** Collapsed stacks ({@code frame;frame value}), for flame-graph tools, in one metric. */
+        FOLDED,
+        /** speedscope's JSON file format, both metrics. */
+        SPEEDSCOPE;
+
+        /**
+         * The format's name in requests and on {@code jp report}'s command line.
+         *
+         * @return for example {@code html}
+         */
+        public String jsonName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The counts a report can show. */
+    public enum Metric {
+        /** Invocations. */
+        CALLS,
+        /** Bytecodes executed. */
+        BYTECODES;
+
+        /**
+         * The metric's name in requests and on {@code jp report}'s command line.
+         *
+         * @return {@code calls} or {@code bytecodes}
+         */
+        public String jsonName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final List<Path> profiles;
+    private final Format format;
+    private final Metric metric;
+    private final double threshold;
+    private final Integer maxDepth;
+    private final Path out;
+
+    private ReportRequest(Builder builder) {
+        this.profiles = Collections.unmodifiableList(new ArrayList<>(builder.profiles));
+        this.format = builder.format;
+        this.metric = builder.metric;
+        this.threshold = builder.threshold;
+        this.maxDepth = builder.maxDepth;
+        this.out = builder.out;
+    }
+
+    /**
+     * Starts a request.
+     *
+     * @return an empty builder: bytecodes, no threshold, no depth limit
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the profiles to merge, absolute, in order */
+    public List<Path> profiles() {
+        return profiles;
+    }
+
+    /** @return the report's format */
+    public Format format() {
+        return format;
+    }
+
+    /** @return the count that single-metric formats show and the threshold compares */
+    public Metric metric() {
+        return metric;
+    }
+
+    /** @return the percentage of the total under which contexts are left out (0: none are) */
+    public double threshold() {
+        return threshold;
+    }
+
+    /** @return the deepest context shown (top-level contexts are at depth 1), or {@code null} */
+    public Integer maxDepth() {
+        return maxDepth;
+    }
+
+    /** @return the report file, absolute */
+    public Path out() {
+        return out;
+    }
+
+    /**
+     * The request as the engine reads it.
+     *
+     * @return one JSON object, the shape given in the class comment
+     */
+    public String toJson() {
+        StringBuilder json = new StringBuilder(256);
+        json.append("{\"profiles\":[");
+        for (int i = 0; i < profiles.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            Json.writeString(json, profiles.get(i).toString());
+        }
+        json.append("],\"format\":");
+        Json.writeString(json, format.jsonName());
+        json.append(",\"metric\":");
+        Json.writeString(json, metric.jsonName());
+        json.append(",\"threshold\":").append(threshold);
+        json.append(",\"maxDepth\":").append(maxDepth == null ? "null" : maxDepth.toString());
+        json.append(",\"out\":");
+        Json.writeString(json, out.toString());
+        return json.append('}').toString();
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+
+    private static Path absolute(Path path, String what) {
+        return Objects.requireNonNull(path, what).toAbsolutePath().normalize();
+    }
+
+    /** Builds a {@link ReportRequest}. Every method returns this builder. */
+    public static final class Builder {
+        private final List<Path> profiles = new ArrayList<>();
+        private Format format;
+        private Metric metric = Metric.BYTECODES;
+        private double threshold;
+        private Integer maxDepth;
+        private Path out;
+
+        private Builder() {}
+
+        /**
+         * Adds a profile ({@code *.jpprof}, written by JP's runtime).
+         *
+         * @param profile the profile
+         * @return this builder
+         */
+        public Builder profile(Path profile) {
+            profiles.add(absolute(profile, "profile"));
+            return this;
+        }
+
+        /**
+         * Adds profiles, in order; all are merged into one tree.
+         *
+         * @param profiles the profiles
+         * @return this builder
+         */
+        public Builder profiles(Collection<? extends Path> profiles) {
+            for (Path profile : profiles) {
+                profile(profile);
+            }
+            return this;
+        }
+
+        /**
+         * Sets the report's format (required).
+         *
+         * @param format the format
+         * @return this builder
+         */
+        public Builder format(Format format) {
+            this.format = Objects.requireNonNull(format, "format");
+            return this;
+        }
+
+        /**
+         * Sets the count that the text and folded formats show, and that the threshold compares
+         * (the HTML and speedscope reports show both). The default is {@link Metric#BYTECODES}.
+         *
+         * @param metric the metric
+         * @return this builder
+         */
+        public Builder metric(Metric metric) {
+            this.metric = Objects.requireNonNull(metric, "metric");
+            return this;
+        }
+
+        /**
+         * Leaves out contexts whose subtree total is below this percentage of the profile's total.
+         * The default, 0, keeps everything.
+         *
+         * @param percent from 0 to 100
+         * @return this builder
+         * @throws IllegalArgumentException if {@code percent} is not from 0 to 100
+         */
+        public Builder threshold(double percent) {
+            if (!(percent >= 0 && percent <= 100)) {
+                throw new IllegalArgumentException(
+                        "the threshold is " + percent + ", not a percentage from 0 to 100");
+            }
+            this.threshold = percent;
+            return this;
+        }
+
+        /**
+         * Leaves out contexts deeper than this; top-level contexts are at depth 1. The default is
+         * no limit.
+         *
+         * @param depth 1 or more
+         * @return this builder
+         * @throws IllegalArgumentException if {@code depth} is less than 1
+         */
+        public Builder maxDepth(int depth) {
+            if (depth < 1) {
+                throw new IllegalArgumentException(
+                        "the maximum depth is " + depth + "; top-level contexts are at depth 1");
+            }
+            this.maxDepth = depth;
+            return this;
+        }
+
+        /**
+         * Sets the report file (required). It is written atomically: complete, or not at all.
+         *
+         * @param out the file
+         * @return this builder
+         */
+        public Builder out(Path out) {
+            this.out = absolute(out, "out");
+            return this;
+        }
+
+        /**
+         * Builds the request.
+         *
+         * @return the request
+         * @throws IllegalStateException if no profile, no format or no report file was set
+         */
+        public ReportRequest build() {
+            if (profiles.isEmpty()) {
+                throw new IllegalStateException("a report request needs at least one profile");
+            }
+            if (format == null) {
+                throw new IllegalStateException("a report request needs a format");
+            }
+            if (out == null) {
+                throw new IllegalStateException("a report request needs a report file (out)");
+            }
+            return new ReportRequest(this);
+        }
+    }
+}
