@@ -7,17 +7,21 @@
 #   2. checks that the plugin, compiled against the Gradle 8 API, calls only what this Gradle has
 #      (integration-tests/gradle/ApiCheck.java), outside the classes it loads on newer Gradle only;
 #   3. runs a copy of examples/gradle-demo: `gradle jpProfileTest jpReport` passes its tests on
-#      instrumented classes, the profile's hottest context is the quadratic sort, the report is
-#      written, and the compiler output is untouched;
+#      instrumented classes, the profile's hottest context is the quadratic sort, jpReport writes
+#      build/reports/jp/index.html (a complete HTML document) and report.txt (naming the sort),
+#      and the compiler output is untouched;
 #   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
 #      every class; an edited class is the only one rewritten and the output equals a clean
 #      build's byte for byte; a deleted class loses its output; a copy of the project in another
 #      directory takes the instrumented classes from the build cache;
 #   5. one daemon: builds in a row, and a build with another build-script class path (so a second
-#      class loader loads the engine's library in the same JVM);
-#   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module);
-#   7. bad input: a corrupt class in the compiler output fails the task with a message naming the
-#      file, and no JVM crashes (no hs_err file);
+#      class loader loads the engine's library in the same JVM) that instruments and reports;
+#   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module),
+#      with a report per module;
+#   7. bad input, each failing the task with a message naming the file, and no JVM crashing (no
+#      hs_err file): a corrupt class in the compiler output, an output directory that cannot be
+#      created (a file in its place), an unreadable profile, a report file that cannot be written,
+#      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there).
@@ -88,23 +92,19 @@ install_all() { # version (the POMs' version is rewritten to it)
 install_all "$version" || die "cannot install into $repo"
 pass "install: jp-runtime, jp-engine, jp-gradle-plugin and its marker $version in a throwaway repository"
 
-# Whether jp-engine can render reports yet (Engine.report); without it jpReport cannot run.
-has_report=0
-if javap -cp "$root/engine/java/target/jp-engine-$version.jar" org.jpprof.engine.Engine 2>/dev/null | grep -q ' report('; then
-    has_report=1
-fi
-
 # gradle NAME DIR ARGS...: runs a build (no daemon, plain console) and keeps its log in $work/NAME.log.
 gradle_run() {
     local name=$1 dir=$2
     shift 2
     local offline=()
     [[ -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
-    (cd "$dir" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="$repo" \
+    (cd "$dir" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="${use_repo:-$repo}" \
         -Djp.engine.cacheDir="$cache/engine" "$@") >"$work/$name.log" 2>&1
 }
 # The line the plugin logs for an instrument task: `jp: jpInstrument -> DIR: N rewritten, N reused, ...`.
 instrumented() { grep -m1 -E "^jp: $2 -> " "$work/$1.log"; }
+# Whether a JVM crashed under these directories (HotSpot's hs_err_pid*.log).
+no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; }
 # A directory's files and their hashes, for comparisons.
 digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 
@@ -137,7 +137,6 @@ fi
 demo=$work/demo
 copy_project "$root/examples/gradle-demo" "$demo"
 tasks=(jpProfileTest jpReport)
-((has_report)) || tasks=(jpProfileTest -x jpReport)
 
 if gradle_run classes "$demo" classes; then
     before=$(digest "$demo/build/classes/java/main")
@@ -185,15 +184,15 @@ else
     fail "demo: no readable profile in build/jp/profiles/jpProfileTest"
 fi
 
-if ((has_report)); then
-    if [[ -s $demo/build/reports/jp/index.html && -s $demo/build/reports/jp/report.txt ]] &&
-        grep -q 'Leaderboard' "$demo/build/reports/jp/report.txt"; then
-        pass "demo: jpReport wrote build/reports/jp/index.html and report.txt"
-    else
-        fail "demo: jpReport wrote build/reports/jp/index.html and report.txt"
-    fi
+html=$demo/build/reports/jp/index.html
+text=$demo/build/reports/jp/report.txt
+if [[ -s $html && $(head -c 15 "$html") == '<!DOCTYPE html>' && $(tail -c 8 "$html") == '</html>'* ]] &&
+    grep -q 'Leaderboard.rank' "$html" && grep -q 'org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;' "$text" &&
+    grep -q "^jp: report of [0-9]* profiles\{0,1\}: $html and report.txt" "$work/demo.log"; then
+    pass "demo: jpReport wrote build/reports/jp/index.html ($(wc -c <"$html") bytes, a complete page) and report.txt naming Leaderboard.rank"
 else
-    skip "demo: jpReport: this jp-engine has no Engine.report yet"
+    fail "demo: jpReport wrote build/reports/jp/index.html (a complete page) and report.txt naming Leaderboard.rank"
+    show "$work/demo.log"; [[ -f $text ]] && show "$text" 15
 fi
 
 if gradle_run ide "$demo" jpIdeSetup &&
@@ -289,10 +288,14 @@ else
 fi
 # Another build-script class path: Gradle loads the plugin, and so the engine, in a new class loader.
 sed -i "s|classpath 'org.jpprof:jp-gradle-plugin|classpath files('extra')\n        &|" "$daemon/build.gradle"
-if in_daemon daemon3 jpInstrument --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
+# jpReport reads the demo's profiles (this daemon's home has no junit for jpProfileTest, offline).
+mkdir -p "$daemon/build/jp/profiles/jpProfileTest"
+cp "$demo"/build/jp/profiles/jpProfileTest/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/"
+if in_daemon daemon3 jpInstrument jpReport --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
     [[ $(instrumented daemon3 jpInstrument) == *": 0 rewritten, "* ]] &&
+    grep -q '^jp: report of [0-9]* profiles\{0,1\}: ' "$work/daemon3.log" &&
     compgen -G "$work/daemon-engine/libjp_jni-*-1.so" >/dev/null; then
-    pass "daemon: a second class loader in the same daemon loads the engine (a copy of its library)"
+    pass "daemon: a second class loader in the same daemon loads the engine (a copy of its library), instruments and reports"
 else
     fail "daemon: a second class loader in the same daemon loads the engine"; show "$work/daemon3.log"
 fi
@@ -304,11 +307,14 @@ if gradle_run multi "$multi" "${tasks[@]}"; then
     core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/*.jpprof)
     app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
+        grep -q 'org.acme.core.Fib.fib' "$multi/core/build/reports/jp/report.txt" &&
+        grep -q 'org.acme.app.Table.row' "$multi/app/build/reports/jp/report.txt" &&
+        [[ $(tail -c 8 "$multi/core/build/reports/jp/index.html") == '</html>'* && $(tail -c 8 "$multi/app/build/reports/jp/index.html") == '</html>'* ]] &&
         "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(I)J;org.acme.core.Fib.fib(I)J' &&
         "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(I)Ljava/lang/String;'; then
-        pass "multi: two modules, app depending on core, each profiled on its instrumented classes"
+        pass "multi: two modules, app depending on core, each profiled on its instrumented classes, each with its report"
     else
-        fail "multi: profiles of core (Fib.fib) and app (Table.row)"
+        fail "multi: profiles and reports of core (Fib.fib) and app (Table.row)"
     fi
 else
     fail "multi: gradle jpProfileTest"; show "$work/multi.log"
@@ -318,17 +324,78 @@ fi
 bad=$work/bad
 copy_project "$root/examples/gradle-demo" "$bad"
 if gradle_run bad-classes "$bad" classes; then
-    printf '\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00\x10garbage' >"$bad/build/classes/java/main/org/example/leaderboard/Broken.class"
+    broken=$bad/build/classes/java/main/org/example/leaderboard/Broken.class
+    printf '\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00\x10garbage' >"$broken"
     if gradle_run bad "$bad" jpInstrument -x compileJava; then
         fail "bad input: a corrupt class fails jpInstrument"; show "$work/bad.log"
     elif grep -q 'Broken.class' "$work/bad.log" && grep -q 'could not be instrumented' "$work/bad.log" &&
-        [[ -z $(find "$bad" "$work" "$GRADLE_USER_HOME/daemon" -maxdepth 3 -name 'hs_err_pid*' 2>/dev/null) ]]; then
+        no_crash "$bad" "$work" "$GRADLE_USER_HOME/daemon"; then
         pass "bad input: a corrupt class fails jpInstrument naming it: $(grep -m1 'Broken.class' "$work/bad.log" | sed 's/^ *//')"
     else
         fail "bad input: the failure names Broken.class, and no JVM crashed"; show "$work/bad.log"
     fi
+    rm -f "$broken"
 else
     fail "bad input: gradle classes"; show "$work/bad-classes.log"
+fi
+
+# An output directory that cannot be created: a file stands where it should be.
+blocked=$bad/build/jp/classes/main
+rm -rf "$blocked" && mkdir -p "$(dirname "$blocked")" && echo 'not a directory' >"$blocked"
+if gradle_run bad-output "$bad" jpInstrument -x compileJava; then
+    fail "bad input: an output directory that cannot be created fails jpInstrument"; show "$work/bad-output.log"
+elif grep -q "$blocked" "$work/bad-output.log" && no_crash "$bad" "$work" "$GRADLE_USER_HOME/daemon"; then
+    pass "bad input: an output directory that cannot be created fails jpInstrument naming it: $(grep -m1 "$blocked" "$work/bad-output.log" | sed 's/^ *//')"
+else
+    fail "bad input: the failure names $blocked, and no JVM crashed"; show "$work/bad-output.log"
+fi
+rm -f "$blocked"
+
+# An unreadable profile, and a report file that cannot be written: jpReport fails naming the file.
+profiles_dir=$bad/build/jp/profiles/jpProfileTest
+reports=$bad/build/reports/jp
+mkdir -p "$profiles_dir"
+cp "$demo"/build/jp/profiles/jpProfileTest/*.jpprof "$profiles_dir/"
+printf 'jp-profile 1\nframe 1 x\n' >"$profiles_dir/truncated.jpprof"
+if gradle_run bad-profile "$bad" jpReport; then
+    fail "bad input: an unreadable profile fails jpReport"; show "$work/bad-profile.log"
+elif grep -q "$profiles_dir/truncated.jpprof:3: truncated" "$work/bad-profile.log" &&
+    [[ ! -e $reports/index.html ]] && no_crash "$bad" "$work" "$GRADLE_USER_HOME/daemon"; then
+    pass "bad input: an unreadable profile fails jpReport naming it, and no report is written: $(grep -m1 'truncated.jpprof' "$work/bad-profile.log" | sed 's/^ *//')"
+else
+    fail "bad input: the failure names truncated.jpprof, and no report is written"; show "$work/bad-profile.log"
+fi
+rm -f "$profiles_dir/truncated.jpprof"
+# A directory, with a file in it, where the report file should go: it cannot be replaced.
+mkdir -p "$reports/index.html/in-the-way"
+if gradle_run bad-report "$bad" jpReport; then
+    fail "bad input: a report file that cannot be written fails jpReport"; show "$work/bad-report.log"
+elif grep -q "$reports/index.html: " "$work/bad-report.log" && no_crash "$bad" "$work" "$GRADLE_USER_HOME/daemon"; then
+    pass "bad input: a report file that cannot be written fails jpReport naming it: $(grep -m1 "$reports/index.html: " "$work/bad-report.log" | sed 's/^ *//')"
+else
+    fail "bad input: the failure names $reports/index.html, and no JVM crashed"; show "$work/bad-report.log"
+fi
+rm -rf "$reports/index.html"
+# No profiles at all: jpReport succeeds and says where it looked.
+rm -f "$profiles_dir"/*.jpprof
+if gradle_run no-profiles "$bad" jpReport &&
+    grep -q "^jp: no profiles to report on in $profiles_dir; run jpProfileTest first" "$work/no-profiles.log"; then
+    pass "no profiles: jpReport says so and succeeds"
+else
+    fail "no profiles: jpReport says so and succeeds"; show "$work/no-profiles.log"
+fi
+
+# A jp-engine without the runtime jar inside: jpProfileTest fails naming that jar and the missing
+# entry.
+norepo=$work/m2-no-runtime
+cp -r "$repo" "$norepo" &&
+    zip -q -d "$norepo/org/jpprof/jp-engine/$version/jp-engine-$version.jar" org/jpprof/engine/jp-runtime.jar
+if use_repo=$norepo gradle_run no-runtime "$bad" jpProfileTest; then
+    fail "bad input: a jp-engine without the runtime fails jpProfileTest"; show "$work/no-runtime.log"
+elif grep -q "jp-engine-$version.jar: this jp-engine has no org/jpprof/engine/jp-runtime.jar" "$work/no-runtime.log" && no_crash "$bad" "$work" "$GRADLE_USER_HOME/daemon"; then
+    pass "bad input: a missing runtime fails jpProfileTest naming it: $(grep -m1 'jp-runtime.jar' "$work/no-runtime.log" | sed 's/^ *//')"
+else
+    fail "bad input: the failure names jp-engine-$version.jar and its missing org/jpprof/engine/jp-runtime.jar, and no JVM crashed"; show "$work/no-runtime.log"
 fi
 
 # --- 8. the plugin marker -------------------------------------------------------------------------

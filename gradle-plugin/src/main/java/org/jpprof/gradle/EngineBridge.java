@@ -8,6 +8,7 @@ import org.jpprof.engine.Engine;
 import org.jpprof.engine.EngineException;
 import org.jpprof.engine.InstrumentRequest;
 import org.jpprof.engine.InstrumentResult;
+import org.jpprof.engine.ReportRequest;
 
 /**
  * Every call from the plugin into JP's engine (the {@code org.jpprof.engine} facade of jp-engine),
@@ -55,19 +56,28 @@ final class EngineBridge {
     }
 
     /**
-     * Merges profiles and writes one report. This is the plugin's only use of the facade's report
-     * entry point, {@code Engine.report}, which jp-engine does not have yet.
+     * Merges profiles and writes one report, atomically.
      *
      * @param profiles the profiles
-     * @param format {@code html} or {@code text}
-     * @param out the report file, written atomically
-     * @throws GradleException if a profile cannot be read or the report cannot be written
+     * @param format the report's format
+     * @param out the report file
+     * @throws GradleException if a profile cannot be read (each such file is named) or the report
+     *     cannot be written (the file is named)
      */
-    static void report(List<File> profiles, String format, File out) {
-        throw new GradleException(
-                "jp: this jp-engine cannot render reports yet (no Engine.report); render "
-                        + profiles.size() + " profile(s) as " + format + " into " + out
-                        + " with `jp report` instead");
+    static void report(List<File> profiles, ReportRequest.Format format, File out) {
+        ReportRequest.Builder request = ReportRequest.builder()
+                .format(format)
+                .metric(ReportRequest.Metric.BYTECODES)
+                .out(out.toPath());
+        for (File profile : profiles) {
+            request.profile(profile.toPath());
+        }
+        try {
+            engine().report(request.build());
+        } catch (EngineException e) {
+            throw new GradleException("jp: cannot write the report " + out + ":\n  "
+                    + e.getMessage().replace("\n", "\n  "), e);
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ import org.gradle.api.tasks.Input;
 import org.gradle.api.tasks.Internal;
 import org.gradle.api.tasks.TaskAction;
 import org.gradle.work.DisableCachingByDefault;
+import org.jpprof.engine.IdeConfig;
 
 /**
  * Prints, and writes to {@code build/jp/ide.txt}, what an IDE run configuration needs to run
@@ -100,6 +101,7 @@ public class JpIdeSetup extends DefaultTask {
     public void print() {
         String text =
                 IdeConfig.render(
+                        "gradle jpIdeSetup", "gradle jpInstrument",
                         getMainClasspath().getFiles(), getTestClasspath().getFiles(),
                         getJvmArgs(), getMainClassHint());
         File file = getOutputFile();

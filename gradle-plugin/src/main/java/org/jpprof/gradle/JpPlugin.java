@@ -19,6 +19,10 @@ import org.gradle.api.plugins.AppliedPlugin;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
+import org.jpprof.engine.Classpaths;
+import org.jpprof.engine.EngineException;
+import org.jpprof.engine.RuntimeJar;
+import org.jpprof.engine.RuntimeOptions;
 
 /**
  * The Gradle plugin {@code org.jpprof.jp}. Once the {@code java} plugin is applied too, it adds:
@@ -216,7 +220,7 @@ public class JpPlugin implements Plugin<Project> {
                         public void execute(Project evaluated) {
                             Map<String, Object> properties = new LinkedHashMap<>();
                             properties.put(
-                                    "jp.output",
+                                    RuntimeOptions.OUTPUT,
                                     new File(profilesDir("ide"), "ide-%p.jpprof").getAbsolutePath());
                             agentProperties(properties);
                             List<String> jvmArgs = new ArrayList<>();
@@ -235,12 +239,10 @@ public class JpPlugin implements Plugin<Project> {
 
         /** {@code jp.agent} and {@code jp.granularity}, when set. */
         private void agentProperties(Map<String, Object> properties) {
-            if (extension.getAgent() != null) {
-                properties.put("jp.agent", extension.getAgent());
-            }
-            if (extension.getGranularity() != null) {
-                properties.put("jp.granularity", extension.getGranularity().toString());
-            }
+            Object granularity = extension.getGranularity();
+            properties.putAll(
+                    RuntimeOptions.properties(
+                            null, extension.getAgent(), granularity == null ? null : granularity.toString()));
         }
 
         /**
@@ -260,7 +262,12 @@ public class JpPlugin implements Plugin<Project> {
                                             instrumented.put(classes.getAbsoluteFile(), dir);
                                         }
                                     }
-                                    File runtime = RuntimeJar.extractTo(jpDir("runtime"));
+                                    File runtime;
+                                    try {
+                                        runtime = RuntimeJar.extractTo(jpDir("runtime").toPath()).toFile();
+                                    } catch (EngineException e) {
+                                        throw new GradleException("jp: " + e.getMessage(), e);
+                                    }
                                     return Classpaths.swap(classpath, instrumented, runtime);
                                 }
                             });
@@ -356,7 +363,7 @@ public class JpPlugin implements Plugin<Project> {
             if (!dir.isDirectory() && !dir.mkdirs()) {
                 throw new GradleException("jp: cannot create " + dir);
             }
-            ((Test) task).systemProperty("jp.output", new File(dir, prefix + "-%p.jpprof").getAbsolutePath());
+            ((Test) task).systemProperty(RuntimeOptions.OUTPUT, new File(dir, prefix + "-%p.jpprof").getAbsolutePath());
         }
     }
 }

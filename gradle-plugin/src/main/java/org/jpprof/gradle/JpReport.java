@@ -2,24 +2,34 @@ package org.jpprof.gradle;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.gradle.api.DefaultTask;
+import org.gradle.api.GradleException;
+import org.gradle.api.Task;
+import org.gradle.api.file.ConfigurableFileTree;
 import org.gradle.api.file.FileCollection;
+import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.CacheableTask;
 import org.gradle.api.tasks.InputFiles;
 import org.gradle.api.tasks.Internal;
 import org.gradle.api.tasks.OutputDirectory;
 import org.gradle.api.tasks.PathSensitive;
 import org.gradle.api.tasks.PathSensitivity;
-import org.gradle.api.tasks.SkipWhenEmpty;
 import org.gradle.api.tasks.TaskAction;
+import org.jpprof.engine.ReportRequest;
 
 /**
  * Renders profiles (by default those of the last {@code jpProfileTest}) as one report: the
  * profiles are merged by calling context, so the forked test JVMs' profiles make one tree.
  * Writes {@code index.html} (an interactive call tree, flame graph and hot methods, in one file)
- * and {@code report.txt} into {@code build/reports/jp}. With no profile the task is skipped
- * (NO-SOURCE).
+ * and {@code report.txt} (a text tree in bytecodes) into {@code build/reports/jp}.
+ *
+ * <p>With no profile the task does not fail: it says that there is nothing to report on and where
+ * it looked, and removes the reports of an earlier run, which would not describe this one. (It
+ * runs after {@code jpProfileTest} also when that wrote no profile, for example because the
+ * project has no tests, and such a build should not fail for it.) A profile that cannot be read,
+ * or a report that cannot be written, fails the task naming the file.
  */
 @CacheableTask
 public class JpReport extends DefaultTask {
@@ -30,11 +40,19 @@ public class JpReport extends DefaultTask {
     /** A task with no profiles until the plugin (or the build script) sets them. */
     public JpReport() {
         profiles = getProject().files();
+        // With no profile the task says so each time, and has nothing worth caching.
+        Spec<Task> hasProfiles = new Spec<Task>() {
+            @Override
+            public boolean isSatisfiedBy(Task task) {
+                return !getProfiles().isEmpty();
+            }
+        };
+        getOutputs().upToDateWhen(hasProfiles);
+        getOutputs().cacheIf(hasProfiles);
     }
 
     /** @return the profiles to merge ({@code *.jpprof}) */
     @InputFiles
-    @SkipWhenEmpty
     @PathSensitive(PathSensitivity.NONE)
     public FileCollection getProfiles() {
         return profiles;
@@ -79,17 +97,38 @@ public class JpReport extends DefaultTask {
         return new File(getOutputDir(), "report.txt");
     }
 
-    /** Merges the profiles and writes both reports. */
+    /** Merges the profiles and writes both reports, or says that there are none. */
     @TaskAction
     public void report() {
         List<File> files = new ArrayList<>(getProfiles().getFiles());
-        EngineBridge.report(files, "html", getHtmlFile());
-        EngineBridge.report(files, "text", getTextFile());
+        Collections.sort(files);
+        if (files.isEmpty()) {
+            deleteStale(getHtmlFile());
+            deleteStale(getTextFile());
+            getLogger().lifecycle("jp: no profiles to report on{}; run {} first", where(), JpPlugin.PROFILE_TEST);
+            setDidWork(false);
+            return;
+        }
+        EngineBridge.report(files, ReportRequest.Format.HTML, getHtmlFile());
+        EngineBridge.report(files, ReportRequest.Format.TEXT, getTextFile());
         getLogger()
                 .lifecycle(
-                        "jp: report of {} profile{}: {}",
+                        "jp: report of {} profile{}: {} and {}",
                         files.size(),
                         files.size() == 1 ? "" : "s",
-                        getHtmlFile().toURI());
+                        getHtmlFile(),
+                        getTextFile().getName());
+    }
+
+    /** Where the profiles were looked for, when they are a directory's files. */
+    private String where() {
+        FileCollection profiles = getProfiles();
+        return profiles instanceof ConfigurableFileTree ? " in " + ((ConfigurableFileTree) profiles).getDir() : "";
+    }
+
+    private static void deleteStale(File report) {
+        if (report.exists() && !report.delete()) {
+            throw new GradleException("jp: cannot delete the old report " + report);
+        }
     }
 }

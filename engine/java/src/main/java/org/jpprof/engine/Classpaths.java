@@ -1,4 +1,4 @@
-package org.jpprof.gradle;
+package org.jpprof.engine;
 
 import java.io.File;
 import java.util.ArrayList;
@@ -7,22 +7,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Class paths with instrumented directories in place of the compiler's. */
-final class Classpaths {
+/** Class paths with instrumented directories in place of the compiler's, for the build plugins. */
+public final class Classpaths {
     private Classpaths() {}
 
     /**
      * Replaces class directories by their instrumented directories and appends the runtime jar.
-     * An instrumented directory takes the place of the first of its source set's class
-     * directories (a source set with Java and Kotlin has two, instrumented into one); the others
-     * are dropped. Everything else keeps its place.
+     * An instrumented directory takes the place of the first class directory that maps to it (a
+     * Gradle source set with Java and Kotlin has two, instrumented into one); the others are
+     * dropped. Everything else keeps its place.
      *
      * @param classpath the class path
-     * @param instrumented for each class directory, the directory its classes are instrumented into
+     * @param instrumented for each class directory (absolute), the directory its classes are
+     *     instrumented into
      * @param runtimeJar JP's runtime jar
      * @return the new class path, without duplicates
      */
-    static List<File> swap(Iterable<File> classpath, Map<File, File> instrumented, File runtimeJar) {
+    public static List<File> swap(Iterable<File> classpath, Map<File, File> instrumented, File runtimeJar) {
         Set<File> out = new LinkedHashSet<>();
         for (File file : classpath) {
             File replacement = instrumented.get(file.getAbsoluteFile());

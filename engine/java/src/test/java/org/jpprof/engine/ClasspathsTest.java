@@ -1,4 +1,4 @@
-package org.jpprof.gradle;
+package org.jpprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

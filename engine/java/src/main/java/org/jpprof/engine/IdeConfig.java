@@ -1,26 +1,31 @@
-package org.jpprof.gradle;
+package org.jpprof.engine;
 
 import java.io.File;
 import java.util.Collection;
 import java.util.List;
 
 /**
- * The text of {@code jpIdeSetup}: {@code key=value} lines that a person can copy into an IDE and
- * a script can read, with comments saying where each value goes.
+ * The IDE settings that the build plugins print ({@code gradle jpIdeSetup}, {@code mvn jp:ide}):
+ * {@code key=value} lines that a person can copy into a run configuration and a script can read,
+ * with comments saying where each value goes.
  */
-final class IdeConfig {
+public final class IdeConfig {
     private IdeConfig() {}
 
     /**
      * Renders the IDE settings.
      *
+     * @param producer the command that printed them, for the header ({@code gradle jpIdeSetup})
+     * @param refresh the command that instruments again after a change ({@code gradle jpInstrument})
      * @param mainClasspath the application's instrumented class path
      * @param testClasspath the tests' instrumented class path
      * @param jvmArgs the JVM options
      * @param mainClass the main class shown in the command line
      * @return the text, ending with a line break
      */
-    static String render(
+    public static String render(
+            String producer,
+            String refresh,
             Collection<File> mainClasspath,
             Collection<File> testClasspath,
             List<String> jvmArgs,
@@ -28,10 +33,11 @@ final class IdeConfig {
         String vmOptions = String.join(" ", jvmArgs);
         String main = join(mainClasspath);
         StringBuilder out = new StringBuilder();
-        out.append("# JP: run configuration for an IDE (gradle jpIdeSetup).\n");
+        out.append("# JP: run configuration for an IDE (").append(producer).append(").\n");
         out.append("# In the run configuration, use this class path instead of the module's: it has\n");
         out.append("# the instrumented classes in place of the compiler output, and JP's runtime jar.\n");
-        out.append("# Run `gradle jpInstrument` again after a change (or let the IDE run it before launch).\n");
+        out.append("# Run `").append(refresh)
+                .append("` again after a change (or let the IDE run it before launch).\n");
         out.append("vm.options=").append(vmOptions).append('\n');
         out.append("main.classpath=").append(main).append('\n');
         out.append("test.classpath=").append(join(testClasspath)).append('\n');

@@ -1,0 +1,110 @@
+package org.jpprof.engine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.security.CodeSource;
+import java.util.Arrays;
+
+/**
+ * JP's runtime jar ({@code jp-runtime}), for the class path of the JVMs that run instrumented
+ * classes: test JVMs forked by a build, or an IDE's run configuration.
+ *
+ * <p>This jar carries it as the resource {@code org/jpprof/engine/jp-runtime.jar} (copied there
+ * by the Maven build), so a build plugin always hands out the runtime of its own version and needs
+ * no repository for it, and the user declares nothing. It is not taken from a plugin class path:
+ * Gradle 6.6 and later rewrite the classes of a build script's class path for their own
+ * bookkeeping, and such copies would not run outside Gradle. The jar is written into the build's
+ * own directory, where a test JVM or an IDE can find it.
+ */
+public final class RuntimeJar {
+    private static final String RESOURCE = "jp-runtime.jar";
+
+    private RuntimeJar() {}
+
+    /**
+     * Writes the runtime jar into {@code dir}, unless the same bytes are there already (so the
+     * file's time changes only when the runtime did).
+     *
+     * @param dir the directory, created when missing
+     * @return the jar, {@code dir/jp-runtime-<version>.jar}
+     * @throws EngineException if this jar has no runtime inside or the file cannot be written;
+     *     the message names the file
+     */
+    public static Path extractTo(Path dir) {
+        return write(dir, Engine.facadeVersion(), bytes());
+    }
+
+    /**
+     * Writes {@code bytes} as the runtime jar of {@code version} into {@code dir}, unless they
+     * are there already. The file appears whole or not at all: it is written to a temporary file
+     * in the same directory and renamed into place.
+     *
+     * @param dir the directory, created when missing
+     * @param version the version in the file's name
+     * @param bytes the jar's bytes
+     * @return the jar, {@code dir/jp-runtime-<version>.jar}
+     * @throws EngineException if the jar cannot be written
+     */
+    static Path write(Path dir, String version, byte[] bytes) {
+        Path jar = dir.resolve("jp-runtime-" + version + ".jar").toAbsolutePath();
+        try {
+            if (Files.isRegularFile(jar)
+                    && Files.size(jar) == bytes.length
+                    && Arrays.equals(Files.readAllBytes(jar), bytes)) {
+                return jar;
+            }
+            Files.createDirectories(jar.getParent());
+            Path temp = Files.createTempFile(jar.getParent(), ".jp-runtime", ".tmp");
+            try {
+                Files.write(temp, bytes);
+                try {
+                    Files.move(temp, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temp, jar, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        } catch (IOException e) {
+            throw new EngineException(jar + ": cannot write JP's runtime jar: " + e, e);
+        }
+        return jar;
+    }
+
+    /** Where this class was loaded from, so that a broken jar is named in errors. */
+    private static String engineJar() {
+        CodeSource source = RuntimeJar.class.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            return "jp-engine";
+        }
+        try {
+            return Paths.get(source.getLocation().toURI()).toString();
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return source.getLocation().toString();
+        }
+    }
+
+    private static byte[] bytes() {
+        try (InputStream in = RuntimeJar.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new EngineException(engineJar() + ": this jp-engine has no org/jpprof/engine/"
+                        + RESOURCE + "; it was not packaged by JP's Maven build");
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+            byte[] buffer = new byte[16 * 1024];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                out.write(buffer, 0, n);
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new EngineException("cannot read JP's runtime jar from jp-engine: " + e, e);
+        }
+    }
+}
