@@ -1,0 +1,372 @@
+#!/usr/bin/env bash
+# The maven-plugin suite: the plugin jp-maven-plugin (maven-plugin/, docs/maven.md) in real builds, with the
+# `mvn` on PATH (Debian's 3.8.7 here).
+#
+#   1. builds the plugin and the engine with Maven (and `jp` with cargo, to read profiles) and puts
+#      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
+#      other artifacts come from the user's local repository, read as a file:// repository, and
+#      only what is missing there from Maven Central; the builds after the first run offline (-o);
+#   2. runs a copy of examples/maven-demo: `mvn verify` passes its tests on instrumented classes,
+#      the profile's hottest context is the quadratic sort, jp:report writes the report, and the
+#      packaged jar holds the compiler's classes, byte for byte;
+#   3. jp:ide: the printed class path runs the application instrumented;
+#   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
+#      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
+#      its output; -Djp.skip skips with a message and the tests run on the compiler's classes;
+#   5. a generated multi-module reactor (app depending on core) built with `mvn -T 2 verify
+#      jp:report`: each module profiled on its own instrumented classes, one report of both;
+#   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
+#      the second loading the plugin, and the engine's library, in a new class loader;
+#   7. bad input: a corrupt class or jp.toml fails jp:instrument, and a corrupt profile jp:report,
+#      with a message naming the file, and no JVM crashes (no hs_err file).
+#
+# Prints PASS/FAIL/SKIP lines; exits 1 if a check failed, 2 if the suite could not run. The work
+# directory is kept when a check fails.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+case $target in /*) ;; *) target=$root/$target ;; esac
+jp=$target/release/jp
+die() { echo "maven-plugin.sh: $*" >&2; exit 2; }
+
+command -v mvn >/dev/null || die "no mvn on PATH"
+
+version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
+[[ -n $version ]] || die "no version in $root/pom.xml"
+work=$(mktemp -d "${TMPDIR:-/tmp}/jp-maven.XXXXXX")
+repo=$work/m2
+user_repo=${JP_MAVEN_USER_REPO:-$HOME/.m2/repository}
+failed=0
+
+pass() { echo "PASS maven-plugin $*"; }
+fail() { echo "FAIL maven-plugin $*"; failed=1; }
+skip() { echo "SKIP maven-plugin $*"; }
+# Shows the end of a log after a FAIL line.
+show() { sed 's/^/    | /' "$1" | tail -n "${2:-25}"; }
+cleanup() {
+    if ((failed == 0)); then rm -rf "$work"; else echo "maven-plugin.sh: work files kept in $work"; fi
+}
+trap cleanup EXIT
+
+# --- 1. build and install -------------------------------------------------------------------------
+(cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build -p jp-cli failed"
+mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am \
+    >"$work/mvn.log" 2>&1 || { show "$work/mvn.log" 40; die "mvn package failed"; }
+
+install_artifact() { # groupId artifactId pom [jar]
+    local dir=$repo/${1//.//}/$2/$version
+    mkdir -p "$dir"
+    cp "$3" "$dir/$2-$version.pom" && if [[ -n ${4:-} ]]; then cp "$4" "$dir/$2-$version.jar"; fi
+}
+install_artifact org.jpprof jp-parent "$root/pom.xml" &&
+    install_artifact org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar" &&
+    install_artifact org.jpprof jp-maven-plugin "$root/maven-plugin/pom.xml" "$root/maven-plugin/target/jp-maven-plugin-$version.jar" ||
+    die "cannot install into $repo"
+pass "install: jp-engine and jp-maven-plugin $version in a throwaway repository"
+
+# The user's local repository serves as a remote one, before Maven Central; `org.jpprof` is a
+# plugin group, so that `mvn jp:...` finds the plugin where a POM does not name it.
+cat >"$work/settings.xml" <<XML
+<settings>
+  <profiles>
+    <profile>
+      <id>user-repository</id>
+      <repositories>
+        <repository><id>user-repository</id><url>file://$user_repo</url><snapshots><enabled>false</enabled></snapshots></repository>
+      </repositories>
+      <pluginRepositories>
+        <pluginRepository><id>user-repository</id><url>file://$user_repo</url><snapshots><enabled>false</enabled></snapshots></pluginRepository>
+      </pluginRepositories>
+    </profile>
+  </profiles>
+  <activeProfiles><activeProfile>user-repository</activeProfile></activeProfiles>
+  <pluginGroups><pluginGroup>org.jpprof</pluginGroup></pluginGroups>
+</settings>
+XML
+
+# Whether jp-engine can render reports yet (Engine.report); without it jp:report cannot run.
+has_report=0
+if javap -cp "$root/engine/java/target/jp-engine-$version.jar" org.jpprof.engine.Engine 2>/dev/null | grep -q ' report('; then
+    has_report=1
+fi
+
+# mvn_run NAME DIR ARGS...: a build (batch mode, offline once the repository is filled), its log in $work/NAME.log.
+online=1
+mvn_run() {
+    local name=$1 dir=$2
+    shift 2
+    local offline=()
+    ((online)) || offline=(-o)
+    (cd "$dir" && mvn -B -s "$work/settings.xml" "${offline[@]}" -Dmaven.repo.local="$repo" \
+        -Djp.engine.cacheDir="$work/engine" -Dstyle.color=never "$@") 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$work/$name.log"
+    return "${PIPESTATUS[0]}"
+}
+# The line jp:instrument logs: `jp: target/classes -> target/jp/classes: N rewritten, N reused, ...`.
+instrumented() { grep -m1 -E '\] jp: target/classes -> ' "$work/$1.log" | sed 's/.*\] jp: //'; }
+digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+# Tests run and tests failed or broken, from Surefire's XML reports under $1.
+test_counts() {
+    cat "$1"/TEST-*.xml 2>/dev/null | grep -o '<testsuite [^>]*' |
+        awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "\""); if (kv[1] == "tests=") t += kv[2];
+               if (kv[1] == "failures=" || kv[1] == "errors=") b += kv[2] } } END { print t + 0, b + 0 }'
+}
+no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; }
+
+# A copy of a project with this JP's version, and without jp:report where the engine has none.
+copy_project() { # FROM TO
+    cp -r "$1" "$2" && rm -rf "$2/target" &&
+        find "$2" -name pom.xml -exec sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" {} + &&
+        if ((has_report == 0)); then find "$2" -name pom.xml -exec sed -i '/<goal>report<\/goal>/d' {} +; fi
+}
+
+# --- 2. the demo ----------------------------------------------------------------------------------
+demo=$work/demo
+copy_project "$root/examples/maven-demo" "$demo"
+if mvn_run demo "$demo" verify; then
+    pass "demo: mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
+else
+    fail "demo: mvn verify"; show "$work/demo.log" 40
+fi
+online=0
+
+read -r tests bad < <(test_counts "$demo/target/surefire-reports")
+if [[ ${tests:-0} -gt 0 && ${bad:-1} -eq 0 ]] && grep -q 'jp: target/classes -> target/jp/classes: ' "$work/demo.log"; then
+    pass "demo: $tests tests passed on instrumented classes ($(instrumented demo))"
+else
+    fail "demo: tests on instrumented classes (tests: ${tests:-none}, failures and errors: ${bad:-?})"
+fi
+
+# The jar holds the compiler's classes, byte for byte, and the instrumented ones differ from them.
+jar=$demo/target/maven-demo-1.0.0.jar
+mkdir -p "$work/unjar"
+if [[ -f $jar ]] && (cd "$work/unjar" && jar -xf "$jar") &&
+    jar_classes=$(jar -tf "$jar" | grep -c '\.class$') && ((jar_classes == 5)) &&
+    diff -r "$demo/target/classes/org" "$work/unjar/org" >"$work/jar-diff.log" &&
+    ! cmp -s "$work/unjar/org/example/leaderboard/Leaderboard.class" "$demo/target/jp/classes/org/example/leaderboard/Leaderboard.class"; then
+    pass "demo: the jar's $jar_classes classes equal target/classes byte for byte; target/jp/classes is instrumented"
+else
+    fail "demo: the jar holds the original classes"; show "$work/jar-diff.log"
+fi
+
+profiles=("$demo"/target/jp/profiles/test-*.jpprof)
+if [[ -f ${profiles[0]} ]] &&
+    "$jp" report "${profiles[@]}" --format folded --metric bytecodes --out "$work/bytecodes.folded" &&
+    "$jp" report "${profiles[@]}" --format folded --metric calls --out "$work/calls.folded"; then
+    hottest=$(awk '{ if ($NF > max) { max = $NF; line = $0 } } END { print line }' "$work/bytecodes.folded")
+    compares=$(awk -v rb='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;;org.example.leaderboard.Leaderboard.before(Lorg/example/leaderboard/Player;Lorg/example/leaderboard/Player;)Z' \
+        '{ value = $NF; sub(/ [0-9]+$/, ""); if (substr($0, length($0) - length(rb) + 1) == rb) s += value } END { print s + 0 }' "$work/calls.folded")
+    if [[ $hottest == *"org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List; "* ]] && ((compares > 500000)); then
+        pass "demo: ${#profiles[@]} profile(s); hottest context Leaderboard.rank (${hottest##* } bytecodes), $compares calls of Leaderboard.before under it"
+    else
+        fail "demo: hottest context is not Leaderboard.rank: $hottest (Leaderboard.before calls: $compares)"
+    fi
+else
+    fail "demo: no readable profile in target/jp/profiles"
+fi
+
+if ((has_report)); then
+    if [[ -s $demo/target/site/jp/index.html && -s $demo/target/site/jp/report.txt ]] &&
+        grep -q 'Leaderboard' "$demo/target/site/jp/report.txt" && grep -qi '<html' "$demo/target/site/jp/index.html"; then
+        pass "demo: jp:report wrote target/site/jp/index.html and report.txt"
+    else
+        fail "demo: jp:report wrote target/site/jp/index.html and report.txt"; show "$work/demo.log"
+    fi
+else
+    skip "demo: jp:report: this jp-engine has no Engine.report yet"
+fi
+
+# --- 3. IDE ---------------------------------------------------------------------------------------
+if mvn_run ide "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main &&
+    grep -q "^vm.options=-Djp.output=$demo/target/jp/profiles/ide/ide-%p.jpprof" "$demo/target/jp/ide.txt" &&
+    grep -q "^main.classpath=$demo/target/jp/classes:.*jp-runtime-$version.jar$" "$demo/target/jp/ide.txt"; then
+    cp=$(sed -n 's/^main.classpath=//p' "$demo/target/jp/ide.txt")
+    (cd "$work" && java -Djp.output="$work/ide.jpprof" -cp "$cp" org.example.leaderboard.Main >"$work/ide-run.log" 2>&1)
+    if [[ -s $work/ide.jpprof ]] && "$jp" report "$work/ide.jpprof" --format folded | grep -q 'Leaderboard.rank'; then
+        pass "ide: jp:ide's class path runs the application instrumented"
+    else
+        fail "ide: jp:ide's class path runs the application instrumented"; show "$work/ide-run.log"
+    fi
+else
+    fail "ide: jp:ide prints the class path and JVM options"; show "$work/ide.log"
+fi
+
+# --- 4. incremental work and jp.skip --------------------------------------------------------------
+classes=$(find "$demo/target/classes" -name '*.class' | wc -l)
+if mvn_run again "$demo" jp:instrument && [[ $(instrumented again) == *": 0 rewritten, $classes reused,"* ]]; then
+    pass "incremental: mvn jp:instrument again rewrites nothing ($(instrumented again | sed 's/.*: //'))"
+else
+    fail "incremental: mvn jp:instrument again rewrites nothing: $(instrumented again)"; show "$work/again.log"
+fi
+
+sed -i 's/throw new IllegalArgumentException("no players")/throw new IllegalArgumentException("no players at all")/' \
+    "$demo/src/main/java/org/example/leaderboard/Stats.java"
+if mvn_run edit "$demo" compile jp:instrument && [[ $(instrumented edit) == *": 1 rewritten, $((classes - 1)) reused,"* ]]; then
+    pass "incremental: one class edited, one rewritten ($(instrumented edit | sed 's/.*: //'))"
+else
+    fail "incremental: one class edited, one rewritten: $(instrumented edit)"; show "$work/edit.log"
+fi
+clean=$work/clean
+cp -r "$demo" "$clean" && rm -rf "$clean/target"
+if mvn_run clean "$clean" compile jp:instrument && diff -r "$demo/target/jp/classes" "$clean/target/jp/classes" >"$work/diff.log"; then
+    pass "incremental: the output after the edit equals a clean build's, byte for byte"
+else
+    fail "incremental: the output after the edit equals a clean build's, byte for byte"; show "$work/diff.log"
+fi
+
+rm "$demo/src/main/java/org/example/leaderboard/Main.java" "$demo/target/classes/org/example/leaderboard/Main.class"
+if mvn_run delete "$demo" jp:instrument && [[ $(instrumented delete) == *" 1 deleted,"* ]] &&
+    [[ ! -e $demo/target/jp/classes/org/example/leaderboard/Main.class ]]; then
+    pass "incremental: a deleted class loses its instrumented class"
+else
+    fail "incremental: a deleted class loses its instrumented class: $(instrumented delete)"; show "$work/delete.log"
+fi
+
+rm -f "$demo"/target/jp/profiles/*.jpprof
+if mvn_run skip "$demo" verify -Djp.skip && grep -q 'jp: skipped (jp.skip is set)' "$work/skip.log" &&
+    ! grep -q 'jp: target/classes -> ' "$work/skip.log" && ! compgen -G "$demo/target/jp/profiles/*.jpprof" >/dev/null &&
+    read -r tests bad < <(test_counts "$demo/target/surefire-reports") && ((tests > 0 && bad == 0)); then
+    pass "skip: -Djp.skip skips with a message; $tests tests passed on the compiler's classes, no profile"
+else
+    fail "skip: -Djp.skip skips with a message"; show "$work/skip.log"
+fi
+
+# --- 5. a multi-module reactor, two modules at once -----------------------------------------------
+multi=$work/multi
+mkdir -p "$multi/core/src/main/java/org/acme/core" "$multi/core/src/test/java/org/acme/core" \
+    "$multi/app/src/main/java/org/acme/app" "$multi/app/src/test/java/org/acme/app"
+sources=$root/integration-tests/gradle/multi-module
+cp "$sources/core/src/main/java/org/acme/core/Fib.java" "$multi/core/src/main/java/org/acme/core/"
+cp "$sources/core/src/test/java/org/acme/core/FibTest.java" "$multi/core/src/test/java/org/acme/core/"
+cp "$sources/app/src/main/java/org/acme/app/Table.java" "$multi/app/src/main/java/org/acme/app/"
+cp "$sources/app/src/test/java/org/acme/app/TableTest.java" "$multi/app/src/test/java/org/acme/app/"
+# The parent: the demo's build section (plugin versions, JP, Surefire), inherited by both modules.
+build_section=$(sed -n '/<build>/,/<\/build>/p' "$demo/pom.xml" | sed '/<goal>report<\/goal>/d')
+cat >"$multi/pom.xml" <<XML
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>org.acme</groupId>
+  <artifactId>multi</artifactId>
+  <version>1.0.0</version>
+  <packaging>pom</packaging>
+  <modules>
+    <module>core</module>
+    <module>app</module>
+  </modules>
+  <properties>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <maven.compiler.release>17</maven.compiler.release>
+    <jp.version>$version</jp.version>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>junit</groupId>
+      <artifactId>junit</artifactId>
+      <version>4.13.2</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+$build_section
+</project>
+XML
+module_pom() { # NAME [DEPENDENCY]
+    local dep=""
+    [[ -n ${2:-} ]] && dep="<dependencies><dependency><groupId>org.acme</groupId><artifactId>$2</artifactId><version>1.0.0</version></dependency></dependencies>"
+    cat >"$multi/$1/pom.xml" <<XML
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent><groupId>org.acme</groupId><artifactId>multi</artifactId><version>1.0.0</version></parent>
+  <artifactId>$1</artifactId>
+  $dep
+</project>
+XML
+}
+module_pom core
+module_pom app core
+report_goal=()
+((has_report)) && report_goal=(jp:report)
+if mvn_run multi "$multi" -T 2 verify "${report_goal[@]}"; then
+    core_profiles=("$multi"/core/target/jp/profiles/*.jpprof)
+    app_profiles=("$multi"/app/target/jp/profiles/*.jpprof)
+    if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(I)J;org.acme.core.Fib.fib(I)J' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(I)Ljava/lang/String;' &&
+        grep -q 'MultiThreadedBuilder implementation with a thread count of 2' "$work/multi.log" &&
+        grep -q 'jp: target/classes -> target/jp/classes: 1 rewritten' "$work/multi.log" &&
+        [[ $(grep -c 'jp: target/classes -> target/jp/classes: ' "$work/multi.log") == 2 ]]; then
+        pass "multi: mvn -T 2 verify: core and app (depending on core) each profiled on their own instrumented classes"
+    else
+        fail "multi: profiles of core (Fib.fib) and app (Table.row)"; show "$work/multi.log"
+    fi
+    if ((has_report)); then
+        if [[ -s $multi/target/site/jp/index.html && -s $multi/core/target/site/jp/index.html && -s $multi/app/target/site/jp/index.html ]] &&
+            grep -q 'Fib' "$multi/target/site/jp/report.txt" && grep -q 'Table' "$multi/target/site/jp/report.txt"; then
+            pass "multi: jp:report wrote each module's report and one of the whole reactor"
+        else
+            fail "multi: jp:report of the reactor"; show "$work/multi.log"
+        fi
+    else
+        skip "multi: jp:report: this jp-engine has no Engine.report yet"
+    fi
+else
+    fail "multi: mvn -T 2 verify"; show "$work/multi.log" 40
+fi
+
+# --- 6. two builds in one JVM ---------------------------------------------------------------------
+maven_home=$(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | sed -n 's/^Maven home: //p')
+embedded=$work/embedded
+copy_project "$root/examples/maven-demo" "$embedded"
+if [[ -d $maven_home/lib && -n $(compgen -G "$maven_home/lib/maven-embedder*.jar") ]]; then
+    if (cd "$embedded" && java -cp "$maven_home/lib/*:$maven_home/boot/*:$maven_home/conf/logging" \
+        -Dmaven.home="$maven_home" -Dmaven.multiModuleProjectDirectory="$embedded" \
+        -Djp.engine.cacheDir="$work/embedded-engine" -Dstyle.color=never \
+        "$root/integration-tests/maven/EmbeddedTwice.java" "$embedded" \
+        -B -o -s "$work/settings.xml" -Dmaven.repo.local="$repo" verify) >"$work/embedded.log" 2>&1 &&
+        [[ $(grep -c 'BUILD SUCCESS' "$work/embedded.log") == 2 ]] &&
+        grep -q 'jp: target/classes -> target/jp/classes: 0 rewritten' "$work/embedded.log" &&
+        compgen -G "$work/embedded-engine/libjp_jni-*-1.so" >/dev/null; then
+        pass "one JVM: two embedded builds in a row; the second loads the engine in a new class loader"
+    else
+        fail "one JVM: two embedded builds in a row"; show "$work/embedded.log" 40
+    fi
+else
+    skip "one JVM: no maven-embedder jar in ${maven_home:-the Maven home}"
+fi
+
+# --- 7. bad input ---------------------------------------------------------------------------------
+bad=$work/bad
+copy_project "$root/examples/maven-demo" "$bad"
+if mvn_run bad-compile "$bad" compile; then
+    printf '\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00\x10garbage' >"$bad/target/classes/org/example/leaderboard/Broken.class"
+    if mvn_run bad "$bad" jp:instrument; then
+        fail "bad input: a corrupt class fails jp:instrument"; show "$work/bad.log"
+    elif grep -q 'Broken.class' "$work/bad.log" && grep -q 'could not be instrumented' "$work/bad.log" && no_crash "$bad" "$work"; then
+        pass "bad input: a corrupt class fails jp:instrument naming it: $(grep -m1 '/Broken.class' "$work/bad.log" | sed 's/^[[:space:]]*//')"
+    else
+        fail "bad input: the failure names Broken.class, and no JVM crashed"; show "$work/bad.log"
+    fi
+    echo 'not toml [' >"$bad/jp.toml"
+    rm "$bad/target/classes/org/example/leaderboard/Broken.class"
+    if mvn_run bad-config "$bad" jp:instrument -Djp.configFile=jp.toml; then
+        fail "bad input: a malformed jp.toml fails jp:instrument"; show "$work/bad-config.log"
+    elif grep -q "$bad/jp.toml" "$work/bad-config.log" && no_crash "$bad" "$work"; then
+        pass "bad input: a malformed jp.toml fails jp:instrument naming it"
+    else
+        fail "bad input: the failure names jp.toml"; show "$work/bad-config.log"
+    fi
+    mkdir -p "$bad/target/jp/profiles"
+    printf 'not a profile' >"$bad/target/jp/profiles/broken.jpprof"
+    if ((has_report == 0)); then
+        skip "bad input: jp:report: this jp-engine has no Engine.report yet"
+    elif mvn_run bad-profile "$bad" jp:report; then
+        fail "bad input: a corrupt profile fails jp:report"; show "$work/bad-profile.log"
+    elif grep -q "$bad/target/jp/profiles/broken.jpprof" "$work/bad-profile.log" && no_crash "$bad" "$work"; then
+        pass "bad input: a corrupt profile fails jp:report naming it"
+    else
+        fail "bad input: the failure names broken.jpprof"; show "$work/bad-profile.log"
+    fi
+else
+    fail "bad input: mvn compile"; show "$work/bad-compile.log"
+fi
+
+exit "$failed"

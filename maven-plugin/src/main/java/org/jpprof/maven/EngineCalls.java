@@ -1,0 +1,144 @@
+package org.jpprof.maven;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.jpprof.engine.Engine;
+import org.jpprof.engine.EngineException;
+import org.jpprof.engine.InstrumentRequest;
+import org.jpprof.engine.InstrumentResult;
+import org.jpprof.engine.RuntimeJar;
+
+/**
+ * Every call from the plugin into JP's engine (the {@code org.jpprof.engine} facade of
+ * jp-engine), with the facade's exceptions turned into goal failures whose messages name the
+ * file. The plugin computes nothing itself: class files, hashing, the cache and reports are the
+ * engine's.
+ */
+final class EngineCalls {
+    private EngineCalls() {}
+
+    /** What to instrument, besides the directories: the settings of the goal. */
+    static final class Settings {
+        final String bba;
+        final List<String> includes;
+        final List<String> excludes;
+        final File configFile;
+
+        Settings(String bba, List<String> includes, List<String> excludes, File configFile) {
+            this.bba = bba;
+            this.includes = includes == null ? new ArrayList<String>() : includes;
+            this.excludes = excludes == null ? new ArrayList<String>() : excludes;
+            this.configFile = configFile;
+        }
+    }
+
+    /**
+     * Instruments a class directory.
+     *
+     * @param input the compiler's class directory
+     * @param output the directory of the instrumented classes
+     * @param cacheDir the engine's cache
+     * @param settings the analysis and the classes to instrument
+     * @return the engine's result, without errors
+     * @throws MojoExecutionException if the engine cannot run or refuses the request as a whole
+     * @throws MojoFailureException if some class could not be instrumented, naming each file
+     */
+    static InstrumentResult instrument(File input, File output, File cacheDir, Settings settings)
+            throws MojoExecutionException, MojoFailureException {
+        if (settings.configFile != null && !settings.configFile.isFile()) {
+            throw new MojoExecutionException("jp: " + settings.configFile.getAbsolutePath()
+                    + ": the configFile does not exist");
+        }
+        InstrumentRequest request = InstrumentRequest.builder()
+                .input(input.toPath())
+                .output(output.toPath())
+                .cacheDir(cacheDir.toPath())
+                .bba(bba(settings.bba))
+                .include(settings.includes)
+                .exclude(settings.excludes)
+                .configFile(settings.configFile == null ? null : settings.configFile.toPath())
+                .build();
+        InstrumentResult result;
+        try {
+            result = engine().instrument(request);
+        } catch (EngineException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
+        }
+        if (result.hasErrors()) {
+            throw new MojoFailureException(failureMessage(result.errors()));
+        }
+        return result;
+    }
+
+    /**
+     * Writes JP's runtime jar into {@code dir}, unless it is there already.
+     *
+     * @param dir the directory
+     * @return the jar
+     * @throws MojoExecutionException if the jar cannot be written
+     */
+    static File runtimeJar(File dir) throws MojoExecutionException {
+        checkVersion();
+        try {
+            Path jar = RuntimeJar.extractTo(dir.toPath());
+            return jar.toFile();
+        } catch (EngineException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The message of a goal that failed because classes could not be instrumented.
+     *
+     * @param errors the engine's errors, one per input that failed
+     * @return a message naming each file
+     */
+    static String failureMessage(List<InstrumentResult.Diagnostic> errors) {
+        StringBuilder message = new StringBuilder();
+        message.append("jp: ").append(errors.size()).append(errors.size() == 1 ? " class file" : " class files")
+                .append(" could not be instrumented:");
+        for (InstrumentResult.Diagnostic error : errors) {
+            message.append("\n  ").append(error);
+        }
+        return message.toString();
+    }
+
+    private static InstrumentRequest.Bba bba(String name) throws MojoExecutionException {
+        if (name == null || name.trim().isEmpty()) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (InstrumentRequest.Bba bba : InstrumentRequest.Bba.values()) {
+            if (bba.jsonName().equals(name.trim())) {
+                return bba;
+            }
+            names.add("'" + bba.jsonName() + "'");
+        }
+        throw new MojoExecutionException("jp: bba is '" + name + "'; it must be one of " + String.join(", ", names));
+    }
+
+    /** Fails unless jp-engine has this plugin's version (a POM can override a plugin's dependencies). */
+    private static void checkVersion() throws MojoExecutionException {
+        String facade;
+        try {
+            facade = Engine.facadeVersion();
+        } catch (EngineException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
+        }
+        if (!facade.equals(Versions.plugin())) {
+            throw new MojoExecutionException("jp: jp-engine " + facade + " is on the plugin's class path, but this is "
+                    + "jp-maven-plugin " + Versions.plugin() + "; they must be the same version (check the "
+                    + "plugin's <dependencies> in the POM)");
+        }
+    }
+
+    /** The engine, after checking that jp-engine is the plugin's version. */
+    static Engine engine() throws MojoExecutionException {
+        checkVersion();
+        return Engine.load();
+    }
+}

@@ -1,0 +1,94 @@
+package org.jpprof.maven;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.apache.maven.model.Reporting;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+import org.jpprof.engine.ReportRequest;
+
+/**
+ * Renders the profiles of the tests ({@code target/jp/profiles/*.jpprof}) as
+ * {@code target/site/jp/index.html} (an interactive call tree, flame graph and hot methods, in one
+ * file) and {@code target/site/jp/report.txt}. The profiles of the test JVMs are merged by calling
+ * context into one tree.
+ *
+ * <p>Run at the top of a multi-module build ({@code mvn verify jp:report}), it runs once, after
+ * every module: each module with profiles gets its own report, and the top project's
+ * {@code target/site/jp/} gets the report of all of them together. Bound to a phase in a module's
+ * POM, it reports that module.
+ */
+@Mojo(name = "report", defaultPhase = LifecyclePhase.VERIFY, aggregator = true, threadSafe = true)
+public class ReportMojo extends AbstractJpMojo {
+    /** The projects of the build, for the report of them all. */
+    @Parameter(defaultValue = "${reactorProjects}", readonly = true, required = true)
+    protected List<MavenProject> reactorProjects;
+
+    /** The directory of the report; for other modules, their own {@code target/site/jp}. */
+    @Parameter(property = "jp.reportDirectory", defaultValue = "${project.reporting.outputDirectory}/jp", required = true)
+    protected File outputDirectory;
+
+    /** The metric the reports show first: {@code calls} or {@code bytecodes}. Unset: the report's default. */
+    @Parameter(property = "jp.metric")
+    protected String metric;
+
+    @Override
+    protected void run() throws MojoExecutionException {
+        ReportRequest.Metric chosen = Reports.metric(metric);
+        List<MavenProject> projects = project.isExecutionRoot() && reactorProjects.size() > 1
+                ? reactorProjects
+                : Collections.singletonList(project);
+        List<File> all = new ArrayList<>();
+        for (MavenProject module : projects) {
+            List<File> profiles = profilesOf(module);
+            all.addAll(profiles);
+            if (module != project && !profiles.isEmpty()) {
+                write(profiles, chosen, reportDirectory(module), module);
+            }
+        }
+        if (all.isEmpty()) {
+            getLog().warn("jp: no profiles in target/jp/profiles" + (projects.size() > 1 ? " of any module" : "")
+                    + "; run the tests with jp:instrument first (docs/maven.md)");
+            return;
+        }
+        write(all, chosen, outputDirectory, project);
+    }
+
+    private void write(List<File> profiles, ReportRequest.Metric chosen, File dir, MavenProject module)
+            throws MojoExecutionException {
+        File html = new File(dir, "index.html");
+        Reports.report(profiles, ReportRequest.Format.HTML, chosen, html);
+        Reports.report(profiles, ReportRequest.Format.TEXT, chosen, new File(dir, "report.txt"));
+        getLog().info("jp: report of " + module.getArtifactId() + " (" + profiles.size() + " profile"
+                + (profiles.size() == 1 ? "" : "s") + "): " + html.toURI());
+    }
+
+    /** Another module's report directory: its {@code target/site/jp}. */
+    private static File reportDirectory(MavenProject module) {
+        Reporting reporting = module.getModel().getReporting();
+        String site = reporting == null ? null : reporting.getOutputDirectory();
+        return new File(site != null ? site : module.getBuild().getDirectory() + "/site", "jp");
+    }
+
+    /** The profiles of a project's last test run, in name order. */
+    private static List<File> profilesOf(MavenProject module) {
+        File dir = new File(module.getBuild().getDirectory(), "jp/profiles");
+        File[] files = dir.listFiles();
+        List<File> profiles = new ArrayList<>();
+        if (files != null) {
+            Arrays.sort(files);
+            for (File file : files) {
+                if (file.isFile() && file.getName().endsWith(".jpprof")) {
+                    profiles.add(file);
+                }
+            }
+        }
+        return profiles;
+    }
+}

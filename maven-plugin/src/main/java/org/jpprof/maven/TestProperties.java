@@ -1,0 +1,88 @@
+package org.jpprof.maven;
+
+import java.io.File;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The project properties through which the instrument goals hand the test run to Surefire
+ * (docs/maven.md, "Running the tests on instrumented classes"):
+ *
+ * <ul>
+ *   <li>{@code jp.classesDirectory} and {@code jp.testClassesDirectory}: the class directories the
+ *       tests should run on, for Surefire's {@code classesDirectory} and
+ *       {@code testClassesDirectory} (which have no property of their own);
+ *   <li>{@code argLine}, Surefire's own property, with JP's options in front of what the build
+ *       has, and {@code jp.argLine}, JP's options alone, for a Surefire configuration that
+ *       composes its argLine itself ({@code @{jp.argLine} -Xmx1g});
+ *   <li>{@code maven.test.additionalClasspath}, Surefire's own property, with the runtime jar
+ *       added, and {@code jp.runtimeJar}, the jar alone.
+ * </ul>
+ *
+ * A mojo's parameters see these because Maven evaluates {@code ${...}} in a plugin's configuration
+ * when the mojo runs, against the command line's properties first, then the project's.
+ */
+final class TestProperties {
+    static final String CLASSES = "jp.classesDirectory";
+    static final String TEST_CLASSES = "jp.testClassesDirectory";
+    static final String ARG_LINE = "jp.argLine";
+    static final String RUNTIME_JAR = "jp.runtimeJar";
+    static final String SUREFIRE_ARG_LINE = "argLine";
+    static final String SUREFIRE_CLASSPATH = "maven.test.additionalClasspath";
+
+    private TestProperties() {}
+
+    /**
+     * The properties that run the tests with JP's runtime: its jar on the class path and its
+     * options on the command line.
+     *
+     * @param project the project's properties, as they are now
+     * @param user the build's user properties ({@code -D} on the command line)
+     * @param runtimeJar the runtime jar
+     * @param jvmArgs the runtime's options, {@code -Djp.output=...} and the agent's
+     * @return the properties to set on the project
+     */
+    static Map<String, String> runtime(Properties project, Properties user, File runtimeJar, List<String> jvmArgs) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String jp = ArgLine.join(jvmArgs);
+        out.put(ARG_LINE, jp);
+        out.put(SUREFIRE_ARG_LINE, ArgLine.prepend(
+                lookup(project, user, SUREFIRE_ARG_LINE), project.getProperty(ARG_LINE), jp));
+        String jar = runtimeJar.getAbsolutePath();
+        out.put(RUNTIME_JAR, jar);
+        out.put(SUREFIRE_CLASSPATH, ArgLine.appendClasspath(lookup(project, user, SUREFIRE_CLASSPATH), jar));
+        return out;
+    }
+
+    /**
+     * The properties of a build that leaves the tests alone ({@code jp.skip}, or no classes): the
+     * class directories are the compiler's and JP adds no options. Values an earlier goal of this
+     * build set are kept.
+     *
+     * @param project the project's properties, as they are now
+     * @param classes the compiler's class directory
+     * @param testClasses the compiler's test class directory
+     * @return the properties to set on the project
+     */
+    static Map<String, String> original(Properties project, File classes, File testClasses) {
+        Map<String, String> out = new LinkedHashMap<>();
+        putIfAbsent(out, project, CLASSES, classes.getAbsolutePath());
+        putIfAbsent(out, project, TEST_CLASSES, testClasses.getAbsolutePath());
+        putIfAbsent(out, project, ARG_LINE, "");
+        return out;
+    }
+
+    private static void putIfAbsent(Map<String, String> out, Properties project, String name, String value) {
+        if (project.getProperty(name) == null) {
+            out.put(name, value);
+        }
+    }
+
+    /** A value as a mojo would see it: the command line's, else the project's. */
+    private static String lookup(Properties project, Properties user, String name) {
+        String value = user.getProperty(name);
+        return value != null ? value : project.getProperty(name);
+    }
+}

@@ -1,0 +1,25 @@
+package org.jpprof.maven;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.apache.maven.plugin.MojoExecutionException;
+import org.jpprof.engine.ReportRequest;
+import org.junit.jupiter.api.Test;
+
+class ReportsTest {
+    @Test
+    void metric_is_named_as_on_jp_reports_command_line() throws Exception {
+        assertEquals(ReportRequest.Metric.CALLS, Reports.metric("calls"));
+        assertEquals(ReportRequest.Metric.BYTECODES, Reports.metric(" Bytecodes "));
+        assertNull(Reports.metric(null));
+        assertNull(Reports.metric(""));
+    }
+
+    @Test
+    void unknown_metric_fails_naming_the_known_ones() {
+        MojoExecutionException e = assertThrows(MojoExecutionException.class, () -> Reports.metric("seconds"));
+        assertEquals("jp: metric is 'seconds'; it must be one of 'calls', 'bytecodes'", e.getMessage());
+    }
+}

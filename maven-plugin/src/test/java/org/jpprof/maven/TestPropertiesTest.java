@@ -1,0 +1,62 @@
+package org.jpprof.maven;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class TestPropertiesTest {
+    private static final File JAR = new File("/p/target/jp/runtime/jp-runtime-1.jar");
+
+    @Test
+    void runtime_is_added_to_surefires_own_properties_and_given_alone_too() {
+        Properties project = new Properties();
+        project.setProperty("argLine", "-Xmx1g");
+        project.setProperty("maven.test.additionalClasspath", "/lib/extra.jar");
+        Map<String, String> out = TestProperties.runtime(
+                project, new Properties(), JAR, Arrays.asList("-Djp.output=/p/target/jp/profiles/test-%p.jpprof", "-Djp.agent=none"));
+        String jp = "-Djp.output=/p/target/jp/profiles/test-%p.jpprof -Djp.agent=none";
+        assertEquals(jp, out.get("jp.argLine"));
+        assertEquals(jp + " -Xmx1g", out.get("argLine"));
+        assertEquals(JAR.getAbsolutePath(), out.get("jp.runtimeJar"));
+        assertEquals("/lib/extra.jar," + JAR.getAbsolutePath(), out.get("maven.test.additionalClasspath"));
+    }
+
+    @Test
+    void command_line_arg_line_is_the_one_composed_with() {
+        Properties project = new Properties();
+        project.setProperty("argLine", "-Xmx1g");
+        Properties user = new Properties();
+        user.setProperty("argLine", "-ea");
+        Map<String, String> out = TestProperties.runtime(project, user, JAR, Arrays.asList("-Djp.output=x"));
+        assertEquals("-Djp.output=x -ea", out.get("argLine"));
+    }
+
+    @Test
+    void running_twice_keeps_one_copy_of_jps_options() {
+        Properties project = new Properties();
+        project.setProperty("argLine", "-Xmx1g");
+        project.putAll(TestProperties.runtime(project, new Properties(), JAR, Arrays.asList("-Djp.output=x")));
+        Map<String, String> again = TestProperties.runtime(project, new Properties(), JAR, Arrays.asList("-Djp.output=x"));
+        assertEquals("-Djp.output=x -Xmx1g", again.get("argLine"));
+        assertEquals(JAR.getAbsolutePath(), again.get("maven.test.additionalClasspath"));
+    }
+
+    @Test
+    void skipped_build_points_at_the_compilers_classes_and_keeps_what_was_set() {
+        Properties project = new Properties();
+        Map<String, String> out = TestProperties.original(project, new File("/p/target/classes"), new File("/p/target/test-classes"));
+        assertEquals(new File("/p/target/classes").getAbsolutePath(), out.get("jp.classesDirectory"));
+        assertEquals(new File("/p/target/test-classes").getAbsolutePath(), out.get("jp.testClassesDirectory"));
+        assertEquals("", out.get("jp.argLine"));
+        assertFalse(out.containsKey("argLine"));
+
+        project.setProperty("jp.classesDirectory", "/p/target/jp/classes");
+        out = TestProperties.original(project, new File("/p/target/classes"), new File("/p/target/test-classes"));
+        assertFalse(out.containsKey("jp.classesDirectory"));
+    }
+}
