@@ -1,54 +1,138 @@
 #!/usr/bin/env bash
-# JP's demo: profiles the example application of examples/cli-demo end to end with the `jp` CLI.
-#   1. builds `jp` (cargo, release) and the runtime jar (Maven);
-#   2. compiles the example (javac), instruments its classes with `jp instrument --bba precise`;
-#   3. runs the instrumented application with the runtime jar, which writes a profile at exit;
-#   4. renders the profile with `jp report` (folded stacks, calls and bytecodes) and prints the
-#      hottest contexts and where the files are.
-# Output goes to target/demo (the profile, the reports, the instrumented classes).
+# JP's demo: profiles the example projects through the build tools' own command lines, with JP's
+# build plugins, as a user would.
+#   1. builds JP's Java artifacts (Maven, which builds the engine's JNI library with cargo) and `jp`,
+#      and puts the artifacts into a throwaway local Maven repository (target/demo/m2), laid out as
+#      `mvn install` would, so that nothing is installed into ~/.m2;
+#   2. Gradle: runs `gradle jpProfileTest jpReport` on a copy of examples/gradle-demo: the tests run
+#      on instrumented classes, each test JVM writes a profile, jpReport renders them;
+#   3. Maven: runs `mvn verify` on a copy of examples/maven-demo: jp:instrument, the tests on
+#      instrumented classes, the jar of the original classes, and jp:report;
+#   4. prints, for each, where the reports are and the hottest calling contexts by bytecodes executed.
+# Each build tool has its own section below; each ends by calling `summary` with its profiles.
+#
+# Uses the `gradle` on PATH (Debian's 4.4.1 works). junit comes from Maven Central the first time
+# and is kept in ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home (shared with the gradle suite), after
+# which the demo runs offline. The plain CLI demo, without a build tool, is scripts/demo-cli.sh.
 set -euo pipefail
 
+started=$SECONDS
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
 out=$target/demo
-example=$root/examples/cli-demo
-java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
+repo=$out/m2
+version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
 
 step() { printf '\n== %s\n' "$*"; }
+die() { echo "demo.sh: $*" >&2; exit 1; }
 
-step "building jp (cargo build --release -p jp-cli) and the runtime jar (mvn package -pl java-runtime)"
+# The hottest contexts of some profiles by bytecodes (self counts, innermost frame last), and the
+# reports' paths. Usage: summary TITLE PACKAGE-PREFIX-TO-DROP REPORT-DIR PROFILE...
+summary() {
+    local title=$1 package=$2 reports=$3
+    shift 3
+    local folded=$out/$title.bytecodes.folded
+    "$jp" report "$@" --format folded --metric bytecodes --out "$folded"
+    local total
+    total=$(awk '{ s += $NF } END { print s }' "$folded")
+    step "$title: the hottest contexts by bytecodes executed (of $total in all; self counts, innermost frame last)"
+    # Descriptors hold ';', the frame separator: drop them (a descriptor is `(...)` and a return
+    # type) before splitting a line into frames, and drop the example's package for brevity.
+    sed -E "s/\\([^)]*\\)\\[*(L[^;]*;|[VZBCSIJFD])//g; s/${package//./\\.}//g" "$folded" |
+        awk -v total="$total" '{ value = $NF; $NF = ""; sub(/ $/, ""); gsub(/;/, " > ")
+            printf "%12d  %5.1f%%  %s\n", value, 100 * value / total, $0 }' | sort -k1 -n -r | head -n 8
+    step "$title: reports"
+    echo "HTML report:  $reports/index.html"
+    echo "text report:  $reports/report.txt"
+    echo "profiles:     $*"
+}
+
+# --- 1. JP's artifacts ----------------------------------------------------------------------------
+command -v gradle >/dev/null || die "no gradle on PATH (apt-get install gradle)"
+[[ -n $version ]] || die "no version in $root/pom.xml"
+step "building JP: mvn package (runtime, engine with its JNI library, Gradle plugin) and jp (cargo)"
+mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am 2>&1 | sed "s/\x1b\[0m//g"
 (cd "$root" && cargo build --release --quiet -p jp-cli)
-mvn -q -f "$root/pom.xml" -pl java-runtime -am package -DskipTests
-runtime=$(ls "$root"/java-runtime/target/jp-runtime-*.jar | grep -v -e sources -e javadoc | head -n 1)
 
 rm -rf "$out"
-mkdir -p "$out/classes"
-step "compiling examples/cli-demo"
-"$javac" --release 17 -d "$out/classes" $(find "$example/src" -name '*.java')
+mkdir -p "$out"
+# install GROUP ARTIFACT POM [JAR]: what `mvn install` puts into a local repository. (Installing
+# with -Dmaven.repo.local would download every Maven plugin again into that repository.)
+install() {
+    local dir=$repo/${1//.//}/$2/$version
+    mkdir -p "$dir"
+    cp "$3" "$dir/$2-$version.pom"
+    if [[ -n ${4:-} ]]; then cp "$4" "$dir/$2-$version.jar"; fi
+}
+install org.jpprof jp-parent "$root/pom.xml"
+install org.jpprof jp-runtime "$root/java-runtime/pom.xml" "$root/java-runtime/target/jp-runtime-$version.jar"
+install org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar"
+install org.jpprof jp-gradle-plugin "$root/gradle-plugin/pom.xml" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar"
+install org.jpprof.jp org.jpprof.jp.gradle.plugin "$root/gradle-plugin/marker/pom.xml"
+echo "JP $version in $repo"
 
-step "jp instrument $out/classes --out $out/instrumented --bba precise"
-"$jp" instrument "$out/classes" --out "$out/instrumented" --bba precise
+# --- 2. Gradle: examples/gradle-demo ---------------------------------------------------------------
+gradle_demo() {
+    local project=$out/gradle-demo
+    export GRADLE_USER_HOME=${JP_CACHE_DIR:-$HOME/.cache/jp}/gradle/home
+    mkdir -p "$GRADLE_USER_HOME"
+    cp -r "$root/examples/gradle-demo" "$project"
+    rm -rf "$project/build" "$project/.gradle"
+    sed -i "s/jp-gradle-plugin:[^']*'/jp-gradle-plugin:$version'/" "$project/build.gradle"
+    local offline=()
+    [[ -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
+    step "Gradle: cd $project && gradle jpProfileTest jpReport ($(gradle --version 2>/dev/null | awk '/^Gradle / { print $2; exit }'))"
+    (cd "$project" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="$repo" \
+        jpProfileTest jpReport)
+    local profiles=("$project"/build/jp/profiles/jpProfileTest/*.jpprof)
+    [[ -f ${profiles[0]} ]] || die "gradle jpProfileTest wrote no profile"
+    [[ -s $project/build/reports/jp/index.html ]] || die "gradle jpReport wrote no report"
+    summary gradle-demo org.example.leaderboard. "$project/build/reports/jp" "${profiles[@]}"
+}
+gradle_demo
 
-step "running the instrumented application: java -cp instrumented:$(basename "$runtime") -Djp.output=... org.example.wordstats.Main"
-"$java" -cp "$out/instrumented:$runtime" -Djp.output="$out/wordstats.jpprof" org.example.wordstats.Main
+# --- 3. Maven: examples/maven-demo ----------------------------------------------------------------
+# `mvn verify` on a copy of examples/maven-demo: jp:instrument (process-classes) instruments
+# target/classes into target/jp/classes, Surefire runs the tests on those with JP's runtime, the jar
+# is packaged from the original classes, and jp:report (verify) renders target/site/jp/. Maven's
+# own plugins come from ~/.m2/repository, read as a file:// repository, into the throwaway
+# repository (and from Maven Central when missing there), so nothing is installed into ~/.m2.
+maven_demo() {
+    local project=$out/maven-demo settings=$out/maven-settings.xml
+    step "Maven: mvn package -pl maven-plugin -am (the Maven plugin), installed into $repo"
+    mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am 2>&1 | sed 's/\x1b\[0m//g'
+    install org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar"
+    install org.jpprof jp-maven-plugin "$root/maven-plugin/pom.xml" "$root/maven-plugin/target/jp-maven-plugin-$version.jar"
+    cat >"$settings" <<XML
+<settings>
+  <profiles>
+    <profile>
+      <id>user-repository</id>
+      <repositories>
+        <repository><id>user-repository</id><url>file://$HOME/.m2/repository</url><snapshots><enabled>false</enabled></snapshots></repository>
+      </repositories>
+      <pluginRepositories>
+        <pluginRepository><id>user-repository</id><url>file://$HOME/.m2/repository</url><snapshots><enabled>false</enabled></snapshots></pluginRepository>
+      </pluginRepositories>
+    </profile>
+  </profiles>
+  <activeProfiles><activeProfile>user-repository</activeProfile></activeProfiles>
+</settings>
+XML
+    cp -r "$root/examples/maven-demo" "$project"
+    rm -rf "$project/target"
+    sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" "$project/pom.xml"
+    step "Maven: cd $project && mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
+    # Debian's Maven prints bare colour resets even in batch mode; they are dropped.
+    (cd "$project" && mvn -B -ntp -s "$settings" -Dmaven.repo.local="$repo" verify) 2>&1 | sed 's/\x1b\[0m//g'
+    local profiles=("$project"/target/jp/profiles/*.jpprof)
+    [[ -f ${profiles[0]} ]] || die "mvn verify wrote no profile"
+    [[ -s $project/target/site/jp/index.html ]] || die "jp:report wrote no report"
+    echo "packaged jar: $project/target/maven-demo-1.0.0.jar (the original classes)"
+    summary maven-demo org.example.leaderboard. "$project/target/site/jp" "${profiles[@]}"
+}
+maven_demo
 
-step "jp report $out/wordstats.jpprof --format folded --metric calls|bytecodes"
-for metric in calls bytecodes; do
-    "$jp" report "$out/wordstats.jpprof" --format folded --metric "$metric" --out "$out/wordstats.$metric.folded"
-done
-
-total=$(awk '{ s += $NF } END { print s }' "$out/wordstats.bytecodes.folded")
-step "the hottest contexts by bytecodes executed (of $total in all; self counts, innermost frame last)"
-# Descriptors hold ';', the frame separator: drop them (a descriptor is `(...)` and a return type)
-# before splitting a line into frames, and drop the example's package for brevity.
-sed -E 's/\([^)]*\)\[*(L[^;]*;|[VZBCSIJFD])//g; s/org\.example\.wordstats\.//g' "$out/wordstats.bytecodes.folded" |
-    awk -v total="$total" '{ value = $NF; $NF = ""; sub(/ $/, ""); gsub(/;/, " > ")
-        printf "%10d  %5.1f%%  %s\n", value, 100 * value / total, $0 }' | sort -k1 -n -r | head -n 8
-
-step "files"
-echo "profile:             $out/wordstats.jpprof"
-echo "report (calls):      $out/wordstats.calls.folded"
-echo "report (bytecodes):  $out/wordstats.bytecodes.folded"
+step "done in $((SECONDS - started)) s (outputs under $out)"
