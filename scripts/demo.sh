@@ -121,7 +121,7 @@ maven_demo() {
   <activeProfiles><activeProfile>user-repository</activeProfile></activeProfiles>
 </settings>
 XML
-    cp -r "$root/examples/maven-demo" "$project"
+    cp -rL "$root/examples/maven-demo" "$project"
     rm -rf "$project/target"
     sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" "$project/pom.xml"
     step "Maven: cd $project && mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"

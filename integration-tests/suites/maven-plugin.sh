@@ -85,12 +85,6 @@ cat >"$work/settings.xml" <<XML
 </settings>
 XML
 
-# Whether jp-engine can render reports yet (Engine.report); without it jp:report cannot run.
-has_report=0
-if javap -cp "$root/engine/java/target/jp-engine-$version.jar" org.jpprof.engine.Engine 2>/dev/null | grep -q ' report('; then
-    has_report=1
-fi
-
 # mvn_run NAME DIR ARGS...: a build (batch mode, offline once the repository is filled), its log in $work/NAME.log.
 online=1
 mvn_run() {
@@ -115,9 +109,8 @@ no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; 
 
 # A copy of a project with this JP's version, and without jp:report where the engine has none.
 copy_project() { # FROM TO
-    cp -r "$1" "$2" && rm -rf "$2/target" &&
-        find "$2" -name pom.xml -exec sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" {} + &&
-        if ((has_report == 0)); then find "$2" -name pom.xml -exec sed -i '/<goal>report<\/goal>/d' {} +; fi
+    cp -rL "$1" "$2" && rm -rf "$2/target" &&
+        find "$2" -name pom.xml -exec sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" {} +
 }
 
 # --- 2. the demo ----------------------------------------------------------------------------------
@@ -165,15 +158,11 @@ else
     fail "demo: no readable profile in target/jp/profiles"
 fi
 
-if ((has_report)); then
-    if [[ -s $demo/target/site/jp/index.html && -s $demo/target/site/jp/report.txt ]] &&
-        grep -q 'Leaderboard' "$demo/target/site/jp/report.txt" && grep -qi '<html' "$demo/target/site/jp/index.html"; then
-        pass "demo: jp:report wrote target/site/jp/index.html and report.txt"
-    else
-        fail "demo: jp:report wrote target/site/jp/index.html and report.txt"; show "$work/demo.log"
-    fi
+if [[ -s $demo/target/site/jp/index.html && -s $demo/target/site/jp/report.txt ]] &&
+    grep -q 'Leaderboard' "$demo/target/site/jp/report.txt" && grep -qi '<html' "$demo/target/site/jp/index.html"; then
+    pass "demo: jp:report wrote target/site/jp/index.html and report.txt"
 else
-    skip "demo: jp:report: this jp-engine has no Engine.report yet"
+    fail "demo: jp:report wrote target/site/jp/index.html and report.txt"; show "$work/demo.log"
 fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------
@@ -283,9 +272,7 @@ XML
 }
 module_pom core
 module_pom app core
-report_goal=()
-((has_report)) && report_goal=(jp:report)
-if mvn_run multi "$multi" -T 2 verify "${report_goal[@]}"; then
+if mvn_run multi "$multi" -T 2 verify jp:report; then
     core_profiles=("$multi"/core/target/jp/profiles/*.jpprof)
     app_profiles=("$multi"/app/target/jp/profiles/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
@@ -298,15 +285,11 @@ if mvn_run multi "$multi" -T 2 verify "${report_goal[@]}"; then
     else
         fail "multi: profiles of core (Fib.fib) and app (Table.row)"; show "$work/multi.log"
     fi
-    if ((has_report)); then
-        if [[ -s $multi/target/site/jp/index.html && -s $multi/core/target/site/jp/index.html && -s $multi/app/target/site/jp/index.html ]] &&
-            grep -q 'Fib' "$multi/target/site/jp/report.txt" && grep -q 'Table' "$multi/target/site/jp/report.txt"; then
-            pass "multi: jp:report wrote each module's report and one of the whole reactor"
-        else
-            fail "multi: jp:report of the reactor"; show "$work/multi.log"
-        fi
+    if [[ -s $multi/target/site/jp/index.html && -s $multi/core/target/site/jp/index.html && -s $multi/app/target/site/jp/index.html ]] &&
+        grep -q 'Fib' "$multi/target/site/jp/report.txt" && grep -q 'Table' "$multi/target/site/jp/report.txt"; then
+        pass "multi: jp:report wrote each module's report and one of the whole reactor"
     else
-        skip "multi: jp:report: this jp-engine has no Engine.report yet"
+        fail "multi: jp:report of the reactor"; show "$work/multi.log"
     fi
 else
     fail "multi: mvn -T 2 verify"; show "$work/multi.log" 40
@@ -356,9 +339,7 @@ if mvn_run bad-compile "$bad" compile; then
     fi
     mkdir -p "$bad/target/jp/profiles"
     printf 'not a profile' >"$bad/target/jp/profiles/broken.jpprof"
-    if ((has_report == 0)); then
-        skip "bad input: jp:report: this jp-engine has no Engine.report yet"
-    elif mvn_run bad-profile "$bad" jp:report; then
+    if mvn_run bad-profile "$bad" jp:report; then
         fail "bad input: a corrupt profile fails jp:report"; show "$work/bad-profile.log"
     elif grep -q "$bad/target/jp/profiles/broken.jpprof" "$work/bad-profile.log" && no_crash "$bad" "$work"; then
         pass "bad input: a corrupt profile fails jp:report naming it"
