@@ -73,7 +73,9 @@ fn a_failing_profile_leaves_an_existing_report_alone() {
 #[test]
 fn an_unwritable_out_is_named_and_fails() {
     let dir = tempfile::tempdir().unwrap();
-    let target = dir.path().join("no/such/dir/flame.folded");
+    // Its directory cannot be created: a file stands where it would be.
+    fs::write(dir.path().join("taken"), "").unwrap();
+    let target = dir.path().join("taken/flame.folded");
     let a = profiles().join("a.jpprof");
     let output = jp(&[
         "report",

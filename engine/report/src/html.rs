@@ -29,6 +29,7 @@ use std::io::{self, Write};
 
 use jp_profile::{Metric, NodeId, Profile};
 
+use crate::json_out::{Context, JsonOut};
 use crate::{hot_methods, order, Options, Totals, Visible};
 
 /// The page's style sheet.
@@ -41,8 +42,6 @@ const SCRIPT: &str = include_str!("html/report.js");
 const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 /// Metadata keys shown first, in this order; any others follow by name (as in [`crate::text`]).
 const KNOWN_META: [&str; 8] = ["agent", "jvm", "bba", "threads", "start", "end", "pid", "command"];
-/// The buffer is handed to the writer once it holds this many bytes.
-const FLUSH_AT: usize = 1 << 16;
 
 /// Writes the HTML report of `profile`: both metrics, the tree's first
 /// order and the threshold in `options.metric`.
@@ -53,12 +52,15 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
     let totals = Totals::of(profile);
     let visible = Visible::of(profile, &totals, options);
     let contexts = Contexts::of(profile, &totals, &visible, options.metric);
-    let mut page = Writer::new(&mut out);
+    let mut page = JsonOut::new(&mut out, Context::Script);
     page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
     page.raw(CSP);
     page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    page.html_text(profile.meta.get("command").map_or("JP profile", String::as_str));
+    html_text(
+        &mut page,
+        profile.meta.get("command").map_or("JP profile", String::as_str),
+    );
     page.raw(" - JP report</title>\n<style>\n");
     page.raw(STYLE);
     page.raw("</style>\n</head>\n<body>\n");
@@ -122,10 +124,10 @@ fn write_data(
     totals: &Totals,
     visible: &Visible,
     contexts: &Contexts,
-    page: &mut Writer<impl Write>,
+    page: &mut JsonOut<impl Write>,
 ) -> io::Result<()> {
     page.raw("{\"version\":1,\"generator\":");
-    page.json_string(concat!("jp ", env!("CARGO_PKG_VERSION")));
+    page.string(concat!("jp ", env!("CARGO_PKG_VERSION")));
     page.raw(",\n\"meta\":[");
     let known = KNOWN_META
         .iter()
@@ -137,9 +139,9 @@ fn write_data(
         .map(|(key, value)| (key.as_str(), value.as_str()));
     for (position, (key, value)) in known.chain(others).enumerate() {
         page.raw(if position == 0 { "[" } else { ",[" });
-        page.json_string(key);
+        page.string(key);
         page.raw(",");
-        page.json_string(value);
+        page.string(value);
         page.raw("]");
     }
     page.raw("],\n\"files\":");
@@ -147,12 +149,12 @@ fn write_data(
     page.raw(",\"contexts\":");
     page.number(profile.context_count() as u64);
     page.raw(",\"metric\":");
-    page.json_string(match options.metric {
+    page.string(match options.metric {
         Metric::Calls => "calls",
         Metric::Bytecodes => "bytecodes",
     });
     page.raw(",\"threshold\":");
-    page.json_string(&options.threshold.to_string());
+    page.string(&options.threshold.to_string());
     page.raw(",\"maxDepth\":");
     match options.max_depth {
         Some(depth) => page.number(u64::from(depth)),
@@ -171,7 +173,7 @@ fn write_data(
     page.raw("],\n\"names\":[");
     for (position, name) in profile.frames().iter().enumerate() {
         page.raw(if position == 0 { "\n" } else { ",\n" });
-        page.json_string(name);
+        page.string(name);
         page.flush_if_full()?;
     }
     page.raw("],\n\"depth\":");
@@ -211,115 +213,24 @@ fn write_data(
     Ok(())
 }
 
-/// The page built in a buffer that is handed to `out` in large pieces.
-struct Writer<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-    digits: itoa::Buffer,
+/// Text in an element's content: `&`, `<`, `>` and quotes as character references.
+fn html_text(page: &mut JsonOut<impl Write>, text: &str) {
+    let mut start = 0;
+    for (position, c) in text.char_indices() {
+        let reference = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&#39;",
+            _ => continue,
+        };
+        page.raw(&text[start..position]);
+        page.raw(reference);
+        start = position + c.len_utf8();
+    }
+    page.raw(&text[start..]);
 }
-
-impl<W: Write> Writer<W> {
-    fn new(out: W) -> Writer<W> {
-        Writer {
-            out,
-            buf: Vec::with_capacity(FLUSH_AT + 4096),
-            digits: itoa::Buffer::new(),
-        }
-    }
-
-    /// Text that is already what the page needs at that point.
-    fn raw(&mut self, text: &str) {
-        self.buf.extend_from_slice(text.as_bytes());
-    }
-
-    fn number(&mut self, value: u64) {
-        self.buf.extend_from_slice(self.digits.format(value).as_bytes());
-    }
-
-    /// A JSON array of `values`.
-    fn numbers(&mut self, values: impl IntoIterator<Item = u64>) -> io::Result<()> {
-        self.buf.push(b'[');
-        for (position, value) in values.into_iter().enumerate() {
-            if position > 0 {
-                self.buf.push(b',');
-            }
-            self.number(value);
-            self.flush_if_full()?;
-        }
-        self.buf.push(b']');
-        Ok(())
-    }
-
-    /// A JSON string (RFC 8259 §7) that is safe inside a `<script>`
-    /// element: `"`, `\` and control characters escaped as JSON requires,
-    /// and `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes too, so that the
-    /// text can neither close the element nor open a comment in it.
-    fn json_string(&mut self, text: &str) {
-        self.buf.push(b'"');
-        let mut start = 0;
-        for (position, c) in text.char_indices() {
-            let escape: &[u8] = match c {
-                '"' => b"\\\"",
-                '\\' => b"\\\\",
-                '\n' => b"\\n",
-                '\r' => b"\\r",
-                '\t' => b"\\t",
-                '\u{2028}' => b"\\u2028",
-                '\u{2029}' => b"\\u2029",
-                '\0'..='\u{1f}' | '<' | '>' | '&' => {
-                    let byte = c as u8;
-                    &[
-                        b'\\',
-                        b'u',
-                        b'0',
-                        b'0',
-                        HEX[usize::from(byte >> 4)],
-                        HEX[usize::from(byte & 0xf)],
-                    ]
-                }
-                _ => continue,
-            };
-            self.buf.extend_from_slice(&text.as_bytes()[start..position]);
-            self.buf.extend_from_slice(escape);
-            start = position + c.len_utf8();
-        }
-        self.buf.extend_from_slice(&text.as_bytes()[start..]);
-        self.buf.push(b'"');
-    }
-
-    /// Text in an element's content: `&`, `<`, `>` and quotes as character references.
-    fn html_text(&mut self, text: &str) {
-        for c in text.chars() {
-            match c {
-                '&' => self.raw("&amp;"),
-                '<' => self.raw("&lt;"),
-                '>' => self.raw("&gt;"),
-                '"' => self.raw("&quot;"),
-                '\'' => self.raw("&#39;"),
-                _ => {
-                    let mut utf8 = [0u8; 4];
-                    self.buf.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
-                }
-            }
-        }
-    }
-
-    fn flush_if_full(&mut self) -> io::Result<()> {
-        if self.buf.len() >= FLUSH_AT {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        self.out.flush()
-    }
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 #[cfg(test)]
 mod tests {

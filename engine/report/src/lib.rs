@@ -29,6 +29,7 @@
 pub mod folded;
 mod hot;
 pub mod html;
+mod json_out;
 pub mod order;
 pub mod run;
 pub mod speedscope;

@@ -39,6 +39,7 @@ use std::io::{self, Write};
 
 use jp_profile::{FrameId, Metric, NodeId, Profile};
 
+use crate::json_out::{Context, JsonOut};
 use crate::{order, Options, Totals, Visible};
 
 /// The value of `$schema` that speedscope recognises its files by.
@@ -46,9 +47,6 @@ const SCHEMA: &str = "https://www.speedscope.app/file-format-schema.json";
 
 /// The profiles of a file, in this order, with their names.
 const PROFILES: [(Metric, &str); 2] = [(Metric::Bytecodes, "bytecodes"), (Metric::Calls, "calls")];
-
-/// The buffer is handed to the writer once it holds this many bytes.
-const FLUSH_AT: usize = 1 << 16;
 
 /// Writes `profile` as a speedscope file: one `evented` profile per metric,
 /// the one of `options.metric` shown first (`activeProfileIndex`). One line
@@ -60,7 +58,7 @@ const FLUSH_AT: usize = 1 << 16;
 pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::Result<()> {
     let visible = Visible::of(profile, &Totals::of(profile), options);
     let frames = FrameIndex::of(profile, &visible);
-    let mut json = Json::new(&mut out);
+    let mut json = JsonOut::new(&mut out, Context::File);
     json.raw("{\"$schema\":");
     json.string(SCHEMA);
     json.raw(",\n\"exporter\":");
@@ -96,7 +94,7 @@ fn write_events(
     frames: &FrameIndex,
     metric: Metric,
     name: &str,
-    json: &mut Json<impl Write>,
+    json: &mut JsonOut<impl Write>,
 ) -> io::Result<()> {
     let totals = shown_totals(profile, visible, metric);
     json.raw("{\"type\":\"evented\",\"name\":");
@@ -189,81 +187,6 @@ impl FrameIndex {
         FrameIndex { names, index, rank }
     }
 }
-
-/// JSON text built in a buffer that is handed to `out` in large pieces.
-struct Json<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-    digits: itoa::Buffer,
-}
-
-impl<W: Write> Json<W> {
-    fn new(out: W) -> Json<W> {
-        Json {
-            out,
-            buf: Vec::with_capacity(FLUSH_AT + 4096),
-            digits: itoa::Buffer::new(),
-        }
-    }
-
-    /// Text that is JSON already.
-    fn raw(&mut self, text: &str) {
-        self.buf.extend_from_slice(text.as_bytes());
-    }
-
-    fn number(&mut self, value: u64) {
-        self.buf.extend_from_slice(self.digits.format(value).as_bytes());
-    }
-
-    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters
-    /// as short escapes or `\u00XX`, everything else (UTF-8 included) as is.
-    fn string(&mut self, text: &str) {
-        let bytes = text.as_bytes();
-        self.buf.push(b'"');
-        let mut start = 0;
-        for (position, &byte) in bytes.iter().enumerate() {
-            let escape: &[u8] = match byte {
-                b'"' => b"\\\"",
-                b'\\' => b"\\\\",
-                b'\n' => b"\\n",
-                b'\r' => b"\\r",
-                b'\t' => b"\\t",
-                0x08 => b"\\b",
-                0x0c => b"\\f",
-                0x00..=0x1f => &[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(byte >> 4)],
-                    HEX[usize::from(byte & 0xf)],
-                ],
-                _ => continue,
-            };
-            self.buf.extend_from_slice(&bytes[start..position]);
-            self.buf.extend_from_slice(escape);
-            start = position + 1;
-        }
-        self.buf.extend_from_slice(&bytes[start..]);
-        self.buf.push(b'"');
-    }
-
-    fn flush_if_full(&mut self) -> io::Result<()> {
-        if self.buf.len() >= FLUSH_AT {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        self.out.flush()
-    }
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 #[cfg(test)]
 mod tests {
