@@ -641,7 +641,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let profile = dir.path().join("a.jpprof");
         write_profile(&profile, &[(&["m.A.main()V"], 1, 10)]);
-        let out = dir.path().join("no-such-dir").join("report.txt");
+        // Its directory cannot be created: the profile stands where it would be.
+        let out = profile.join("report.txt");
         let error = report(&report_request(vec![profile], ReportFormat::Text, out.clone())).unwrap_err();
         assert!(matches!(
             error,
