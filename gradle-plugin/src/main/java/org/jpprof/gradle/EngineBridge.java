@@ -80,34 +80,15 @@ final class EngineBridge {
         }
     }
 
-    /**
-     * The message of a task that failed because inputs could not be instrumented.
-     *
-     * @param errors the engine's errors, one per input that failed
-     * @return a message naming each file
-     */
-    static String failureMessage(List<InstrumentResult.Diagnostic> errors) {
-        StringBuilder message = new StringBuilder();
-        message.append("jp: ").append(errors.size()).append(errors.size() == 1 ? " input" : " inputs")
-                .append(" could not be instrumented:");
-        for (InstrumentResult.Diagnostic error : errors) {
-            message.append("\n  ").append(error);
-        }
-        return message.toString();
-    }
-
     private static InstrumentRequest.Bba bba(String name) {
         if (name == null) {
             return null;
         }
-        List<String> names = new ArrayList<>();
-        for (InstrumentRequest.Bba bba : InstrumentRequest.Bba.values()) {
-            if (bba.jsonName().equals(name)) {
-                return bba;
-            }
-            names.add("'" + bba.jsonName() + "'");
+        try {
+            return InstrumentRequest.Bba.named(name);
+        } catch (IllegalArgumentException e) {
+            throw new GradleException("jp: " + e.getMessage(), e);
         }
-        throw new GradleException("jp: bba is '" + name + "'; it must be one of " + String.join(", ", names));
     }
 
     /** The engine, after checking that jp-engine is the plugin's version. */

@@ -2,10 +2,7 @@ package org.jpprof.gradle;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,6 +14,7 @@ import org.gradle.api.tasks.Input;
 import org.gradle.api.tasks.Internal;
 import org.gradle.api.tasks.TaskAction;
 import org.gradle.work.DisableCachingByDefault;
+import org.jpprof.engine.AtomicFiles;
 import org.jpprof.engine.IdeConfig;
 
 /**
@@ -106,14 +104,9 @@ public class JpIdeSetup extends DefaultTask {
                         getJvmArgs(), getMainClassHint());
         File file = getOutputFile();
         try {
-            Files.createDirectories(file.getParentFile().toPath());
-            try (Writer out =
-                    new OutputStreamWriter(
-                            Files.newOutputStream(file.toPath()), StandardCharsets.UTF_8)) {
-                out.write(text);
-            }
+            AtomicFiles.write(file.toPath(), text.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new GradleException("jp: cannot write " + file + ": " + e, e);
+            throw new GradleException("jp: " + file + ": cannot write the IDE settings: " + e, e);
         }
         getLogger().quiet("{}(written to {})", text, file);
     }

@@ -191,7 +191,7 @@ public class JpInstrument extends DefaultTask {
             getLogger().warn("jp: warning: {}", warning);
         }
         if (result.hasErrors()) {
-            throw new GradleException(EngineBridge.failureMessage(result.errors()));
+            throw new GradleException("jp: " + result.errorMessage());
         }
         getLogger().lifecycle("jp: {} -> {}: {}", getName(), relative(getOutputDir()), result);
     }

@@ -69,7 +69,7 @@ final class EngineCalls {
             throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }
         if (result.hasErrors()) {
-            throw new MojoFailureException(failureMessage(result.errors()));
+            throw new MojoFailureException("jp: " + result.errorMessage());
         }
         return result;
     }
@@ -91,34 +91,15 @@ final class EngineCalls {
         }
     }
 
-    /**
-     * The message of a goal that failed because classes could not be instrumented.
-     *
-     * @param errors the engine's errors, one per input that failed
-     * @return a message naming each file
-     */
-    static String failureMessage(List<InstrumentResult.Diagnostic> errors) {
-        StringBuilder message = new StringBuilder();
-        message.append("jp: ").append(errors.size()).append(errors.size() == 1 ? " class file" : " class files")
-                .append(" could not be instrumented:");
-        for (InstrumentResult.Diagnostic error : errors) {
-            message.append("\n  ").append(error);
-        }
-        return message.toString();
-    }
-
     private static InstrumentRequest.Bba bba(String name) throws MojoExecutionException {
         if (name == null || name.trim().isEmpty()) {
             return null;
         }
-        List<String> names = new ArrayList<>();
-        for (InstrumentRequest.Bba bba : InstrumentRequest.Bba.values()) {
-            if (bba.jsonName().equals(name.trim())) {
-                return bba;
-            }
-            names.add("'" + bba.jsonName() + "'");
+        try {
+            return InstrumentRequest.Bba.named(name);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }
-        throw new MojoExecutionException("jp: bba is '" + name + "'; it must be one of " + String.join(", ", names));
     }
 
     /** Fails unless jp-engine has this plugin's version (a POM can override a plugin's dependencies). */

@@ -3,10 +3,7 @@ package org.jpprof.maven;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,6 +14,7 @@ import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.jpprof.engine.AtomicFiles;
 import org.jpprof.engine.Classpaths;
 import org.jpprof.engine.IdeConfig;
 
@@ -67,18 +65,7 @@ public class IdeMojo extends AbstractInstrumentMojo {
 
     private static void write(Path file, String text) throws MojoExecutionException {
         try {
-            Files.createDirectories(file.getParent());
-            Path temp = Files.createTempFile(file.getParent(), ".ide", ".tmp");
-            try {
-                Files.write(temp, text.getBytes(StandardCharsets.UTF_8));
-                try {
-                    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            AtomicFiles.write(file, text.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new MojoExecutionException("jp: " + file + ": cannot write the IDE settings: " + e, e);
         }

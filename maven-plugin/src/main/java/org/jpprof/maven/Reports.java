@@ -50,14 +50,10 @@ final class Reports {
         if (name == null || name.trim().isEmpty()) {
             return null;
         }
-        List<String> names = new ArrayList<>();
-        for (ReportRequest.Metric metric : ReportRequest.Metric.values()) {
-            String known = metric.jsonName();
-            if (known.equals(name.trim().toLowerCase(Locale.ROOT))) {
-                return metric;
-            }
-            names.add("'" + known + "'");
+        try {
+            return ReportRequest.Metric.named(name);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }
-        throw new MojoExecutionException("jp: metric is '" + name + "'; it must be one of " + String.join(", ", names));
     }
 }

@@ -58,6 +58,17 @@ public final class InstrumentRequest {
         public String jsonName() {
             return json;
         }
+
+        /**
+         * The analysis a setting names.
+         *
+         * @param name {@code default} or {@code precise}, in any case
+         * @return the analysis
+         * @throws IllegalArgumentException for any other name, with a message that lists the names
+         */
+        public static Bba named(String name) {
+            return Names.find("bba", name, values(), Bba::jsonName);
+        }
     }
 
     private final List<Path> inputs;

@@ -154,6 +154,21 @@ public final class InstrumentResult {
         return !errors.isEmpty();
     }
 
+    /**
+     * The message of a build step that fails because inputs could not be instrumented.
+     *
+     * @return {@code N input(s) could not be instrumented:} and one indented line per error
+     */
+    public String errorMessage() {
+        StringBuilder message = new StringBuilder();
+        message.append(errors.size()).append(errors.size() == 1 ? " input" : " inputs")
+                .append(" could not be instrumented:");
+        for (Diagnostic error : errors) {
+            message.append("\n  ").append(error);
+        }
+        return message.toString();
+    }
+
     /** @return a one-line summary of the counts */
     @Override
     public String toString() {

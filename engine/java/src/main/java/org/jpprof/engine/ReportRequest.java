@@ -68,6 +68,17 @@ public final class ReportRequest {
         public String jsonName() {
             return name().toLowerCase(Locale.ROOT);
         }
+
+        /**
+         * The metric a setting names.
+         *
+         * @param name {@code calls} or {@code bytecodes}, in any case
+         * @return the metric
+         * @throws IllegalArgumentException for any other name, with a message that lists the names
+         */
+        public static Metric named(String name) {
+            return Names.find("metric", name, values(), Metric::jsonName);
+        }
     }
 
     private final List<Path> profiles;

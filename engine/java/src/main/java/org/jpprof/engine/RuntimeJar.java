@@ -4,11 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.security.CodeSource;
 import java.util.Arrays;
 
@@ -43,8 +41,7 @@ public final class RuntimeJar {
 
     /**
      * Writes {@code bytes} as the runtime jar of {@code version} into {@code dir}, unless they
-     * are there already. The file appears whole or not at all: it is written to a temporary file
-     * in the same directory and renamed into place.
+     * are there already. The file appears whole or not at all ({@link AtomicFiles}).
      *
      * @param dir the directory, created when missing
      * @param version the version in the file's name
@@ -60,18 +57,7 @@ public final class RuntimeJar {
                     && Arrays.equals(Files.readAllBytes(jar), bytes)) {
                 return jar;
             }
-            Files.createDirectories(jar.getParent());
-            Path temp = Files.createTempFile(jar.getParent(), ".jp-runtime", ".tmp");
-            try {
-                Files.write(temp, bytes);
-                try {
-                    Files.move(temp, jar, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(temp, jar, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            AtomicFiles.write(jar, bytes);
         } catch (IOException e) {
             throw new EngineException(jar + ": cannot write JP's runtime jar: " + e, e);
         }

@@ -35,6 +35,8 @@ class InstrumentResultTest {
         assertTrue(result.hasErrors());
         assertEquals("3 rewritten, 4 reused, 5 copied, 6 unchanged, 7 deleted, 1 skipped, 1 warnings,"
                 + " 2 errors in 12 ms", result.toString());
+        assertEquals("2 inputs could not be instrumented:\n  c.jar!C.class: truncated\n  d/D.class: bad magic",
+                result.errorMessage());
     }
 
     @Test

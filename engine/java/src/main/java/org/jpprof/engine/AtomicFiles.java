@@ -1,0 +1,37 @@
+package org.jpprof.engine;
+
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Files that appear whole or not at all, for everything the build plugins write themselves. */
+public final class AtomicFiles {
+    private AtomicFiles() {}
+
+    /**
+     * Writes {@code bytes} to {@code file} through a temporary file in the same directory that is
+     * renamed into place, so that a reader (a test JVM, an IDE, a concurrent build) sees the old
+     * file or the whole new one.
+     *
+     * @param file the file; its directory is created when missing
+     * @param bytes its content
+     * @throws IOException if the directory cannot be created or the file cannot be written
+     */
+    public static void write(Path file, byte[] bytes) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+        try {
+            Files.write(temp, bytes);
+            try {
+                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+}
