@@ -10,6 +10,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lib/hottest.sh
+source "$root/scripts/lib/hottest.sh"
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
@@ -41,13 +43,8 @@ for metric in calls bytecodes; do
     "$jp" report "$out/wordstats.jpprof" --format folded --metric "$metric" --out "$out/wordstats.$metric.folded"
 done
 
-total=$(awk '{ s += $NF } END { print s }' "$out/wordstats.bytecodes.folded")
-step "the hottest contexts by bytecodes executed (of $total in all; self counts, innermost frame last)"
-# Descriptors hold ';', the frame separator: drop them (a descriptor is `(...)` and a return type)
-# before splitting a line into frames, and drop the example's package for brevity.
-sed -E 's/\([^)]*\)\[*(L[^;]*;|[VZBCSIJFD])//g; s/org\.example\.wordstats\.//g' "$out/wordstats.bytecodes.folded" |
-    awk -v total="$total" '{ value = $NF; $NF = ""; sub(/ $/, ""); gsub(/;/, " > ")
-        printf "%10d  %5.1f%%  %s\n", value, 100 * value / total, $0 }' | sort -k1 -n -r | head -n 8
+step "the hottest contexts by bytecodes executed"
+hottest_contexts "$out/wordstats.bytecodes.folded" org.example.wordstats.
 
 step "files"
 echo "profile:             $out/wordstats.jpprof"

@@ -18,6 +18,8 @@ set -euo pipefail
 
 started=$SECONDS
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lib/hottest.sh
+source "$root/scripts/lib/hottest.sh"
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
@@ -35,14 +37,8 @@ summary() {
     shift 3
     local folded=$out/$title.bytecodes.folded
     "$jp" report "$@" --format folded --metric bytecodes --out "$folded"
-    local total
-    total=$(awk '{ s += $NF } END { print s }' "$folded")
-    step "$title: the hottest contexts by bytecodes executed (of $total in all; self counts, innermost frame last)"
-    # Descriptors hold ';', the frame separator: drop them (a descriptor is `(...)` and a return
-    # type) before splitting a line into frames, and drop the example's package for brevity.
-    sed -E "s/\\([^)]*\\)\\[*(L[^;]*;|[VZBCSIJFD])//g; s/${package//./\\.}//g" "$folded" |
-        awk -v total="$total" '{ value = $NF; $NF = ""; sub(/ $/, ""); gsub(/;/, " > ")
-            printf "%12d  %5.1f%%  %s\n", value, 100 * value / total, $0 }' | sort -k1 -n -r | head -n 8
+    step "$title: the hottest contexts by bytecodes executed"
+    hottest_contexts "$folded" "$package"
     step "$title: reports"
     echo "HTML report:  $reports/index.html"
     echo "text report:  $reports/report.txt"

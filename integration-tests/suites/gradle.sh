@@ -36,8 +36,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
+suite=gradle
+# shellcheck source=../lib/build-suite.sh
+source "$root/integration-tests/lib/build-suite.sh"
 cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/gradle
-die() { echo "gradle.sh: $*" >&2; exit 2; }
 
 command -v gradle >/dev/null || die "no gradle on PATH (apt-get install gradle)"
 command -v mvn >/dev/null || die "no mvn on PATH"
@@ -49,13 +51,7 @@ repo=$work/m2
 export GRADLE_USER_HOME=$cache/home
 mkdir -p "$GRADLE_USER_HOME"
 daemon_home=$work/daemon-home
-failed=0
 
-pass() { echo "PASS gradle $*"; }
-fail() { echo "FAIL gradle $*"; failed=1; }
-skip() { echo "SKIP gradle $*"; }
-# Shows the end of a log after a FAIL line.
-show() { sed 's/^/    | /' "$1" | tail -n "${2:-25}"; }
 cleanup() {
     if [[ -d $daemon_home ]]; then
         GRADLE_USER_HOME=$daemon_home gradle --stop >/dev/null 2>&1 || true
@@ -103,10 +99,6 @@ gradle_run() {
 }
 # The line the plugin logs for an instrument task: `jp: jpInstrument -> DIR: N rewritten, N reused, ...`.
 instrumented() { grep -m1 -E "^jp: $2 -> " "$work/$1.log"; }
-# Whether a JVM crashed under these directories (HotSpot's hs_err_pid*.log).
-no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; }
-# A directory's files and their hashes, for comparisons.
-digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 
 # A copy of a project without build output, using this JP's plugin version.
 copy_project() { # FROM TO
@@ -167,22 +159,7 @@ else
     fail "demo: compiler output untouched, build/jp/classes/main instrumented"
 fi
 
-profiles=("$demo"/build/jp/profiles/jpProfileTest/jpProfileTest-*.jpprof)
-if [[ -f ${profiles[0]} ]] &&
-    "$jp" report "${profiles[@]}" --format folded --metric bytecodes --out "$work/bytecodes.folded" &&
-    "$jp" report "${profiles[@]}" --format folded --metric calls --out "$work/calls.folded"; then
-    # The context with the most bytecodes of its own, and the calls of the comparison in the sort.
-    hottest=$(awk '{ if ($NF > max) { max = $NF; line = $0 } } END { print line }' "$work/bytecodes.folded")
-    compares=$(awk -v rb='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;;org.example.leaderboard.Leaderboard.before(Lorg/example/leaderboard/Player;Lorg/example/leaderboard/Player;)Z' \
-        '{ value = $NF; sub(/ [0-9]+$/, ""); if (substr($0, length($0) - length(rb) + 1) == rb) s += value } END { print s + 0 }' "$work/calls.folded")
-    if [[ $hottest == *"org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List; "* ]] && ((compares > 500000)); then
-        pass "demo: ${#profiles[@]} profile(s); hottest context Leaderboard.rank (${hottest##* } bytecodes), $compares calls of Leaderboard.before under it"
-    else
-        fail "demo: hottest context is not Leaderboard.rank: $hottest (Leaderboard.before calls: $compares)"
-    fi
-else
-    fail "demo: no readable profile in build/jp/profiles/jpProfileTest"
-fi
+check_demo_profiles build/jp/profiles/jpProfileTest "$demo"/build/jp/profiles/jpProfileTest/jpProfileTest-*.jpprof
 
 html=$demo/build/reports/jp/index.html
 text=$demo/build/reports/jp/report.txt

@@ -28,7 +28,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
-die() { echo "maven-plugin.sh: $*" >&2; exit 2; }
+suite=maven-plugin
+# shellcheck source=../lib/build-suite.sh
+source "$root/integration-tests/lib/build-suite.sh"
 
 command -v mvn >/dev/null || die "no mvn on PATH"
 
@@ -37,13 +39,7 @@ version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
 work=$(mktemp -d "${TMPDIR:-/tmp}/jp-maven.XXXXXX")
 repo=$work/m2
 user_repo=${JP_MAVEN_USER_REPO:-$HOME/.m2/repository}
-failed=0
 
-pass() { echo "PASS maven-plugin $*"; }
-fail() { echo "FAIL maven-plugin $*"; failed=1; }
-skip() { echo "SKIP maven-plugin $*"; }
-# Shows the end of a log after a FAIL line.
-show() { sed 's/^/    | /' "$1" | tail -n "${2:-25}"; }
 cleanup() {
     if ((failed == 0)); then rm -rf "$work"; else echo "maven-plugin.sh: work files kept in $work"; fi
 }
@@ -98,14 +94,12 @@ mvn_run() {
 }
 # The line jp:instrument logs: `jp: target/classes -> target/jp/classes: N rewritten, N reused, ...`.
 instrumented() { grep -m1 -E '\] jp: target/classes -> ' "$work/$1.log" | sed 's/.*\] jp: //'; }
-digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 # Tests run and tests failed or broken, from Surefire's XML reports under $1.
 test_counts() {
     cat "$1"/TEST-*.xml 2>/dev/null | grep -o '<testsuite [^>]*' |
         awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "\""); if (kv[1] == "tests=") t += kv[2];
                if (kv[1] == "failures=" || kv[1] == "errors=") b += kv[2] } } END { print t + 0, b + 0 }'
 }
-no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; }
 
 # A copy of a project with this JP's version, and without jp:report where the engine has none.
 copy_project() { # FROM TO
@@ -142,21 +136,7 @@ else
     fail "demo: the jar holds the original classes"; show "$work/jar-diff.log"
 fi
 
-profiles=("$demo"/target/jp/profiles/test-*.jpprof)
-if [[ -f ${profiles[0]} ]] &&
-    "$jp" report "${profiles[@]}" --format folded --metric bytecodes --out "$work/bytecodes.folded" &&
-    "$jp" report "${profiles[@]}" --format folded --metric calls --out "$work/calls.folded"; then
-    hottest=$(awk '{ if ($NF > max) { max = $NF; line = $0 } } END { print line }' "$work/bytecodes.folded")
-    compares=$(awk -v rb='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;;org.example.leaderboard.Leaderboard.before(Lorg/example/leaderboard/Player;Lorg/example/leaderboard/Player;)Z' \
-        '{ value = $NF; sub(/ [0-9]+$/, ""); if (substr($0, length($0) - length(rb) + 1) == rb) s += value } END { print s + 0 }' "$work/calls.folded")
-    if [[ $hottest == *"org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List; "* ]] && ((compares > 500000)); then
-        pass "demo: ${#profiles[@]} profile(s); hottest context Leaderboard.rank (${hottest##* } bytecodes), $compares calls of Leaderboard.before under it"
-    else
-        fail "demo: hottest context is not Leaderboard.rank: $hottest (Leaderboard.before calls: $compares)"
-    fi
-else
-    fail "demo: no readable profile in target/jp/profiles"
-fi
+check_demo_profiles target/jp/profiles "$demo"/target/jp/profiles/test-*.jpprof
 
 if [[ -s $demo/target/site/jp/index.html && -s $demo/target/site/jp/report.txt ]] &&
     grep -q 'Leaderboard' "$demo/target/site/jp/report.txt" && grep -qi '<html' "$demo/target/site/jp/index.html"; then

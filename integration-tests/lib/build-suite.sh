@@ -1,0 +1,43 @@
+# Shared by the suites that drive JP's build plugins in real builds (suites/gradle.sh and
+# suites/maven-plugin.sh). Source it after setting `suite` (the suite's name) and `work` (its
+# scratch directory), and with `jp` naming the CLI binary. It sets `failed=0`.
+# shellcheck shell=bash
+
+failed=0
+die() { echo "$suite.sh: $*" >&2; exit 2; }
+pass() { echo "PASS $suite $*"; }
+fail() { echo "FAIL $suite $*"; failed=1; }
+skip() { echo "SKIP $suite $*"; }
+# Shows the end of a log after a FAIL line.
+show() { sed 's/^/    | /' "$1" | tail -n "${2:-25}"; }
+# Whether a JVM crashed under these directories (HotSpot's hs_err_pid*.log).
+no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; }
+# A directory's files and their hashes, for comparisons.
+digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+
+# check_demo_profiles WHERE PROFILE...: the profiles of the demo's test run show its hot spot: the
+# context with the most bytecodes of its own is Leaderboard.rank, and the insertion sort makes over
+# half a million calls of Leaderboard.before under it. WHERE names the profiles' directory in
+# messages.
+check_demo_profiles() {
+    local where=$1
+    shift
+    if [[ ! -f ${1:-} ]] ||
+        ! "$jp" report "$@" --format folded --metric bytecodes --out "$work/bytecodes.folded" ||
+        ! "$jp" report "$@" --format folded --metric calls --out "$work/calls.folded"; then
+        fail "demo: no readable profile in $where"
+        return
+    fi
+    local rank='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;'
+    local before='org.example.leaderboard.Leaderboard.before(Lorg/example/leaderboard/Player;Lorg/example/leaderboard/Player;)Z'
+    local hottest compares
+    hottest=$(awk '{ if ($NF > max) { max = $NF; line = $0 } } END { print line }' "$work/bytecodes.folded")
+    compares=$(awk -v rb="$rank;$before" \
+        '{ value = $NF; sub(/ [0-9]+$/, ""); if (substr($0, length($0) - length(rb) + 1) == rb) s += value } END { print s + 0 }' \
+        "$work/calls.folded")
+    if [[ $hottest == *"$rank "* ]] && ((compares > 500000)); then
+        pass "demo: $# profile(s); hottest context Leaderboard.rank (${hottest##* } bytecodes), $compares calls of Leaderboard.before under it"
+    else
+        fail "demo: hottest context is not Leaderboard.rank: $hottest (Leaderboard.before calls: $compares)"
+    fi
+}
