@@ -10,7 +10,12 @@ use std::path::{Component, Path, PathBuf};
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(parent)?;
-    let mut file = tempfile::NamedTempFile::new_in(parent)?;
+    let mut builder = tempfile::Builder::new();
+    // An output is an ordinary file, readable as the umask allows (as the
+    // compiler's are), not 0600 as temporary files are.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut file = builder.tempfile_in(parent)?;
     file.write_all(bytes)?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
@@ -32,6 +37,20 @@ pub(crate) fn safe_relative_path(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_written_file_gets_the_modes_of_an_ordinary_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p/A.class");
+        write_atomically(&path, b"bytes").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"bytes");
+        // 0666 less the umask: readable by others under any common umask.
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode & 0o044, 0o044, "{mode:o}");
+        assert_eq!(mode & 0o111, 0, "{mode:o}");
+    }
 
     #[test]
     fn entry_names_that_could_escape_are_refused() {
