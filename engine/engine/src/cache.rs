@@ -7,6 +7,7 @@
 //! CACHE/lock                 locked for the whole run, so runs sharing the cache take turns
 //! CACHE/manifests/<h>.json   one per output directory (h: SHA-256 of its canonical path)
 //! CACHE/objects/ab/cdef...   rewritten classes, named by their key (below)
+//! CACHE/objects.idx          the digest and warnings of every key ([`crate::objects`])
 //! ```
 //!
 //! **Objects.** The key of a rewritten class is the SHA-256 of the
@@ -16,10 +17,10 @@
 //! of the input bytes. So the same class under the same options finds its
 //! rewrite again wherever it comes from, and switching an option back, or
 //! checking an older version of a class out again, rewrites nothing. An
-//! object holds the rewritten bytes (or the fact that the class is kept as
-//! it was) and the class's warnings, behind a SHA-256 of the key and the
-//! contents: an object that is truncated, altered, or stored under another
-//! key is detected on read, reported, and recomputed.
+//! object holds the rewritten bytes, checked against the digest the index
+//! records for its key: an object that is truncated or altered is detected
+//! on read, reported, and recomputed. How objects are stored is
+//! [`crate::objects`]'s business.
 //!
 //! **Hierarchy facts.** A rewrite depends on nothing but the class's own
 //! bytes and the scheme's options: the profiling scheme and the stress
@@ -57,18 +58,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::objects::ObjectStore;
 use crate::output::write_atomically;
 
-/// The version of the manifest and object formats.
-const FORMAT: u32 = 1;
+/// The version of the manifest, object and index formats.
+const FORMAT: u32 = 2;
 
 /// How long before the start of the run that recorded it a modification
 /// time must lie for the time (with the size) to be trusted: more than the
 /// coarsest time granularity of common file systems (FAT's 2 s).
 pub(crate) const RACY_NANOS: u64 = 3_000_000_000;
-
-/// The first bytes of an object file.
-const OBJECT_MAGIC: &[u8; 8] = b"JPOBJ1\n\0";
 
 /// A SHA-256 digest, written in lowercase hex.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -337,9 +336,7 @@ impl Cache {
 
     /// The store of rewritten classes.
     pub(crate) fn objects(&self) -> ObjectStore {
-        ObjectStore {
-            dir: self.dir.join("objects"),
-        }
+        ObjectStore::new(&self.dir)
     }
 }
 
@@ -417,156 +414,9 @@ pub(crate) struct EntryWarning {
     pub(crate) warning: KeptWarning,
 }
 
-/// What the cache knows about how one class is rewritten.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CachedRewrite {
-    /// The rewritten class, or `None` when it is written as it was.
-    pub(crate) bytes: Option<Vec<u8>>,
-    /// Methods (or the class) kept as they were.
-    pub(crate) warnings: Vec<KeptWarning>,
-}
-
-/// The metadata part of an object.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ObjectMeta {
-    rewritten: bool,
-    warnings: Vec<KeptWarning>,
-}
-
-/// Rewritten classes by key: `objects/ab/cdef...` for the key `abcdef...`.
-///
-/// An object file is `JPOBJ1\n\0`, then the SHA-256 of the key and of
-/// everything that follows it, then the length of the metadata (`u32`,
-/// little endian), the metadata (JSON: whether the class was rewritten, and
-/// its warnings) and the rewritten class.
-#[derive(Debug)]
-pub(crate) struct ObjectStore {
-    dir: PathBuf,
-}
-
-impl ObjectStore {
-    fn path(&self, key: &Sha) -> PathBuf {
-        let hex = key.hex();
-        self.dir.join(&hex[..2]).join(&hex[2..])
-    }
-
-    /// The object stored under `key`, `None` when there is none.
-    ///
-    /// # Errors
-    /// An object that cannot be read or does not check out: the caller
-    /// recomputes it (and [`ObjectStore::put`] replaces it).
-    pub(crate) fn get(&self, key: &Sha) -> Result<Option<CachedRewrite>, CacheProblem> {
-        let path = self.path(key);
-        let bytes = match fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(CacheProblem {
-                    path,
-                    message: format!("unreadable cache object ({e}); recomputed"),
-                })
-            }
-        };
-        decode_object(key, &bytes).map(Some).ok_or_else(|| CacheProblem {
-            path,
-            message: "damaged cache object (its checksum does not match); recomputed".to_owned(),
-        })
-    }
-
-    /// Stores `rewrite` under `key`, atomically.
-    ///
-    /// # Errors
-    /// When it cannot be written; the output is not affected.
-    pub(crate) fn put(&self, key: &Sha, rewrite: &CachedRewrite) -> Result<(), CacheProblem> {
-        let path = self.path(key);
-        write_atomically(&path, &encode_object(key, rewrite)).map_err(|e| CacheProblem {
-            path,
-            message: format!("cannot write the cache object ({e}); the class will be rewritten next time"),
-        })
-    }
-}
-
-fn encode_object(key: &Sha, rewrite: &CachedRewrite) -> Vec<u8> {
-    let meta = serde_json::to_vec(&ObjectMeta {
-        rewritten: rewrite.bytes.is_some(),
-        warnings: rewrite.warnings.clone(),
-    })
-    .expect("object metadata always serialises");
-    let payload = rewrite.bytes.as_deref().unwrap_or_default();
-    let mut body = Vec::with_capacity(4 + meta.len() + payload.len());
-    body.extend_from_slice(&u32::try_from(meta.len()).unwrap_or(u32::MAX).to_le_bytes());
-    body.extend_from_slice(&meta);
-    body.extend_from_slice(payload);
-    let check = Sha::of_parts(&[&key.0, &body]);
-    let mut object = Vec::with_capacity(OBJECT_MAGIC.len() + 32 + body.len());
-    object.extend_from_slice(OBJECT_MAGIC);
-    object.extend_from_slice(&check.0);
-    object.extend_from_slice(&body);
-    object
-}
-
-/// The object's contents, or `None` when anything about it is wrong.
-fn decode_object(key: &Sha, object: &[u8]) -> Option<CachedRewrite> {
-    let rest = object.strip_prefix(OBJECT_MAGIC)?;
-    let (check, body) = rest.split_at_checked(32)?;
-    if Sha::of_parts(&[&key.0, body]).0 != check {
-        return None;
-    }
-    let (length, rest) = body.split_at_checked(4)?;
-    let length = usize::try_from(u32::from_le_bytes(length.try_into().ok()?)).ok()?;
-    let (meta, payload) = rest.split_at_checked(length)?;
-    let meta: ObjectMeta = serde_json::from_slice(meta).ok()?;
-    if !meta.rewritten && !payload.is_empty() {
-        return None;
-    }
-    Some(CachedRewrite {
-        bytes: meta.rewritten.then(|| payload.to_vec()),
-        warnings: meta.warnings,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rewrite() -> CachedRewrite {
-        CachedRewrite {
-            bytes: Some(b"\xca\xfe\xba\xbe rewritten".to_vec()),
-            warnings: vec![KeptWarning {
-                class: "a/B".to_owned(),
-                method: Some("run()V".to_owned()),
-                reason: "too large".to_owned(),
-            }],
-        }
-    }
-
-    #[test]
-    fn an_object_decodes_to_what_was_encoded() {
-        let key = Sha::of(b"key");
-        assert_eq!(
-            decode_object(&key, &encode_object(&key, &rewrite())),
-            Some(rewrite())
-        );
-        let kept = CachedRewrite {
-            bytes: None,
-            warnings: Vec::new(),
-        };
-        assert_eq!(decode_object(&key, &encode_object(&key, &kept)), Some(kept));
-    }
-
-    #[test]
-    fn a_truncated_altered_or_misplaced_object_is_refused() {
-        let key = Sha::of(b"key");
-        let object = encode_object(&key, &rewrite());
-        for cut in [0, 8, 40, 44, object.len() - 1] {
-            assert_eq!(decode_object(&key, &object[..cut]), None, "cut at {cut}");
-        }
-        let mut altered = object.clone();
-        *altered.last_mut().unwrap() ^= 1;
-        assert_eq!(decode_object(&key, &altered), None);
-        assert_eq!(decode_object(&Sha::of(b"other key"), &object), None);
-    }
 
     #[test]
     fn digests_are_written_and_read_as_hex() {

@@ -35,13 +35,14 @@ use jp_instrument::{InstrumentError, Rewritten};
 use rayon::prelude::*;
 
 use crate::cache::{
-    nanos_since_epoch, object_key, scheme_fingerprint, Cache, CachedRewrite, EntryWarning, Manifest,
-    ObjectStore, OutputRecord, Sha, Stat, UnitRecord,
+    nanos_since_epoch, object_key, scheme_fingerprint, Cache, EntryWarning, Manifest, OutputRecord, Sha,
+    Stat, UnitRecord,
 };
 pub use crate::cache::{CacheProblem, KeptWarning};
 use crate::error::EngineError;
 use crate::filter::ClassFilter;
 use crate::input::{Entry, Input, InputError, InputKind, Location};
+use crate::objects::{CachedRewrite, ObjectStore};
 use crate::output::{safe_relative_path, write_atomically};
 use crate::signatures;
 
@@ -284,6 +285,9 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
             }
         }
     }
+    if let Some(objects) = &objects {
+        problems.extend(objects.finish());
+    }
     if let Some(cache) = cache.as_ref().filter(|_| !unchanged) {
         let mut manifest = Manifest::new(run_fingerprint, &output_dir, started);
         manifest.units = records.into_iter().collect();
@@ -449,6 +453,8 @@ struct Transformed {
     bytes: Option<Vec<u8>>,
     kind: Kind,
     warnings: Vec<KeptWarning>,
+    /// The key under which this new rewrite is to be stored, once written.
+    new_object: Option<Sha>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -610,6 +616,8 @@ impl Run<'_> {
             })
         };
         write_atomically(&target, written).map_err(write_failure)?;
+        // Before the stat: linking the object changes the output's status time.
+        self.store(&transformed, Some(&target), problems);
         let output_stat = Stat::of(&fs::metadata(&target).map_err(write_failure)?);
         let counts = transformed.kind.counts();
         Ok(Done {
@@ -648,6 +656,7 @@ impl Run<'_> {
             bytes: None,
             kind,
             warnings: Vec::new(),
+            new_object: None,
         };
         if !name.ends_with(".class") {
             return Ok(as_is(Kind::Resource));
@@ -675,6 +684,7 @@ impl Run<'_> {
                         bytes,
                         kind,
                         warnings,
+                        new_object: None,
                     });
                 }
                 Ok(None) => {}
@@ -682,23 +692,27 @@ impl Run<'_> {
             }
         }
         let Rewritten { bytes, warnings } = rewrite(bytes, self.request.scheme)?;
-        let rewrite = CachedRewrite {
-            bytes,
-            warnings: warnings.into_iter().map(KeptWarning::from).collect(),
-        };
-        if let Some((objects, key)) = &cached {
-            problems.extend(objects.put(key, &rewrite).err());
-        }
-        let kind = if rewrite.bytes.is_some() {
+        let kind = if bytes.is_some() {
             Kind::Rewritten
         } else {
             Kind::Unchanged
         };
         Ok(Transformed {
-            bytes: rewrite.bytes,
+            bytes,
             kind,
-            warnings: rewrite.warnings,
+            warnings: warnings.into_iter().map(KeptWarning::from).collect(),
+            new_object: cached.map(|(_, key)| key),
         })
+    }
+
+    /// Stores a new rewrite in the cache, if there is one: as a link to
+    /// `output` when the class was written to a file of its own, else as a
+    /// copy.
+    fn store(&self, transformed: &Transformed, output: Option<&Path>, problems: &mut Vec<CacheProblem>) {
+        if let (Some(objects), Some(key)) = (self.objects, &transformed.new_object) {
+            let stored = objects.put(key, transformed.bytes.as_deref(), &transformed.warnings, output);
+            problems.extend(stored.err());
+        }
     }
 
     /// A jar or jmod: one unit, redone as a whole when its bytes change
@@ -811,6 +825,9 @@ impl Run<'_> {
             .map(|entry| {
                 let mut problems = Vec::new();
                 let result = self.transform(&entry.name, &entry.bytes, None, &mut problems);
+                if let Ok(transformed) = &result {
+                    self.store(transformed, None, &mut problems);
+                }
                 (result, problems)
             })
             .collect::<Vec<_>>()

@@ -26,6 +26,7 @@ mod error;
 pub mod filter;
 pub mod input;
 pub mod instrument;
+mod objects;
 mod output;
 pub mod roundtrip;
 mod signatures;

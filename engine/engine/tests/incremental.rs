@@ -289,6 +289,8 @@ fn a_damaged_manifest_is_reported_and_everything_checked_again() {
     let manifest = only_file_in(&cache.join("manifests"));
     let text = fs::read(&manifest).unwrap();
     fs::write(&manifest, &text[..text.len() / 2]).unwrap();
+    // Replaced as tools replace files (a new file), so its cache object is untouched.
+    fs::remove_file(out.join("p/Enums.class")).unwrap();
     fs::write(out.join("p/Enums.class"), b"tampered").unwrap();
     let outcome = run(&request);
     let [problem] = outcome.cache_problems.as_slice() else {
@@ -337,6 +339,35 @@ fn a_damaged_object_is_detected_and_recomputed() {
     let outcome = run(&request);
     assert!(outcome.cache_problems.is_empty(), "the object was written again");
     assert_eq!(counts(&outcome), (0, 1, 0, 0, 0));
+}
+
+#[test]
+fn an_output_changed_in_place_is_recomputed_with_its_linked_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = class_dir(dir.path());
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    let request = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
+    run(&request);
+    // Written into the same file: the object is a link to it and changes too.
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(out.join("p/Enums.class"))
+        .unwrap();
+    std::io::Write::write_all(&mut file, b"tampered").unwrap();
+    drop(file);
+    let outcome = run(&request);
+    let [problem] = outcome.cache_problems.as_slice() else {
+        panic!("{:?}", outcome.cache_problems)
+    };
+    assert!(problem.path.starts_with(cache.join("objects")), "{problem}");
+    assert!(problem.message.starts_with("damaged cache object"), "{problem}");
+    // Enums rewritten again, every other class up to date.
+    assert_eq!(counts(&outcome), (1, REWRITABLE - 1, CLASSES - REWRITABLE, 1, 0));
+    assert_equals_clean_build(&request);
+    let outcome = run(&request);
+    assert!(outcome.cache_problems.is_empty(), "{:?}", outcome.cache_problems);
+    assert_eq!(counts(&outcome), (0, REWRITABLE, CLASSES - REWRITABLE, 1, 0));
 }
 
 #[test]
