@@ -28,7 +28,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -78,6 +78,8 @@ pub(crate) struct ObjectStore {
     load_problem: Mutex<Option<CacheProblem>>,
     /// Tells apart the temporary links of one run.
     temporaries: AtomicU64,
+    /// Whether the fan-out directories exist (or why they could not be made).
+    fan_out: OnceLock<Result<(), String>>,
 }
 
 impl std::fmt::Debug for Index {
@@ -95,6 +97,7 @@ impl ObjectStore {
             index: Mutex::new(None),
             load_problem: Mutex::new(None),
             temporaries: AtomicU64::new(0),
+            fan_out: OnceLock::new(),
         }
     }
 
@@ -196,11 +199,17 @@ impl ObjectStore {
         Ok(())
     }
 
-    /// Makes `path` a link to `source`, replacing whatever is there in one
+    /// Makes `path` a link to `source`. A new object is linked in place
+    /// (a link appears whole); one that exists already (damaged, or left by
+    /// a run that stopped before writing the index) is replaced in one
     /// rename, so that a reader never finds it missing or half written.
     fn link(&self, source: &Path, path: &Path) -> io::Result<()> {
+        self.create_fan_out()?;
+        match fs::hard_link(source, path) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            linked => return linked,
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir)?;
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let temporary = dir.join(format!(
             ".{name}.{}-{}.tmp",
@@ -213,6 +222,17 @@ impl ObjectStore {
         // a failed one leaves the temporary link behind.
         let _ = fs::remove_file(&temporary);
         renamed
+    }
+
+    /// Creates the 256 directories `objects/00` to `objects/ff`, once per
+    /// run that stores objects, so that storing one is a single link.
+    fn create_fan_out(&self) -> io::Result<()> {
+        let created = self.fan_out.get_or_init(|| {
+            (0..=255u8)
+                .try_for_each(|byte| fs::create_dir_all(self.dir.join(format!("{byte:02x}"))))
+                .map_err(|e| e.to_string())
+        });
+        created.clone().map_err(io::Error::other)
     }
 
     /// Writes the index when this run added to it, and reports a problem
