@@ -158,35 +158,48 @@ timed warm-jacoco java -jar "$jacoco" instrument "$compiled" --dest "$jacoco_out
 rm -rf "$jacoco_out.warm"
 
 # --- 1. cold, interleaved: jp instrument, jacococli instrument, gradle jpInstrument ---------------
+# Earlier outputs are moved aside, not deleted, until all cold runs are done: on ext4, creating
+# files right after many were deleted is slower, and a deletion before only some of the runs would
+# favour the others.
+retired=$work/retired
+rm -rf "$retired"
+retire() { # DIR...: moves each existing DIR out of the way, to be deleted after the cold runs
+    local dir
+    mkdir -p "$retired"
+    for dir in "$@"; do
+        if [[ -e $dir ]]; then mv "$dir" "$(mktemp -d "$retired/XXXXXX")/"; fi
+    done
+}
 note "cold runs ($runs of each, interleaved)"
 for ((run = 1; run <= runs; run++)); do
     # Without a cache the engine writes only the output: what the cache's own writes cost.
-    rm -rf "$cli_out"
+    retire "$cli_out"
     timed "cli-nocache-$run" "$jp" instrument --quiet --out "$cli_out" "$compiled" || bad "jp instrument failed: $logs/cli-nocache-$run.log"
     record cli-nocache "$ms" "" "$(cpu "cli-nocache-$run")"
     details[cli-nocache]=$(sed -n 's/^instrument: //p' "$logs/cli-nocache-$run.log")
 
-    rm -rf "$cli_out" "$cli_cache"
+    retire "$cli_out" "$cli_cache"
     timed "cli-cold-$run" "$jp" instrument --quiet --cache "$cli_cache" --out "$cli_out" "$compiled" || bad "jp instrument failed: $logs/cli-cold-$run.log"
     record cli-cold "$ms" "" "$(cpu "cli-cold-$run")"
     details[cli-cold]=$(sed -n 's/^instrument: //p' "$logs/cli-cold-$run.log")
     n=$(count_classes "$cli_out")
     [[ $n == "$input_classes" ]] || bad "jp instrument wrote $n classes, not $input_classes"
 
-    rm -rf "$jacoco_out"
+    retire "$jacoco_out"
     timed "jacoco-$run" java -jar "$jacoco" instrument "$compiled" --dest "$jacoco_out" || bad "jacococli failed: $logs/jacoco-$run.log"
     record jacoco "$ms" "" "$(cpu "jacoco-$run")"
     details[jacoco]=$(grep -m1 -i 'instrumented' "$logs/jacoco-$run.log")
     n=$(count_classes "$jacoco_out")
     [[ $n == "$input_classes" ]] || bad "jacococli wrote $n classes, not $input_classes"
 
-    rm -rf "$instrumented" "$project/build/jp/cache/main"
+    retire "$instrumented" "$project/build/jp/cache/main"
     timed "gradle-cold-$run" in_gradle jpInstrument || bad "gradle jpInstrument failed: $logs/gradle-cold-$run.log"
     record gradle-cold "$ms" "$(engine_ms "gradle-cold-$run")"
     details[gradle-cold]=$(summary "gradle-cold-$run")
     n=$(count_classes "$instrumented")
     [[ $n == "$input_classes" ]] || bad "jpInstrument wrote $n classes, not $input_classes"
 done
+rm -rf "$retired"
 
 # --- 2. nothing changed ---------------------------------------------------------------------------
 note "no-op runs"
