@@ -52,6 +52,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use jp_profile::Metric;
 use jp_report::run::Format;
 use serde::{Deserialize, Serialize};
 
@@ -176,51 +177,6 @@ pub fn run_json(request_json: &str) -> Result<String, EngineError> {
     Ok(serde_json::to_string(&outcome).expect("an outcome always serialises"))
 }
 
-/// The formats of a report, by their names in requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportFormat {
-    /// One self-contained HTML page: call tree, icicle graph, hot methods.
-    Html,
-    /// A text tree with the hot methods.
-    Text,
-    /// Collapsed stacks, for flame-graph tools.
-    Folded,
-    /// speedscope's JSON file format.
-    Speedscope,
-}
-
-impl From<ReportFormat> for Format {
-    fn from(format: ReportFormat) -> Format {
-        match format {
-            ReportFormat::Html => Format::Html,
-            ReportFormat::Text => Format::Text,
-            ReportFormat::Folded => Format::Folded,
-            ReportFormat::Speedscope => Format::Speedscope,
-        }
-    }
-}
-
-/// The counts a report can show, by their names in requests.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportMetric {
-    /// Invocations.
-    Calls,
-    /// Bytecodes executed.
-    #[default]
-    Bytecodes,
-}
-
-impl From<ReportMetric> for jp_profile::Metric {
-    fn from(metric: ReportMetric) -> jp_profile::Metric {
-        match metric {
-            ReportMetric::Calls => jp_profile::Metric::Calls,
-            ReportMetric::Bytecodes => jp_profile::Metric::Bytecodes,
-        }
-    }
-}
-
 /// Which profiles to merge, and the report to write of them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -228,10 +184,10 @@ pub struct ReportRequest {
     /// The profiles (`*.jpprof`), merged into one tree; absolute.
     pub profiles: Vec<PathBuf>,
     /// The report's format.
-    pub format: ReportFormat,
+    pub format: Format,
     /// The count that single-metric formats show and `threshold` compares.
-    #[serde(default)]
-    pub metric: ReportMetric,
+    #[serde(default = "bytecodes")]
+    pub metric: Metric,
     /// Leave out contexts whose subtree total is below this percentage of
     /// the profile's total; 0 keeps everything.
     #[serde(default)]
@@ -266,12 +222,17 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
         ));
     }
     let options = jp_report::Options {
-        metric: request.metric.into(),
+        metric: request.metric,
         threshold: request.threshold,
         max_depth: request.max_depth,
     };
-    jp_report::run::run(&request.profiles, request.format.into(), &options, &request.out)?;
+    jp_report::run::run(&request.profiles, request.format, &options, &request.out)?;
     Ok(())
+}
+
+/// A report request's metric when it names none.
+fn bytecodes() -> Metric {
+    Metric::Bytecodes
 }
 
 /// Runs a report request given as JSON.
@@ -480,11 +441,11 @@ mod tests {
         std::fs::write(path, bytes).unwrap();
     }
 
-    fn report_request(profiles: Vec<PathBuf>, format: ReportFormat, out: PathBuf) -> ReportRequest {
+    fn report_request(profiles: Vec<PathBuf>, format: Format, out: PathBuf) -> ReportRequest {
         ReportRequest {
             profiles,
             format,
-            metric: ReportMetric::Bytecodes,
+            metric: Metric::Bytecodes,
             threshold: 0.0,
             max_depth: None,
             out,
@@ -500,8 +461,8 @@ mod tests {
             request,
             ReportRequest {
                 profiles: vec!["/p/a.jpprof".into(), "/p/b.jpprof".into()],
-                format: ReportFormat::Html,
-                metric: ReportMetric::Calls,
+                format: Format::Html,
+                metric: Metric::Calls,
                 threshold: 1.5,
                 max_depth: Some(4),
                 out: "/p/index.html".into(),
@@ -521,7 +482,7 @@ mod tests {
         ] {
             let json = format!(r#"{{"profiles":[],"format":"{name}","out":"/o"}}"#);
             let request: ReportRequest = serde_json::from_str(&json).unwrap();
-            assert_eq!(Format::from(request.format), format);
+            assert_eq!(request.format, format);
         }
     }
 
@@ -532,7 +493,7 @@ mod tests {
                 .unwrap();
         assert_eq!(
             request,
-            report_request(vec!["/a.jpprof".into()], ReportFormat::Text, "/o".into())
+            report_request(vec!["/a.jpprof".into()], Format::Text, "/o".into())
         );
     }
 
@@ -554,21 +515,21 @@ mod tests {
 
     #[test]
     fn a_report_request_with_bad_settings_is_refused_naming_them() {
-        let request = report_request(vec!["a.jpprof".into()], ReportFormat::Text, "/o".into());
+        let request = report_request(vec!["a.jpprof".into()], Format::Text, "/o".into());
         assert_eq!(
             report(&request).unwrap_err().to_string(),
             "invalid request: profiles[0] is not an absolute path: a.jpprof"
         );
         let request = ReportRequest {
             threshold: 101.0,
-            ..report_request(vec![], ReportFormat::Text, "/o".into())
+            ..report_request(vec![], Format::Text, "/o".into())
         };
         assert!(
             matches!(report(&request), Err(EngineError::InvalidRequest(m)) if m.contains("threshold is 101"))
         );
         let request = ReportRequest {
             max_depth: Some(0),
-            ..report_request(vec![], ReportFormat::Text, "/o".into())
+            ..report_request(vec![], Format::Text, "/o".into())
         };
         assert!(
             matches!(report(&request), Err(EngineError::InvalidRequest(m)) if m.contains("maxDepth is 0"))
@@ -590,7 +551,7 @@ mod tests {
         );
         let out = dir.path().join("report.folded");
         report_json(
-            &serde_json::to_string(&report_request(vec![a, b], ReportFormat::Folded, out.clone())).unwrap(),
+            &serde_json::to_string(&report_request(vec![a, b], Format::Folded, out.clone())).unwrap(),
         )
         .unwrap();
         assert_eq!(
@@ -599,12 +560,8 @@ mod tests {
         );
         let html = dir.path().join("index.html");
         let request = ReportRequest {
-            metric: ReportMetric::Calls,
-            ..report_request(
-                vec![dir.path().join("a.jpprof")],
-                ReportFormat::Html,
-                html.clone(),
-            )
+            metric: Metric::Calls,
+            ..report_request(vec![dir.path().join("a.jpprof")], Format::Html, html.clone())
         };
         report(&request).unwrap();
         let page = std::fs::read_to_string(&html).unwrap();
@@ -622,7 +579,7 @@ mod tests {
         let out = dir.path().join("report.txt");
         let request = report_request(
             vec![corrupt.clone(), good, missing.clone()],
-            ReportFormat::Text,
+            Format::Text,
             out.clone(),
         );
         let error = report(&request).unwrap_err();
@@ -643,7 +600,7 @@ mod tests {
         write_profile(&profile, &[(&["m.A.main()V"], 1, 10)]);
         // Its directory cannot be created: the profile stands where it would be.
         let out = profile.join("report.txt");
-        let error = report(&report_request(vec![profile], ReportFormat::Text, out.clone())).unwrap_err();
+        let error = report(&report_request(vec![profile], Format::Text, out.clone())).unwrap_err();
         assert!(matches!(
             error,
             EngineError::Report(jp_report::ReportError::Write { .. })
@@ -656,12 +613,7 @@ mod tests {
 
     #[test]
     fn a_report_of_no_profiles_is_an_error() {
-        let error = report(&report_request(
-            vec![],
-            ReportFormat::Text,
-            "/o/report.txt".into(),
-        ))
-        .unwrap_err();
+        let error = report(&report_request(vec![], Format::Text, "/o/report.txt".into())).unwrap_err();
         assert_eq!(error.to_string(), "no profiles to report on");
     }
 }

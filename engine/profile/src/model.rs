@@ -30,8 +30,9 @@ impl fmt::Display for NodeId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FrameId(pub u32);
 
-/// Which count a report shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which count a report shows; `calls` or `bytecodes` in requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// Invocations.
     Calls,

@@ -14,8 +14,9 @@ use jp_profile::{ParseError, Profile};
 
 use crate::Options;
 
-/// The report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The report formats; `folded`, `text`, `html` or `speedscope` in requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// Collapsed stacks, `frame;frame;frame value`, for flame-graph tools.
     Folded,
