@@ -1,24 +1,13 @@
 //! Writing outputs: atomic file writes and entry names that cannot escape
 //! the output directory.
 
-use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically: into a temporary file beside it,
 /// then renamed over it, so readers never see a partial file.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let parent = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(parent)?;
-    let mut builder = tempfile::Builder::new();
-    // An output is an ordinary file, readable as the umask allows (as the
-    // compiler's are), not 0600 as temporary files are.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut file = builder.tempfile_in(parent)?;
-    file.write_all(bytes)?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    jp_report::run::write_atomically(path, |out| out.write_all(bytes))
 }
 
 /// The relative path an archive entry name stands for, or `None` when the
@@ -37,6 +26,7 @@ pub(crate) fn safe_relative_path(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[cfg(unix)]
     #[test]

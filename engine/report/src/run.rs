@@ -109,7 +109,7 @@ pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dy
 
 /// Writes through a temporary file in the target's directory (created when
 /// missing), renamed over the target once complete, so that a reader never
-/// sees half a report.
+/// sees half a file. The engine writes its instrumented classes this way too.
 pub fn write_atomically(
     path: &Path,
     render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -120,8 +120,9 @@ pub fn write_atomically(
     };
     std::fs::create_dir_all(dir)?;
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".jp-report-");
-    // A report is an ordinary file: readable as the umask allows, not 0600 as temporary files are.
+    builder.prefix(".jp-");
+    // An ordinary file, readable as the umask allows (as a compiler's
+    // output is), not 0600 as temporary files are.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     let mut temp = builder.tempfile_in(dir)?;
