@@ -60,11 +60,13 @@ struct Entry {
 #[serde(deny_unknown_fields)]
 struct EntryWarnings(Vec<KeptWarning>);
 
-/// The index as loaded, with whether this run added to it.
-#[derive(Default)]
+/// The index as loaded, with whether this run added to it and what was
+/// wrong with the file, to be reported once.
+#[derive(Debug, Default)]
 struct Index {
     entries: HashMap<Sha, Entry>,
     changed: bool,
+    problem: Option<CacheProblem>,
 }
 
 /// Rewritten classes by key: `objects/ab/cdef...` for the key `abcdef...`.
@@ -74,18 +76,10 @@ pub(crate) struct ObjectStore {
     index_path: PathBuf,
     /// Loaded on first use: a run with nothing to rewrite never reads it.
     index: Mutex<Option<Index>>,
-    /// Problems met while loading the index, reported once.
-    load_problem: Mutex<Option<CacheProblem>>,
     /// Tells apart the temporary links of one run.
     temporaries: AtomicU64,
-    /// Whether the fan-out directories exist (or why they could not be made).
-    fan_out: OnceLock<Result<(), String>>,
-}
-
-impl std::fmt::Debug for Index {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Index({} entries)", self.entries.len())
-    }
+    /// Set once the fan-out directories exist.
+    fan_out: OnceLock<()>,
 }
 
 impl ObjectStore {
@@ -95,7 +89,6 @@ impl ObjectStore {
             dir: cache.join("objects"),
             index_path: cache.join("objects.idx"),
             index: Mutex::new(None),
-            load_problem: Mutex::new(None),
             temporaries: AtomicU64::new(0),
             fan_out: OnceLock::new(),
         }
@@ -110,9 +103,7 @@ impl ObjectStore {
     fn index(&self) -> MutexGuard<'_, Option<Index>> {
         let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
         if index.is_none() {
-            let (loaded, problem) = load_index(&self.index_path);
-            *index = Some(loaded);
-            *self.load_problem.lock().unwrap_or_else(PoisonError::into_inner) = problem;
+            *index = Some(load_index(&self.index_path));
         }
         index
     }
@@ -227,12 +218,13 @@ impl ObjectStore {
     /// Creates the 256 directories `objects/00` to `objects/ff`, once per
     /// run that stores objects, so that storing one is a single link.
     fn create_fan_out(&self) -> io::Result<()> {
-        let created = self.fan_out.get_or_init(|| {
-            (0..=255u8)
-                .try_for_each(|byte| fs::create_dir_all(self.dir.join(format!("{byte:02x}"))))
-                .map_err(|e| e.to_string())
-        });
-        created.clone().map_err(io::Error::other)
+        if self.fan_out.get().is_none() {
+            for byte in 0..=255u8 {
+                fs::create_dir_all(self.dir.join(format!("{byte:02x}")))?;
+            }
+            let _ = self.fan_out.set(());
+        }
+        Ok(())
     }
 
     /// Writes the index when this run added to it, and reports a problem
@@ -241,15 +233,12 @@ impl ObjectStore {
     /// # Errors
     /// Every problem, to be reported; none stops the run.
     pub(crate) fn finish(&self) -> Vec<CacheProblem> {
-        let mut problems: Vec<CacheProblem> = self
-            .load_problem
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
-            .into_iter()
-            .collect();
-        let index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(index) = index.as_ref().filter(|index| index.changed) {
+        let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(index) = index.as_mut() else {
+            return Vec::new();
+        };
+        let mut problems: Vec<CacheProblem> = index.problem.take().into_iter().collect();
+        if index.changed {
             if let Err(e) = write_atomically(&self.index_path, &encode_index(&index.entries)) {
                 problems.push(CacheProblem {
                     path: self.index_path.clone(),
@@ -265,36 +254,29 @@ impl ObjectStore {
 
 /// The index at `path`: empty when there is none, and empty with a
 /// problem when it cannot be read or does not check out.
-fn load_index(path: &Path) -> (Index, Option<CacheProblem>) {
+fn load_index(path: &Path) -> Index {
     let problem = |message: String| {
         Some(CacheProblem {
             path: path.to_owned(),
             message,
         })
     };
-    match fs::read(path) {
-        Ok(bytes) => match decode_index(&bytes) {
-            Some(entries) => (
-                Index {
-                    entries,
-                    changed: false,
-                },
-                None,
-            ),
-            // Rewritten from scratch at the end of the run.
-            None => (
-                Index {
-                    entries: HashMap::new(),
-                    changed: true,
-                },
-                problem("damaged cache index; every class is rewritten".to_owned()),
-            ),
+    match fs::read(path).map(|bytes| decode_index(&bytes)) {
+        Ok(Some(entries)) => Index {
+            entries,
+            ..Index::default()
         },
-        Err(e) if e.kind() == io::ErrorKind::NotFound => (Index::default(), None),
-        Err(e) => (
-            Index::default(),
-            problem(format!("unreadable cache index ({e}); every class is rewritten")),
-        ),
+        // Written again from scratch at the end of the run.
+        Ok(None) => Index {
+            changed: true,
+            problem: problem("damaged cache index; every class is rewritten".to_owned()),
+            ..Index::default()
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Index::default(),
+        Err(e) => Index {
+            problem: problem(format!("unreadable cache index ({e}); every class is rewritten")),
+            ..Index::default()
+        },
     }
 }
 
