@@ -5,15 +5,21 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
 
-/** Files that appear whole or not at all, for everything the build plugins write themselves. */
+/**
+ * Files that appear whole or not at all, for everything the engine's Java side and the build
+ * plugins write themselves: the engine's library, the runtime jar, IDE settings.
+ */
 public final class AtomicFiles {
     private AtomicFiles() {}
 
     /**
      * Writes {@code bytes} to {@code file} through a temporary file in the same directory that is
      * renamed into place, so that a reader (a test JVM, an IDE, a concurrent build) sees the old
-     * file or the whole new one.
+     * file or the whole new one. The file gets the permissions of any new file (as the umask
+     * allows), not the owner-only ones of {@link Files#createTempFile}.
      *
      * @param file the file; its directory is created when missing
      * @param bytes its content
@@ -22,9 +28,9 @@ public final class AtomicFiles {
     public static void write(Path file, byte[] bytes) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+        Path temp = dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
         try {
-            Files.write(temp, bytes);
+            Files.write(temp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -34,4 +40,5 @@ public final class AtomicFiles {
             Files.deleteIfExists(temp);
         }
     }
+
 }

@@ -181,7 +181,8 @@ public final class InstrumentRequest {
         out.append(']');
     }
 
-    private static Path absolute(Path path, String what) {
+    /** {@code path} made absolute (against {@code user.dir}) and normalized; requests use no other. */
+    static Path absolute(Path path, String what) {
         return Objects.requireNonNull(path, what).toAbsolutePath().normalize();
     }
 

@@ -1,15 +1,11 @@
 package org.jpprof.engine;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
@@ -202,42 +198,28 @@ final class NativeLibrary {
     }
 
     private static byte[] readResource() {
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new EngineException("this jp-engine has no native library at " + RESOURCE
-                        + " (a broken build?); name one with -D" + LIBRARY_PROPERTY + "=FILE");
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream(8 << 20);
-            byte[] buffer = new byte[1 << 16];
-            for (int read; (read = in.read(buffer)) > 0; ) {
-                out.write(buffer, 0, read);
-            }
-            return out.toByteArray();
+        byte[] bytes;
+        try {
+            bytes = JarResources.read(RESOURCE);
         } catch (IOException e) {
             throw new EngineException("cannot read JP's engine library from the jar: " + e, e);
         }
+        if (bytes == null) {
+            throw new EngineException(JarResources.jar() + ": this jp-engine has no native library at "
+                    + RESOURCE + " (a broken build?); name one with -D" + LIBRARY_PROPERTY + "=FILE");
+        }
+        return bytes;
     }
 
     /**
      * Makes {@code file} hold exactly {@code bytes}: keeps it if its content hash is right,
-     * otherwise writes a temporary file beside it and renames that into place.
+     * otherwise writes it atomically ({@link AtomicFiles}).
      */
     static void materialize(Path file, byte[] bytes, String hash) throws IOException {
         if (Files.isRegularFile(file) && sha256(Files.readAllBytes(file)).equals(hash)) {
             return;
         }
-        Path temporary = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp");
-        try {
-            Files.write(temporary, bytes);
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE,
-                        StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        AtomicFiles.write(file, bytes);
     }
 
     /** The directory that the library is extracted to (see the class comment). */

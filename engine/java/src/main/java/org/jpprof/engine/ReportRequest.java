@@ -166,10 +166,6 @@ public final class ReportRequest {
         return toJson();
     }
 
-    private static Path absolute(Path path, String what) {
-        return Objects.requireNonNull(path, what).toAbsolutePath().normalize();
-    }
-
     /** Builds a {@link ReportRequest}. Every method returns this builder. */
     public static final class Builder {
         private final List<Path> profiles = new ArrayList<>();
@@ -188,7 +184,7 @@ public final class ReportRequest {
          * @return this builder
          */
         public Builder profile(Path profile) {
-            profiles.add(absolute(profile, "profile"));
+            profiles.add(InstrumentRequest.absolute(profile, "profile"));
             return this;
         }
 
@@ -269,7 +265,7 @@ public final class ReportRequest {
          * @return this builder
          */
         public Builder out(Path out) {
-            this.out = absolute(out, "out");
+            this.out = InstrumentRequest.absolute(out, "out");
             return this;
         }
 

@@ -1,13 +1,8 @@
 package org.jpprof.engine;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.security.CodeSource;
 import java.util.Arrays;
 
 /**
@@ -64,33 +59,17 @@ public final class RuntimeJar {
         return jar;
     }
 
-    /** Where this class was loaded from, so that a broken jar is named in errors. */
-    private static String engineJar() {
-        CodeSource source = RuntimeJar.class.getProtectionDomain().getCodeSource();
-        if (source == null || source.getLocation() == null) {
-            return "jp-engine";
-        }
-        try {
-            return Paths.get(source.getLocation().toURI()).toString();
-        } catch (URISyntaxException | IllegalArgumentException e) {
-            return source.getLocation().toString();
-        }
-    }
-
     private static byte[] bytes() {
-        try (InputStream in = RuntimeJar.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new EngineException(engineJar() + ": this jp-engine has no org/jpprof/engine/"
-                        + RESOURCE + "; it was not packaged by JP's Maven build");
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
-            byte[] buffer = new byte[16 * 1024];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                out.write(buffer, 0, n);
-            }
-            return out.toByteArray();
+        byte[] bytes;
+        try {
+            bytes = JarResources.read(RESOURCE);
         } catch (IOException e) {
             throw new EngineException("cannot read JP's runtime jar from jp-engine: " + e, e);
         }
+        if (bytes == null) {
+            throw new EngineException(JarResources.jar() + ": this jp-engine has no org/jpprof/engine/"
+                    + RESOURCE + "; it was not packaged by JP's Maven build");
+        }
+        return bytes;
     }
 }

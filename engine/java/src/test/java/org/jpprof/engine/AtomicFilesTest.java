@@ -3,10 +3,13 @@ package org.jpprof.engine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +25,16 @@ class AtomicFilesTest {
         try (Stream<Path> files = Files.list(file.getParent())) {
             assertEquals(1, files.count());
         }
+    }
+
+    @Test
+    void a_file_should_be_readable_by_others_as_the_umask_allows(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("jp-runtime.jar");
+        AtomicFiles.write(file, new byte[] {1});
+        // Not the owner-only mode of a temporary file: under any usual umask, others may read it.
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        assertTrue(permissions.contains(PosixFilePermission.OTHERS_READ), permissions.toString());
+        assertTrue(permissions.contains(PosixFilePermission.GROUP_READ), permissions.toString());
     }
 
     @Test
