@@ -20,6 +20,8 @@ started=$SECONDS
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=lib/hottest.sh
 source "$root/scripts/lib/hottest.sh"
+# shellcheck source=lib/jp-repo.sh
+source "$root/scripts/lib/jp-repo.sh"
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
@@ -54,19 +56,7 @@ mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin
 
 rm -rf "$out"
 mkdir -p "$out"
-# install GROUP ARTIFACT POM [JAR]: what `mvn install` puts into a local repository. (Installing
-# with -Dmaven.repo.local would download every Maven plugin again into that repository.)
-install() {
-    local dir=$repo/${1//.//}/$2/$version
-    mkdir -p "$dir"
-    cp "$3" "$dir/$2-$version.pom"
-    if [[ -n ${4:-} ]]; then cp "$4" "$dir/$2-$version.jar"; fi
-}
-install org.jpprof jp-parent "$root/pom.xml"
-install org.jpprof jp-runtime "$root/java-runtime/pom.xml" "$root/java-runtime/target/jp-runtime-$version.jar"
-install org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar"
-install org.jpprof jp-gradle-plugin "$root/gradle-plugin/pom.xml" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar"
-install org.jpprof.jp org.jpprof.jp.gradle.plugin "$root/gradle-plugin/marker/pom.xml"
+install_jp "$repo" "$version" parent runtime engine gradle-plugin gradle-marker
 echo "JP $version in $repo"
 
 # --- 2. Gradle: examples/gradle-demo ---------------------------------------------------------------
@@ -99,24 +89,8 @@ maven_demo() {
     local project=$out/maven-demo settings=$out/maven-settings.xml
     step "Maven: mvn package -pl maven-plugin -am (the Maven plugin), installed into $repo"
     mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am 2>&1 | sed 's/\x1b\[0m//g'
-    install org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar"
-    install org.jpprof jp-maven-plugin "$root/maven-plugin/pom.xml" "$root/maven-plugin/target/jp-maven-plugin-$version.jar"
-    cat >"$settings" <<XML
-<settings>
-  <profiles>
-    <profile>
-      <id>user-repository</id>
-      <repositories>
-        <repository><id>user-repository</id><url>file://$HOME/.m2/repository</url><snapshots><enabled>false</enabled></snapshots></repository>
-      </repositories>
-      <pluginRepositories>
-        <pluginRepository><id>user-repository</id><url>file://$HOME/.m2/repository</url><snapshots><enabled>false</enabled></snapshots></pluginRepository>
-      </pluginRepositories>
-    </profile>
-  </profiles>
-  <activeProfiles><activeProfile>user-repository</activeProfile></activeProfiles>
-</settings>
-XML
+    install_jp "$repo" "$version" engine maven-plugin
+    write_maven_settings "$settings" "$HOME/.m2/repository"
     cp -rL "$root/examples/maven-demo" "$project"
     rm -rf "$project/target"
     sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" "$project/pom.xml"

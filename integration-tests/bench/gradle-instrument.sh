@@ -49,15 +49,7 @@ note "building jp (cargo build --release -p jp-cli) and the plugin (mvn package)
 (cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build failed"
 mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin -am >"$logs/mvn.log" 2>&1 ||
     { tail -n 40 "$logs/mvn.log" >&2; die "mvn package failed"; }
-install_artifact() { # groupId artifactId pom [jar]: laid out as `mvn install` would
-    local dir=$repo/${1//.//}/$2/$version
-    mkdir -p "$dir" && cp "$3" "$dir/$2-$version.pom" && if [[ -n ${4:-} ]]; then cp "$4" "$dir/$2-$version.jar"; fi
-}
-install_artifact org.jpprof jp-parent "$root/pom.xml" &&
-    install_artifact org.jpprof jp-runtime "$root/java-runtime/pom.xml" "$root/java-runtime/target/jp-runtime-$version.jar" &&
-    install_artifact org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar" &&
-    install_artifact org.jpprof jp-gradle-plugin "$root/gradle-plugin/pom.xml" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar" ||
-    die "cannot install into $repo"
+install_jp "$repo" "$version" parent runtime engine gradle-plugin || die "cannot install into $repo"
 
 # --- JaCoCo's command-line interface from Maven Central, checked against Central's SHA-1 ----------
 jacoco_dir=$target/bench/cache/jacoco

@@ -1,6 +1,7 @@
 # Shared by the suites that drive JP's build plugins in real builds (suites/gradle.sh and
 # suites/maven-plugin.sh). Source it after setting `suite` (the suite's name) and `work` (its
-# scratch directory), and with `jp` naming the CLI binary. It sets `failed=0`.
+# scratch directory), and with `jp` naming the CLI binary and `version` JP's version. It sets
+# `failed=0`.
 # shellcheck shell=bash
 
 failed=0
@@ -39,5 +40,26 @@ check_demo_profiles() {
         pass "demo: $# profile(s); hottest context Leaderboard.rank (${hottest##* } bytecodes), $compares calls of Leaderboard.before under it"
     else
         fail "demo: hottest context is not Leaderboard.rank: $hottest (Leaderboard.before calls: $compares)"
+    fi
+}
+
+# check_ide_settings GOAL IDE-FILE PROFILES-DIR CLASSES-DIR: the IDE settings GOAL wrote (after its
+# build ran and logged to $work/ide.log) send profiles to PROFILES-DIR/ide, put CLASSES-DIR (the
+# instrumented classes) and the runtime jar on the class path, and that class path runs the demo
+# instrumented: it writes a profile that holds its hot spot.
+check_ide_settings() {
+    local goal=$1 settings=$2 profiles=$3 classes=$4
+    if ! grep -q "^vm.options=-Djp.output=$profiles/ide/ide-%p.jpprof" "$settings" ||
+        ! grep -q "^main.classpath=$classes:.*jp-runtime-$version.jar$" "$settings"; then
+        fail "ide: $goal prints the class path and JVM options"; show "$work/ide.log"
+        return
+    fi
+    local cp
+    cp=$(sed -n 's/^main.classpath=//p' "$settings")
+    (cd "$work" && java -Djp.output="$work/ide.jpprof" -cp "$cp" org.example.leaderboard.Main >"$work/ide-run.log" 2>&1)
+    if [[ -s $work/ide.jpprof ]] && "$jp" report "$work/ide.jpprof" --format folded | grep -q 'Leaderboard.rank'; then
+        pass "ide: $goal's class path runs the application instrumented"
+    else
+        fail "ide: $goal's class path runs the application instrumented"; show "$work/ide-run.log"
     fi
 }

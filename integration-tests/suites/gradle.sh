@@ -39,6 +39,8 @@ jp=$target/release/jp
 suite=gradle
 # shellcheck source=../lib/build-suite.sh
 source "$root/integration-tests/lib/build-suite.sh"
+# shellcheck source=../../scripts/lib/jp-repo.sh
+source "$root/scripts/lib/jp-repo.sh"
 cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/gradle
 
 command -v gradle >/dev/null || die "no gradle on PATH (apt-get install gradle)"
@@ -65,27 +67,8 @@ trap cleanup EXIT
 mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am \
     >"$work/mvn.log" 2>&1 || { show "$work/mvn.log" 40; die "mvn package failed"; }
 
-# What `mvn install` would put into a local repository: the POMs, the jars. (Installing with
-# -Dmaven.repo.local would download every Maven plugin and the Gradle API again into that repository.)
-install_artifact() { # groupId artifactId version pom [jar]
-    local dir=$repo/${1//.//}/$2/$3
-    mkdir -p "$dir"
-    cp "$4" "$dir/$2-$3.pom" && if [[ -n ${5:-} ]]; then cp "$5" "$dir/$2-$3.jar"; fi
-}
-install_all() { # version (the POMs' version is rewritten to it)
-    local v=$1 pom
-    for pom in pom.xml java-runtime/pom.xml engine/java/pom.xml gradle-plugin/pom.xml gradle-plugin/marker/pom.xml; do
-        mkdir -p "$work/poms/$v/$(dirname "$pom")"
-        sed "s/$version/$v/g" "$root/$pom" >"$work/poms/$v/$pom"
-    done
-    local p=$work/poms/$v
-    install_artifact org.jpprof jp-parent "$v" "$p/pom.xml" &&
-        install_artifact org.jpprof jp-runtime "$v" "$p/java-runtime/pom.xml" "$root/java-runtime/target/jp-runtime-$version.jar" &&
-        install_artifact org.jpprof jp-engine "$v" "$p/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar" &&
-        install_artifact org.jpprof jp-gradle-plugin "$v" "$p/gradle-plugin/pom.xml" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar" &&
-        install_artifact org.jpprof.jp org.jpprof.jp.gradle.plugin "$v" "$p/gradle-plugin/marker/pom.xml"
-}
-install_all "$version" || die "cannot install into $repo"
+modules=(parent runtime engine gradle-plugin gradle-marker)
+install_jp "$repo" "$version" "${modules[@]}" || die "cannot install into $repo"
 pass "install: jp-runtime, jp-engine, jp-gradle-plugin and its marker $version in a throwaway repository"
 
 # gradle NAME DIR ARGS...: runs a build (no daemon, plain console) and keeps its log in $work/NAME.log.
@@ -172,17 +155,8 @@ else
     show "$work/demo.log"; [[ -f $text ]] && show "$text" 15
 fi
 
-if gradle_run ide "$demo" jpIdeSetup &&
-    grep -q "^vm.options=-Djp.output=$demo/build/jp/profiles/ide/ide-%p.jpprof" "$demo/build/jp/ide.txt" &&
-    grep -q "^main.classpath=$demo/build/jp/classes/main:.*jp-runtime-$version.jar$" "$demo/build/jp/ide.txt"; then
-    # The printed command runs the application on instrumented classes and writes a profile.
-    cp=$(sed -n 's/^main.classpath=//p' "$demo/build/jp/ide.txt")
-    (cd "$work" && java -Djp.output="$work/ide.jpprof" -cp "$cp" org.example.leaderboard.Main >"$work/ide-run.log" 2>&1)
-    if [[ -s $work/ide.jpprof ]] && "$jp" report "$work/ide.jpprof" --format folded | grep -q 'Leaderboard.rank'; then
-        pass "ide: jpIdeSetup's class path runs the application instrumented"
-    else
-        fail "ide: jpIdeSetup's class path runs the application instrumented"; show "$work/ide-run.log"
-    fi
+if gradle_run ide "$demo" jpIdeSetup; then
+    check_ide_settings jpIdeSetup "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" "$demo/build/jp/classes/main"
 else
     fail "ide: jpIdeSetup prints the class path and JVM options"; show "$work/ide.log"
 fi
@@ -378,7 +352,7 @@ fi
 # --- 8. the plugin marker -------------------------------------------------------------------------
 release=${version%-SNAPSHOT}
 marker=$work/marker
-if [[ $release != "$version" ]] && ! install_all "$release"; then
+if [[ $release != "$version" ]] && ! install_jp "$repo" "$release" "${modules[@]}"; then
     fail "marker: cannot install $release"
 else
     copy_project "$root/integration-tests/gradle/plugins-block" "$marker"

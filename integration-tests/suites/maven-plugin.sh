@@ -31,6 +31,8 @@ jp=$target/release/jp
 suite=maven-plugin
 # shellcheck source=../lib/build-suite.sh
 source "$root/integration-tests/lib/build-suite.sh"
+# shellcheck source=../../scripts/lib/jp-repo.sh
+source "$root/scripts/lib/jp-repo.sh"
 
 command -v mvn >/dev/null || die "no mvn on PATH"
 
@@ -50,36 +52,10 @@ trap cleanup EXIT
 mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am \
     >"$work/mvn.log" 2>&1 || { show "$work/mvn.log" 40; die "mvn package failed"; }
 
-install_artifact() { # groupId artifactId pom [jar]
-    local dir=$repo/${1//.//}/$2/$version
-    mkdir -p "$dir"
-    cp "$3" "$dir/$2-$version.pom" && if [[ -n ${4:-} ]]; then cp "$4" "$dir/$2-$version.jar"; fi
-}
-install_artifact org.jpprof jp-parent "$root/pom.xml" &&
-    install_artifact org.jpprof jp-engine "$root/engine/java/pom.xml" "$root/engine/java/target/jp-engine-$version.jar" &&
-    install_artifact org.jpprof jp-maven-plugin "$root/maven-plugin/pom.xml" "$root/maven-plugin/target/jp-maven-plugin-$version.jar" ||
-    die "cannot install into $repo"
+install_jp "$repo" "$version" parent engine maven-plugin || die "cannot install into $repo"
 pass "install: jp-engine and jp-maven-plugin $version in a throwaway repository"
 
-# The user's local repository serves as a remote one, before Maven Central; `org.jpprof` is a
-# plugin group, so that `mvn jp:...` finds the plugin where a POM does not name it.
-cat >"$work/settings.xml" <<XML
-<settings>
-  <profiles>
-    <profile>
-      <id>user-repository</id>
-      <repositories>
-        <repository><id>user-repository</id><url>file://$user_repo</url><snapshots><enabled>false</enabled></snapshots></repository>
-      </repositories>
-      <pluginRepositories>
-        <pluginRepository><id>user-repository</id><url>file://$user_repo</url><snapshots><enabled>false</enabled></snapshots></pluginRepository>
-      </pluginRepositories>
-    </profile>
-  </profiles>
-  <activeProfiles><activeProfile>user-repository</activeProfile></activeProfiles>
-  <pluginGroups><pluginGroup>org.jpprof</pluginGroup></pluginGroups>
-</settings>
-XML
+write_maven_settings "$work/settings.xml" "$user_repo"
 
 # mvn_run NAME DIR ARGS...: a build (batch mode, offline once the repository is filled), its log in $work/NAME.log.
 online=1
@@ -146,16 +122,8 @@ else
 fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------
-if mvn_run ide "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main &&
-    grep -q "^vm.options=-Djp.output=$demo/target/jp/profiles/ide/ide-%p.jpprof" "$demo/target/jp/ide.txt" &&
-    grep -q "^main.classpath=$demo/target/jp/classes:.*jp-runtime-$version.jar$" "$demo/target/jp/ide.txt"; then
-    cp=$(sed -n 's/^main.classpath=//p' "$demo/target/jp/ide.txt")
-    (cd "$work" && java -Djp.output="$work/ide.jpprof" -cp "$cp" org.example.leaderboard.Main >"$work/ide-run.log" 2>&1)
-    if [[ -s $work/ide.jpprof ]] && "$jp" report "$work/ide.jpprof" --format folded | grep -q 'Leaderboard.rank'; then
-        pass "ide: jp:ide's class path runs the application instrumented"
-    else
-        fail "ide: jp:ide's class path runs the application instrumented"; show "$work/ide-run.log"
-    fi
+if mvn_run ide "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main; then
+    check_ide_settings jp:ide "$demo/target/jp/ide.txt" "$demo/target/jp/profiles" "$demo/target/jp/classes"
 else
     fail "ide: jp:ide prints the class path and JVM options"; show "$work/ide.log"
 fi
