@@ -16,6 +16,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=lib/jdks.sh
+source "$root/integration-tests/lib/jdks.sh"
 cache=${JP_CACHE_DIR:-$HOME/.cache/jp}
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
@@ -28,7 +30,6 @@ log() { printf '%s\n' "$*"; }
 die() { printf 'roundtrip.sh: %s\n' "$*" >&2; exit 2; }
 
 # The version in a JDK's `release` file, e.g. 17.0.15.
-jdk_version() { sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$1/release" 2>/dev/null; }
 
 find_jdk17() {
     local candidate
@@ -39,14 +40,6 @@ find_jdk17() {
     return 1
 }
 
-find_temurin25() {
-    local candidate
-    for candidate in "${TEMURIN25_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25*; do
-        [[ -n $candidate && -x $candidate/bin/jimage && -f $candidate/lib/modules ]] || continue
-        [[ $(jdk_version "$candidate") == 25* ]] && { echo "$candidate"; return; }
-    done
-    return 1
-}
 
 # Extracts the whole image once; the directory name carries the exact version, and a marker file
 # written last tells a complete extraction from an interrupted one.

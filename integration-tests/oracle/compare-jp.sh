@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # JP against the counting oracle, on every program of integration-tests/programs:
-#   1. builds jp, the runtime jar and the agent, and compiles the programs (javac --release 17);
+#   1. builds jp, the runtime jar and the agent, and compiles the programs (javac --release 17;
+#      java25/ with --release 25 and run under Temurin 25, when installed);
 #   2. runs each program uninstrumented under the oracle, then instrumented by `jp instrument`
 #      with --bba precise and with --bba default, with the runtime and its default agent;
 #   3. requires: the same stdout and exit status in all three runs; with precise, JP's profile
@@ -24,6 +25,8 @@ jp=$target/release/jp
 suite=jp-oracle
 # shellcheck source=lib.sh
 source "$here/lib.sh"
+# shellcheck source=../lib/jdks.sh
+source "$root/integration-tests/lib/jdks.sh"
 
 rm -rf "$work"
 mkdir -p "$work/classes" "$work/oracle" "$work/precise" "$work/default"
@@ -48,6 +51,19 @@ if ! "$javac" --release 17 -encoding UTF-8 -d "$work/classes" "$programs_dir"/de
     fail "compile: javac failed on integration-tests/programs"
     finish
 fi
+# Programs in the Java 25 language (integration-tests/programs/java25, package demo25) run under
+# Temurin 25 when it is installed.
+java25=
+if temurin=$(find_temurin25); then
+    if "$temurin/bin/javac" --release 25 -encoding UTF-8 -d "$work/classes" "$programs_dir"/java25/*.java 2>"$work/javac25.log"; then
+        java25=$temurin/bin/java
+    else
+        cat "$work/javac25.log"
+        fail "compile: javac --release 25 failed on integration-tests/programs/java25"
+    fi
+else
+    echo "SKIP java25 programs: no Temurin 25 (set TEMURIN25_HOME)"
+fi
 for bba in precise default; do
     if ! "$jp" instrument "$work/classes" --out "$work/instrumented-$bba" --bba "$bba" >"$work/instrument-$bba.log" 2>&1; then
         cat "$work/instrument-$bba.log"
@@ -62,7 +78,10 @@ done
 pass "build: jp, runtime, agent and programs; instrumented with both analyses"
 
 programs=("$@")
-((${#programs[@]} > 0)) || mapfile -t programs < <(all_programs)
+if ((${#programs[@]} == 0)); then
+    mapfile -t programs < <(all_programs)
+    [[ -n $java25 ]] && for f in "$programs_dir"/java25/*.java; do f=${f##*/}; programs+=("${f%.java}"); done
+fi
 
 # nonzero <folded>: the lines whose value is not 0, sorted bytewise
 nonzero() { awk '$NF != 0' "$1" | LC_ALL=C sort; }
@@ -78,13 +97,17 @@ lower_than_oracle() {
 for p in "${programs[@]}"; do
     problems=()
     status=0
-    bash "$here/run-oracle.sh" "demo.$p" "$work/classes" "$work/oracle/$p" >"$work/oracle/$p.stdout" 2>"$work/oracle/$p.stderr" || status=$?
+    package=demo program_source=$programs_dir/demo/$p.java java=$JAVA
+    if [[ ! -f $program_source && -f $programs_dir/java25/$p.java ]]; then
+        package=demo25 program_source=$programs_dir/java25/$p.java java=${java25:-$JAVA}
+    fi
+    JAVA=$java bash "$here/run-oracle.sh" "$package.$p" "$work/classes" "$work/oracle/$p" >"$work/oracle/$p.stdout" 2>"$work/oracle/$p.stderr" || status=$?
     echo "exit $status" >>"$work/oracle/$p.stdout"
     ((status == 3)) && problems+=("the oracle reported warnings (see $work/oracle/$p.stderr)")
     for bba in precise default; do
         out=$work/$bba/$p
         status=0
-        "$JAVA" -cp "$work/instrumented-$bba:$runtime" -Djp.output="$out.jpprof" "demo.$p" >"$out.stdout" 2>"$out.stderr" || status=$?
+        "$java" -cp "$work/instrumented-$bba:$runtime" -Djp.output="$out.jpprof" "$package.$p" >"$out.stdout" 2>"$out.stderr" || status=$?
         echo "exit $status" >>"$out.stdout"
         if ! cmp -s "$work/oracle/$p.stdout" "$out.stdout"; then
             problems+=("$bba: stdout or exit status differs from the uninstrumented run")
@@ -98,7 +121,7 @@ for p in "${programs[@]}"; do
             nonzero "$out.$metric.folded" >"$out.$metric.sorted"
             nonzero "$work/oracle/$p.$metric.folded" >"$work/oracle/$p.$metric.sorted"
             exact=1
-            [[ $bba == default && $metric == bytecodes ]] && grep -qE '\b(throw|catch)\b' "$programs_dir/demo/$p.java" && exact=0
+            [[ $bba == default && $metric == bytecodes ]] && grep -qE '\b(throw|catch)\b' "$program_source" && exact=0
             if ((exact)); then
                 if ! cmp -s "$work/oracle/$p.$metric.sorted" "$out.$metric.sorted"; then
                     problems+=("$bba: $metric differ from the oracle's")

@@ -45,11 +45,12 @@ behaviour=$root/integration-tests/behaviour
 
 # shellcheck disable=SC1091 # sourced by path; shellcheck it on its own
 source "$root/integration-tests/verify/lib.sh"
+# shellcheck source=../lib/jdks.sh
+source "$root/integration-tests/lib/jdks.sh"
 
 log() { printf '%s\n' "$*"; }
 die() { printf 'stress.sh: %s\n' "$*" >&2; exit 2; }
 
-jdk_version() { sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$1/release" 2>/dev/null; }
 
 find_jdk17() {
     local candidate
@@ -60,15 +61,6 @@ find_jdk17() {
     return 1
 }
 
-find_temurin25() {
-    local candidate
-    [[ ${TEMURIN25_HOME:-} == none ]] && return 1
-    for candidate in "${TEMURIN25_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25*; do
-        [[ -n $candidate && -x $candidate/bin/javac ]] || continue
-        [[ $(jdk_version "$candidate") == 25* ]] && { echo "$candidate"; return; }
-    done
-    return 1
-}
 
 now() { echo "${EPOCHREALTIME/[.,]/}"; }
 # Seconds, with one decimal, since START (from now()).

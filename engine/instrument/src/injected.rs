@@ -68,23 +68,15 @@ pub const IC_COUNT: (&str, &str) = ("count", "(I)V");
 /// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
 /// name or descriptor, JVMS §4.2.2 and §4.3).
 pub const MID_TABLE: (&str, &str) = ("table", "(Ljava/lang/String;)[Lorg/jpprof/runtime/MID;");
-/// `static MID bootstrap(Lookup, String, Class, String bba, String name,
-/// String descriptor, int bound)`: the bootstrap of a method identifier's
-/// `CONSTANT_Dynamic` (JVMS §4.4.10, §5.4.3.6), from version 55.
-pub const MID_BOOTSTRAP: (&str, &str) = (
-    "bootstrap",
-    "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;\
-     Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;I)Lorg/jpprof/runtime/MID;",
-);
-/// The name and type of a method identifier's `CONSTANT_Dynamic`.
-pub const MID_CONSTANT: (&str, &str) = ("$jp$mid", "Lorg/jpprof/runtime/MID;");
+/// `static MID method(String)`: the identifier of one method of an interface, from
+/// `bba.class.name.descriptor.bound`; interfaces hold no identifier field.
+pub const MID_METHOD: (&str, &str) = ("method", "(Ljava/lang/String;)Lorg/jpprof/runtime/MID;");
 /// The static field that holds a class's method identifiers, set at the
-/// very start of `<clinit>`.
+/// very start of `<clinit>`. Interfaces get none: their fields must be
+/// `public static final` (JVMS §4.5), and reflection would show them.
 pub const MIDS_FIELD: (&str, &str) = ("$jp$mids", "[Lorg/jpprof/runtime/MID;");
 /// Its flags in a class.
 pub const MIDS_FIELD_FLAGS: u16 = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
-/// Its flags in an interface, whose fields must be `public static final` (JVMS §4.5).
-pub const MIDS_FIELD_INTERFACE_FLAGS: u16 = ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
 /// The class attribute that marks an instrumented class. The JVM ignores
 /// attributes it does not know (JVMS §4.7.1).
 pub const MARKER_ATTRIBUTE: &str = "org.jpprof.Instrumented";

@@ -1,18 +1,30 @@
 //! Method identifiers: how instrumented code gets the `MID` of its method.
 //!
-//! - From version 55 on, each method has a `CONSTANT_Dynamic` whose
-//!   bootstrap, `MID.bootstrap`, the JVM runs once, on first use. Nothing
-//!   else in the class changes: no field, no initializer.
-//! - Before 55, a synthetic static array field holds the class's
+//! No `CONSTANT_Dynamic` is used: tools that read classes at run time with
+//! an older ASM API level (Mockito 2's inline mock maker, JMockit,
+//! PowerMock, AspectJ before 1.9.8) fail on an `ldc` of one. Instead:
+//!
+//! - A class gets a private synthetic static array field holding its
 //!   identifiers. It is set at the very start of `<clinit>` (one is added
 //!   when the class has none), so it is set before any method of the class
 //!   can run. Adding an initializer changes the default
 //!   `serialVersionUID`, so the original value is pinned (see [`crate::suid`]).
+//! - An interface gets no member at all: its fields would have to be
+//!   public (JVMS §4.5), and reflection (`getFields()` of the interface and
+//!   of every implementing class) would see them. Each of its methods
+//!   instead loads a string constant naming itself and asks the runtime
+//!   for the identifier (`MID.method`, a lookup in a map keyed by that
+//!   string). Interfaces have few methods with code, so the lookup's cost
+//!   stays small.
+//!
+//! Either way the runtime keeps one identifier per method name, whatever
+//! class loader loads the class: reloading a class reuses its identifiers
+//! and so its calling contexts.
 
 use jp_bytecode::opcode as op;
 use jp_bytecode::Insn;
 use jp_classfile::access::{ACC_INTERFACE, ACC_STATIC};
-use jp_classfile::attributes::{names, AttributeInfo, BootstrapMethod, BootstrapMethods, Code};
+use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{
     tag, AttributeOut, ByteSink, ClassFile, ClassFileError, ClassWriter, Constant, CpIndex, MemberOut,
 };
@@ -20,25 +32,16 @@ use jp_classfile::{
 use crate::blocks::Analysis;
 use crate::{injected, suid, WarningReason};
 
-/// The first class-file version with `CONSTANT_Dynamic` (JVMS §4.4.10).
-const DYNAMIC_CONSTANTS_SINCE: u16 = 55;
-
-/// `REF_invokeStatic` (JVMS §5.4.3.5).
-const REF_INVOKE_STATIC: u8 = 6;
-
 /// Where the methods of one class find their identifiers.
 pub(super) enum MethodIds {
-    /// One `Dynamic` constant per profiled method, and the class's
-    /// bootstrap methods with theirs appended.
-    Dynamic {
-        constants: Vec<CpIndex>,
-        bootstrap: BootstrapMethods,
-    },
-    /// The array field and the code that sets it.
+    /// A class: the array field and the code that sets it.
     Table(TableField),
+    /// An interface: per profiled method, the `String` constant that names
+    /// it (`bba.class.name.descriptor.bound`), and `MID.method`.
+    Lookup { keys: Vec<CpIndex>, mid_method: CpIndex },
 }
 
-/// The identifier array field of a class before version 55.
+/// The identifier array field of a class.
 pub(super) struct TableField {
     /// The `String` constants whose concatenation is the table (see
     /// [`table_string`]): a constant holds at most 65535 bytes.
@@ -60,39 +63,59 @@ impl MethodIds {
         analysis: Analysis,
         writer: &mut ClassWriter<'_>,
     ) -> Result<MethodIds, WarningReason> {
-        if class.major_version >= DYNAMIC_CONSTANTS_SINCE {
-            add_dynamic(class, profiled, analysis, writer)
-        } else {
-            let pool = &mut writer.constant_pool;
-            let mut table = Vec::new();
-            for chunk in split_at_dots(&table_string(class, profiled, analysis)?, usize::from(u16::MAX)) {
-                let string = pool.add(Constant::Utf8(chunk))?;
-                table.push(pool.add(Constant::String { string })?);
+        let pool = &mut writer.constant_pool;
+        if class.access_flags & ACC_INTERFACE != 0 {
+            let mut keys = Vec::with_capacity(profiled.len());
+            for &i in profiled {
+                let mut key = table_prefix(class, analysis);
+                key.extend_from_slice(&method_entry(class, i)?);
+                if key.len() > usize::from(u16::MAX) {
+                    return Err(WarningReason::Unsupported {
+                        what: "a method identifier longer than a string constant can hold".to_owned(),
+                    });
+                }
+                let string = pool.add(Constant::Utf8(&key))?;
+                keys.push(pool.add(Constant::String { string })?);
             }
-            let (name, descriptor) = injected::MIDS_FIELD;
-            let (table_name, table_descriptor) = injected::MID_TABLE;
-            Ok(MethodIds::Table(TableField {
-                table,
-                concat: pool.add_member_ref(
-                    tag::METHODREF,
-                    b"java/lang/String",
-                    b"concat",
-                    b"(Ljava/lang/String;)Ljava/lang/String;",
-                )?,
-                mid_table: pool.add_member_ref(
+            let (name, descriptor) = injected::MID_METHOD;
+            return Ok(MethodIds::Lookup {
+                keys,
+                mid_method: pool.add_member_ref(
                     tag::METHODREF,
                     injected::MID_CLASS.as_bytes(),
-                    table_name.as_bytes(),
-                    table_descriptor.as_bytes(),
-                )?,
-                field: pool.add_member_ref(
-                    tag::FIELDREF,
-                    class.this_class_name(),
                     name.as_bytes(),
                     descriptor.as_bytes(),
                 )?,
-            }))
+            });
         }
+        let mut constants = Vec::new();
+        for chunk in split_at_dots(&table_string(class, profiled, analysis)?, usize::from(u16::MAX)) {
+            let string = pool.add(Constant::Utf8(chunk))?;
+            constants.push(pool.add(Constant::String { string })?);
+        }
+        let (name, descriptor) = injected::MIDS_FIELD;
+        let (table_name, table_descriptor) = injected::MID_TABLE;
+        Ok(MethodIds::Table(TableField {
+            table: constants,
+            concat: pool.add_member_ref(
+                tag::METHODREF,
+                b"java/lang/String",
+                b"concat",
+                b"(Ljava/lang/String;)Ljava/lang/String;",
+            )?,
+            mid_table: pool.add_member_ref(
+                tag::METHODREF,
+                injected::MID_CLASS.as_bytes(),
+                table_name.as_bytes(),
+                table_descriptor.as_bytes(),
+            )?,
+            field: pool.add_member_ref(
+                tag::FIELDREF,
+                class.this_class_name(),
+                name.as_bytes(),
+                descriptor.as_bytes(),
+            )?,
+        }))
     }
 
     /// Code that pushes the identifier of the `k`-th profiled method.
@@ -102,10 +125,16 @@ impl MethodIds {
         pool: &mut jp_classfile::PoolBuilder<'_>,
     ) -> Result<Vec<Insn>, ClassFileError> {
         Ok(match self {
-            MethodIds::Dynamic { constants, .. } => vec![Insn::Ldc {
-                index: constants[k],
-                category2: false,
-            }],
+            MethodIds::Lookup { keys, mid_method } => vec![
+                Insn::Ldc {
+                    index: keys[k],
+                    category2: false,
+                },
+                Insn::Ref {
+                    opcode: op::INVOKESTATIC,
+                    index: *mid_method,
+                },
+            ],
             MethodIds::Table(table) => vec![
                 Insn::Ref {
                     opcode: op::GETSTATIC,
@@ -120,14 +149,14 @@ impl MethodIds {
     /// Code to run first in an existing static initializer.
     pub(super) fn initializer_prologue(&self) -> Vec<Insn> {
         match self {
-            MethodIds::Dynamic { .. } => Vec::new(),
+            MethodIds::Lookup { .. } => Vec::new(),
             MethodIds::Table(table) => table.initializer_code(),
         }
     }
 
-    /// Adds the members and attributes the identifiers live in: the
-    /// bootstrap methods; or the field, with an initializer (and the
-    /// pinned `serialVersionUID`) when the class has none.
+    /// Adds the members the identifiers live in: for a class, the field,
+    /// with an initializer (and the pinned `serialVersionUID`) when the
+    /// class has none; for an interface, nothing.
     pub(super) fn finish<'a>(
         self,
         class: &'a ClassFile<'a>,
@@ -135,87 +164,10 @@ impl MethodIds {
         has_initializer: bool,
     ) -> jp_classfile::Result<()> {
         match self {
-            MethodIds::Dynamic { bootstrap, .. } => {
-                let mut info = Vec::new();
-                bootstrap.encode(&mut info);
-                let existing = class
-                    .attributes
-                    .iter()
-                    .position(|a| a.name == names::BOOTSTRAP_METHODS);
-                match existing {
-                    Some(i) => {
-                        writer.attributes[i] = AttributeOut::Built {
-                            name_index: class.attributes[i].name_index,
-                            info,
-                        }
-                    }
-                    None => writer.attributes.push(AttributeOut::Built {
-                        name_index: writer.constant_pool.add_utf8("BootstrapMethods")?,
-                        info,
-                    }),
-                }
-                Ok(())
-            }
+            MethodIds::Lookup { .. } => Ok(()),
             MethodIds::Table(table) => add_table_field(class, writer, has_initializer, &table),
         }
     }
-}
-
-fn add_dynamic(
-    class: &ClassFile<'_>,
-    profiled: &[usize],
-    analysis: Analysis,
-    writer: &mut ClassWriter<'_>,
-) -> Result<MethodIds, WarningReason> {
-    let mut bootstrap = match class.attribute(names::BOOTSTRAP_METHODS) {
-        Some(raw) => BootstrapMethods::from_raw(raw, &class.constant_pool)?,
-        None => BootstrapMethods {
-            bootstrap_methods: Vec::new(),
-        },
-    };
-    let pool = &mut writer.constant_pool;
-    let (name, descriptor) = injected::MID_BOOTSTRAP;
-    let method = pool.add_member_ref(
-        tag::METHODREF,
-        injected::MID_CLASS.as_bytes(),
-        name.as_bytes(),
-        descriptor.as_bytes(),
-    )?;
-    let handle = pool.add(Constant::MethodHandle {
-        reference_kind: REF_INVOKE_STATIC,
-        reference: method,
-    })?;
-    let (constant_name, constant_type) = injected::MID_CONSTANT;
-    let name_and_type = pool.add_name_and_type(constant_name.as_bytes(), constant_type.as_bytes())?;
-    let bba = pool.add_utf8(analysis_name(analysis))?;
-    let bba = pool.add(Constant::String { string: bba })?;
-    let mut constants = Vec::with_capacity(profiled.len());
-    for &i in profiled {
-        let method = &class.methods[i];
-        let arguments = vec![
-            bba,
-            pool.add(Constant::String {
-                string: method.name_index,
-            })?,
-            pool.add(Constant::String {
-                string: method.descriptor_index,
-            })?,
-            pool.add(Constant::Integer(activation_bound_of(class, i) as i32))?,
-        ];
-        let bootstrap_method_attr_index =
-            u16::try_from(bootstrap.bootstrap_methods.len()).map_err(|_| WarningReason::Unsupported {
-                what: "more than 65535 bootstrap methods".to_owned(),
-            })?;
-        bootstrap.bootstrap_methods.push(BootstrapMethod {
-            bootstrap_method_ref: handle,
-            bootstrap_arguments: arguments,
-        });
-        constants.push(pool.add(Constant::Dynamic {
-            bootstrap_method_attr_index,
-            name_and_type,
-        })?);
-    }
-    Ok(MethodIds::Dynamic { constants, bootstrap })
 }
 
 fn analysis_name(analysis: Analysis) -> &'static str {
@@ -231,23 +183,36 @@ pub(super) fn table_string(
     profiled: &[usize],
     analysis: Analysis,
 ) -> Result<Vec<u8>, WarningReason> {
-    let mut table = analysis_name(analysis).as_bytes().to_vec();
-    table.push(b'.');
-    table.extend_from_slice(class.this_class_name());
+    let mut table = table_prefix(class, analysis);
     for &i in profiled {
-        let method = &class.methods[i];
-        if method.name.contains(&b'.') || method.descriptor.contains(&b'.') {
-            return Err(WarningReason::Unsupported {
-                what: "a method name or descriptor holds '.', which JVMS §4.2.2 forbids".to_owned(),
-            });
-        }
-        let bound = activation_bound_of(class, i).to_string();
-        for part in [method.name, method.descriptor, bound.as_bytes()] {
-            table.push(b'.');
-            table.extend_from_slice(part);
-        }
+        table.extend_from_slice(&method_entry(class, i)?);
     }
     Ok(table)
+}
+
+/// `bba.class`: what every identifier of a class starts with.
+fn table_prefix(class: &ClassFile<'_>, analysis: Analysis) -> Vec<u8> {
+    let mut prefix = analysis_name(analysis).as_bytes().to_vec();
+    prefix.push(b'.');
+    prefix.extend_from_slice(class.this_class_name());
+    prefix
+}
+
+/// `.name.descriptor.bound` of the `i`-th method.
+fn method_entry(class: &ClassFile<'_>, i: usize) -> Result<Vec<u8>, WarningReason> {
+    let method = &class.methods[i];
+    if method.name.contains(&b'.') || method.descriptor.contains(&b'.') {
+        return Err(WarningReason::Unsupported {
+            what: "a method name or descriptor holds '.', which JVMS §4.2.2 forbids".to_owned(),
+        });
+    }
+    let bound = activation_bound_of(class, i).to_string();
+    let mut entry = Vec::new();
+    for part in [method.name, method.descriptor, bound.as_bytes()] {
+        entry.push(b'.');
+        entry.extend_from_slice(part);
+    }
+    Ok(entry)
 }
 
 /// An upper bound of the bytecodes the `i`-th method runs between two
@@ -329,14 +294,9 @@ fn add_table_field<'a>(
     has_initializer: bool,
     table: &TableField,
 ) -> jp_classfile::Result<()> {
-    let is_interface = class.access_flags & ACC_INTERFACE != 0;
     let (name, descriptor) = injected::MIDS_FIELD;
     let field = MemberOut::Built {
-        access_flags: if is_interface {
-            injected::MIDS_FIELD_INTERFACE_FLAGS
-        } else {
-            injected::MIDS_FIELD_FLAGS
-        },
+        access_flags: injected::MIDS_FIELD_FLAGS,
         name_index: writer.constant_pool.add_utf8(name)?,
         descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
         attributes: Vec::new(),

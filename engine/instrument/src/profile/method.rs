@@ -180,6 +180,20 @@ pub(super) fn rewrite_method(
             index: n,
         },
     ];
+    // `ic.count(n); n = 0`
+    let mut flush = vec![
+        aload(ic),
+        iload_n.clone(),
+        invoke(op::INVOKEVIRTUAL, refs.ic_count),
+    ];
+    flush.extend(zero_n.clone());
+    // No handler can cover the `super(...)`/`this(...)` call (see
+    // `uninitialized_this`), so the bytecodes counted before it are flushed
+    // into the context first: a superclass constructor that throws loses
+    // none of them.
+    for &(pc, _) in uninitialized.iter().filter(|(_, state)| state.is_none()) {
+        body.insert_before(pc, flush.clone())?;
+    }
     for &header in &headers {
         let mut poll = vec![
             aload(rc),
@@ -190,23 +204,27 @@ pub(super) fn rewrite_method(
         poll.extend(zero_n.clone());
         body.insert_before(header, poll)?;
     }
-    let mut exit = match saved {
-        Some(saved) => vec![
-            aload(ic),
-            iload_n.clone(),
-            invoke(op::INVOKEVIRTUAL, refs.ic_count),
-            aload(rc),
-            aload(saved),
-            invoke(op::INVOKEVIRTUAL, refs.rc_restore),
-        ],
-        None => vec![
-            aload(rc),
-            aload(ic),
-            iload_n.clone(),
-            invoke(op::INVOKEVIRTUAL, refs.rc_exit),
-        ],
+    let exit = match saved {
+        Some(saved) => {
+            let mut exit = flush;
+            exit.extend([
+                aload(rc),
+                aload(saved),
+                invoke(op::INVOKEVIRTUAL, refs.rc_restore),
+            ]);
+            exit
+        }
+        None => {
+            let mut exit = vec![
+                aload(rc),
+                aload(ic),
+                iload_n.clone(),
+                invoke(op::INVOKEVIRTUAL, refs.rc_exit),
+            ];
+            exit.extend(zero_n);
+            exit
+        }
     };
-    exit.extend(zero_n);
     for &pc in &returns {
         body.insert_before(pc, exit.clone())?;
     }

@@ -357,10 +357,39 @@ mod tests {
         assert_eq!(after.constant_pool.get(index), Some(&Constant::Long(uid)));
     }
 
+    /// Every class file of the test data of every version, with its name.
+    fn every_test_class() -> Vec<(String, Vec<u8>)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata");
+        let mut classes = Vec::new();
+        for version in ["old", "java8", "java17", "java25"] {
+            let mut paths: Vec<_> = std::fs::read_dir(root.join(version))
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .filter(|path| path.extension().is_some_and(|e| e == "class"))
+                .collect();
+            paths.sort();
+            for path in paths {
+                let name = format!("{version}/{}", path.file_name().unwrap().to_string_lossy());
+                classes.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+        assert!(classes.len() > 50, "test classes found: {}", classes.len());
+        classes
+    }
+
+    fn dynamic_constants(class: &ClassFile<'_>) -> usize {
+        class
+            .constant_pool
+            .iter()
+            .filter(|(_, c)| matches!(c, Constant::Dynamic { .. }))
+            .count()
+    }
+
+    /// Tools that read classes with an older ASM API level fail on an
+    /// `ldc` of a `CONSTANT_Dynamic` ("This feature requires ASM7"), so
+    /// JP adds none, in any class-file version.
     #[test]
-    fn from_version_55_identifiers_are_dynamic_constants_and_no_member_is_added() {
-        let original = testdata("java17/Records$Point.class");
-        let before = ClassFile::parse(&original).unwrap();
+    fn no_version_gets_a_dynamic_constant_or_a_bootstrap_method() {
         let bootstraps = |class: &ClassFile<'_>| {
             class.attribute(names::BOOTSTRAP_METHODS).map_or(0, |raw| {
                 BootstrapMethods::from_raw(raw, &class.constant_pool)
@@ -369,27 +398,99 @@ mod tests {
                     .len()
             })
         };
-        let bytes = profile(&original);
-        let after = ClassFile::parse(&bytes).unwrap();
-        assert_eq!(after.fields.len(), before.fields.len());
-        assert_eq!(after.methods.len(), before.methods.len());
-        let profiled = before
-            .methods
-            .iter()
-            .filter(|m| m.attribute(names::CODE).is_some())
-            .count();
-        assert_eq!(bootstraps(&after), bootstraps(&before) + profiled);
-        for method in after
-            .methods
-            .iter()
-            .filter(|m| m.attribute(names::CODE).is_some())
-        {
-            let (_, insns) = code_of(&after, &mutf8::to_str_lossy(method.name));
-            let loads_identifier = insns.iter().any(|insn| {
-                matches!(insn, Insn::Ldc { index, .. }
-                    if matches!(after.constant_pool.get(*index), Some(Constant::Dynamic { .. })))
-            });
-            assert!(loads_identifier, "{}", mutf8::to_str_lossy(method.name));
+        let mut rewritten = 0;
+        for (name, original) in every_test_class() {
+            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+                continue;
+            };
+            rewritten += 1;
+            let (before, after) = (
+                ClassFile::parse(&original).unwrap(),
+                ClassFile::parse(&bytes).unwrap(),
+            );
+            assert_eq!(dynamic_constants(&after), dynamic_constants(&before), "{name}");
+            assert_eq!(bootstraps(&after), bootstraps(&before), "{name}");
+        }
+        assert!(rewritten > 40, "{rewritten} classes rewritten");
+    }
+
+    /// An interface's fields are public (JVMS §4.5), so a field added to
+    /// one shows in `getFields()` of the interface and of every class
+    /// implementing it: interfaces get no field and no method, in any
+    /// version; their methods look their identifiers up by name.
+    #[test]
+    fn an_interface_gets_no_member_and_looks_its_identifiers_up() {
+        let mut interfaces = 0;
+        for (name, original) in every_test_class() {
+            let before = ClassFile::parse(&original).unwrap();
+            if before.access_flags & jp_classfile::access::ACC_INTERFACE == 0 {
+                continue;
+            }
+            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+                continue;
+            };
+            interfaces += 1;
+            let after = ClassFile::parse(&bytes).unwrap();
+            assert_eq!(after.fields.len(), before.fields.len(), "{name}");
+            assert_eq!(after.methods.len(), before.methods.len(), "{name}");
+            for method in after
+                .methods
+                .iter()
+                .filter(|m| m.attribute(names::CODE).is_some())
+            {
+                let method_name = mutf8::to_str_lossy(method.name);
+                let (_, insns) = code_of(&after, &method_name);
+                assert_eq!(
+                    calls(&after, &insns, injected::MID_METHOD),
+                    1,
+                    "{name} {method_name}"
+                );
+                let key = insns.iter().find_map(|insn| match insn {
+                    Insn::Ldc { index, .. } => match after.constant_pool.get(*index) {
+                        Some(Constant::String { string }) => match after.constant_pool.get(*string) {
+                            Some(Constant::Utf8(text)) if text.starts_with(b"default.") => {
+                                Some(text.to_vec())
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                });
+                let key = String::from_utf8(key.expect("the identifier's key")).unwrap();
+                let parts: Vec<&str> = key.split('.').collect();
+                assert_eq!(parts[1].as_bytes(), before.this_class_name(), "{key}");
+                assert_eq!(parts[2].as_bytes(), method.name, "{key}");
+                assert_eq!(parts[3].as_bytes(), method.descriptor, "{key}");
+            }
+        }
+        assert!(interfaces >= 4, "{interfaces} interfaces with code rewritten");
+    }
+
+    /// A class's identifier field is private, so `getFields()` never shows
+    /// it, and synthetic, so frameworks that walk `getDeclaredFields()`
+    /// can skip it.
+    #[test]
+    fn a_class_gets_one_private_synthetic_identifier_field() {
+        use jp_classfile::access::{ACC_PRIVATE, ACC_SYNTHETIC};
+        for (name, original) in every_test_class() {
+            let before = ClassFile::parse(&original).unwrap();
+            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+                continue;
+            };
+            if before.access_flags & jp_classfile::access::ACC_INTERFACE != 0 {
+                continue;
+            }
+            let after = ClassFile::parse(&bytes).unwrap();
+            let added = &after.fields[before.fields.len()..];
+            assert!(!added.is_empty(), "{name}");
+            for field in added {
+                assert_eq!(
+                    field.access_flags & (ACC_PRIVATE | ACC_SYNTHETIC),
+                    ACC_PRIVATE | ACC_SYNTHETIC,
+                    "{name}"
+                );
+            }
         }
     }
 }

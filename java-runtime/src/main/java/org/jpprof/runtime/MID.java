@@ -1,14 +1,22 @@
 package org.jpprof.runtime;
 
-import java.lang.invoke.MethodHandles;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A method identifier: the class, name and descriptor of one instrumented method, as JP's engine
- * wrote them into the class. Compared by identity; every class loaded gets its own.
+ * wrote them into the class. Compared by identity. There is one per method, whatever class loader
+ * loads its class: a class loaded again (by a new class loader of an application server, a hot
+ * reload or a per-test loader) gets the identifiers, and so the calling contexts, it had, and
+ * memory does not grow with every load.
  */
 public final class MID {
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
+    /**
+     * Every identifier made so far, by its key {@code bba.class.name.descriptor.bound} (the class's
+     * internal name): the key interfaces pass to {@link #method}.
+     */
+    private static final ConcurrentHashMap<String, MID> BY_KEY = new ConcurrentHashMap<String, MID>();
     private static final int DEFAULT_ANALYSIS = 1;
     private static final int PRECISE_ANALYSIS = 2;
     /** The block analyses seen in instrumented classes so far, as a bit set. */
@@ -43,32 +51,51 @@ public final class MID {
     }
 
     /**
-     * The identifiers of a class's instrumented methods (class files before version 55), called
-     * once at the start of its static initializer. {@code packed} is {@code '.'}-separated, a
-     * character no method name or descriptor may hold: the block analysis, the class's internal
-     * name, then name, descriptor and bound for each method.
+     * The identifiers of a class's instrumented methods, called once at the start of its static
+     * initializer. {@code packed} is {@code '.'}-separated, a character no method name or
+     * descriptor may hold: the block analysis, the class's internal name, then name, descriptor
+     * and bound for each method.
      */
     public static MID[] table(String packed) {
         String[] parts = split(packed);
         if (parts.length < 2 || (parts.length - 2) % 3 != 0) {
             throw new IllegalArgumentException("malformed method table: " + packed);
         }
-        String className = parts[1].replace('/', '.');
+        String prefix = parts[0] + '.' + parts[1] + '.';
         MID[] mids = new MID[(parts.length - 2) / 3];
         for (int i = 0; i < mids.length; i++) {
             int at = 2 + 3 * i;
-            mids[i] = new MID(className, parts[at], parts[at + 1], Integer.parseInt(parts[at + 2]), parts[0]);
+            String key = prefix + parts[at] + '.' + parts[at + 1] + '.' + parts[at + 2];
+            MID mid = BY_KEY.get(key);
+            mids[i] = mid != null ? mid : intern(key, parts[0], parts[1], parts[at], parts[at + 1], parts[at + 2]);
         }
         return mids;
     }
 
     /**
-     * The bootstrap of a method identifier's {@code CONSTANT_Dynamic} (class files from version
-     * 55): the JVM calls it once per method, on first use.
+     * The identifier of one method of an interface, from {@code bba.class.name.descriptor.bound}.
+     * Interfaces hold no identifier field (a field of an interface is public, and reflection would
+     * show it), so their methods call this at every entry: a lookup of a string constant's hash,
+     * which the string keeps.
      */
-    public static MID bootstrap(MethodHandles.Lookup lookup, String constantName, Class<?> type, String analysis,
-            String methodName, String descriptor, int bound) {
-        return new MID(lookup.lookupClass().getName(), methodName, descriptor, bound, analysis);
+    public static MID method(String key) {
+        MID mid = BY_KEY.get(key);
+        if (mid != null) {
+            return mid;
+        }
+        String[] parts = split(key);
+        if (parts.length != 5) {
+            throw new IllegalArgumentException("malformed method identifier: " + key);
+        }
+        return intern(key, parts[0], parts[1], parts[2], parts[3], parts[4]);
+    }
+
+    /** The identifier of {@code key}: a new one, unless another thread made it first. */
+    private static MID intern(String key, String analysis, String internalName, String name, String descriptor,
+            String bound) {
+        MID made = new MID(internalName.replace('/', '.'), name, descriptor, Integer.parseInt(bound), analysis);
+        MID first = BY_KEY.putIfAbsent(key, made);
+        return first != null ? first : made;
     }
 
     /** {@code default}, {@code precise} or {@code mixed}: the analyses of the classes loaded so far. */

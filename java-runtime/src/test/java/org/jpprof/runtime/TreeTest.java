@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -36,16 +35,29 @@ class TreeTest {
     }
 
     @Test
-    void a_constant_dynamic_bootstrap_names_the_class_of_its_lookup() {
-        MID mid = MID.bootstrap(MethodHandles.lookup(), "$jp$mid", MID.class, "default", "f", "(J)V", 7);
-        assertEquals(TreeTest.class.getName(), mid.className);
+    void an_interface_method_key_names_its_class_method_and_bound() {
+        MID mid = MID.method("default.t/Iface.f.(J)V.7");
+        assertEquals("t.Iface", mid.className);
         assertEquals("f", mid.name);
         assertEquals("(J)V", mid.descriptor);
         assertEquals(7, mid.bound);
+        assertSame(mid, MID.method("default.t/Iface.f.(J)V.7"));
+        assertThrows(IllegalArgumentException.class, () -> MID.method("default.t/Iface.f.(J)V"));
+    }
+
+    /** A class loaded again by another class loader runs the same table: it must get the same identifiers. */
+    @Test
+    void a_method_has_one_identifier_however_often_its_class_is_loaded() {
+        MID[] first = MID.table("precise.t/Reloaded.<init>.()V.3.run.()V.9");
+        MID[] again = MID.table("precise.t/Reloaded.<init>.()V.3.run.()V.9");
+        assertSame(first[0], again[0]);
+        assertSame(first[1], again[1]);
+        assertSame(first[1], MID.method("precise.t/Reloaded.run.()V.9"));
+        assertNotSame(first[1], MID.method("default.t/Reloaded.run.()V.9"));
     }
 
     @Test
-    void identifiers_made_by_several_threads_at_once_are_all_different() throws InterruptedException {
+    void identifiers_made_by_several_threads_at_once_are_one_per_method() throws InterruptedException {
         MID[][] made = new MID[8][];
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < made.length; t++) {
@@ -53,7 +65,7 @@ class TreeTest {
             threads.add(new Thread(() -> {
                 MID[] mids = new MID[1000];
                 for (int i = 0; i < mids.length; i++) {
-                    mids[i] = MID.bootstrap(MethodHandles.lookup(), "$jp$mid", MID.class, "precise", "m", "()V", 1);
+                    mids[i] = MID.method("precise.t/Raced.m" + i + ".()V.1");
                 }
                 made[slot] = mids;
             }));
@@ -62,9 +74,12 @@ class TreeTest {
         for (Thread thread : threads) thread.join();
         Set<Integer> ids = new HashSet<>();
         for (MID[] mids : made) {
-            for (MID mid : mids) ids.add(mid.id);
+            for (int i = 0; i < mids.length; i++) {
+                assertSame(made[0][i], mids[i]);
+                ids.add(mids[i].id);
+            }
         }
-        assertEquals(8000, ids.size());
+        assertEquals(1000, ids.size());
     }
 
     @Test
