@@ -14,10 +14,13 @@
 #     mocks, spies, static mocks, captors, answers and a dynamic proxy. They run with Mockito's
 #     inline mock maker (its default) and with the subclass mock maker (the tests tagged `inline`
 #     left out), each on the original and on the instrumented classes (--bba precise): every test
-#     passes in all four runs.
+#     passes in all four runs. The same with Mockito 2.23 (integration-tests/testsuites/mockito2,
+#     whose inline mock maker reads classes with an older ASM API level), with the production
+#     classes compiled for Java 8 and for Java 11, and a test that reads an interface's constants
+#     by reflection.
 #
 # Jars are fetched once into ${JP_CACHE_DIR:-~/.cache/jp}/testsuites. One PASS/FAIL line per check.
-# TESTSUITES="commons-lang3 mockito" (say) runs only those.
+# TESTSUITES="commons-lang3 mockito mockito2" (say) runs only those.
 # Exits 1 if a check failed, 2 if the suite could not run.
 set -uo pipefail
 
@@ -138,39 +141,63 @@ for lib in commons-lang3 commons-codec commons-collections4; do
 done
 
 # (b) Mockito -------------------------------------------------------------------------------------
-selected mockito || { echo "testsuites.sh: $passed checks passed, $failed failed"; ((failed == 0)); exit; }
-start=$SECONDS
-mockito_dir=$(fetch mockito) && subclass_dir=$(fetch mockito-subclass) || die "could not fetch Mockito"
-mockito_cp=$(ls "$mockito_dir"/*.jar | paste -sd:)
-m=$work/mockito
-cwd=$m
-mkdir -p "$m/classes" "$m/test-classes"
-if ! "$javac" --release 17 -d "$m/classes" $(find "$here/mockito/src/main/java" -name '*.java') >"$m/javac.log" 2>&1 ||
-    ! "$javac" --release 17 -d "$m/test-classes" -cp "$m/classes:$mockito_cp:$launcher" \
-        $(find "$here/mockito/src/test/java" -name '*.java') >>"$m/javac.log" 2>&1; then
-    cat "$m/javac.log"
-    fail "mockito: the suite does not compile"
-elif ! "$jp" instrument "$m/classes" --out "$m/instrumented" --bba precise >"$m/instrument.log" 2>&1; then
-    fail "mockito: jp instrument failed"
-    tail -n 5 "$m/instrument.log" | sed 's/^/    /'
-else
-    subclass_cp=$(ls "$subclass_dir"/mockito-subclass-*.jar | paste -sd:)
+# mockito_suite NAME SOURCES RELEASE INLINE-CP SUBCLASS-CP: compiles SOURCES' main classes with
+# --release RELEASE and its tests, instruments the main classes (--bba precise), and runs the tests
+# with each mock maker (class path INLINE-CP, then SUBCLASS-CP with the tests tagged `inline` left
+# out) on the original and on the instrumented classes: every test passes in all four runs.
+mockito_suite() {
+    local name=$1 sources=$2 release=$3 inline_cp=$4 subclass_cp=$5 start=$SECONDS m maker cp extra
+    m=$work/$name
+    cwd=$m
+    mkdir -p "$m/classes" "$m/test-classes"
+    if ! "$javac" --release "$release" -d "$m/classes" $(find "$sources/src/main/java" -name '*.java') >"$m/javac.log" 2>&1 ||
+        ! "$javac" --release 17 -d "$m/test-classes" -cp "$m/classes:$inline_cp:$launcher" \
+            $(find "$sources/src/test/java" -name '*.java') >>"$m/javac.log" 2>&1; then
+        cat "$m/javac.log"
+        fail "$name: the suite does not compile"
+        return
+    fi
+    if ! "$jp" instrument "$m/classes" --out "$m/instrumented" --bba precise >"$m/instrument.log" 2>&1; then
+        fail "$name: jp instrument failed"
+        tail -n 5 "$m/instrument.log" | sed 's/^/    /'
+        return
+    fi
     for maker in inline subclass; do
         extra=()
-        cp=$mockito_cp
+        cp=$inline_cp
         if [[ $maker == subclass ]]; then
             extra=(--exclude-tag inline)
-            cp=$subclass_cp:$mockito_cp
+            cp=$subclass_cp
         fi
         run_tests "$m/$maker-original" "$m/test-classes:$m/classes:$cp" "$m/test-classes" "${extra[@]}"
         run_tests "$m/$maker-instrumented" "$m/test-classes:$m/instrumented:$cp:$runtime" "$m/test-classes" "${extra[@]}"
-        compare "mockito $maker mock maker" "$m/$maker-original" "$m/$maker-instrumented"
+        compare "$name $maker mock maker" "$m/$maker-original" "$m/$maker-instrumented"
         if grep -qv $'\tpassed$' "$m/$maker-original.results"; then
-            fail "mockito $maker mock maker: not every test passes on the original classes"
+            fail "$name $maker mock maker: not every test passes on the original classes"
             grep -v $'\tpassed$' "$m/$maker-original.results" | head -n 5 | sed 's/^/    /'
         fi
     done
-    echo "TIME mockito: $((SECONDS - start)) s"
+    echo "TIME $name: $((SECONDS - start)) s"
+}
+
+# Mockito 5: its inline mock maker is the default; mockito-subclass selects the subclass one.
+if selected mockito; then
+    mockito_dir=$(fetch mockito) && subclass_dir=$(fetch mockito-subclass) || die "could not fetch Mockito"
+    mockito_cp=$(ls "$mockito_dir"/*.jar | paste -sd:)
+    subclass_cp=$(ls "$subclass_dir"/mockito-subclass-*.jar | paste -sd:)
+    mockito_suite mockito "$here/mockito" 17 "$mockito_cp" "$subclass_cp:$mockito_cp"
+fi
+
+# Mockito 2.23: the subclass mock maker is the default; a MockMaker resource (what the
+# mockito-inline artifact holds) selects the inline one. Its inline mock maker cannot read a
+# CONSTANT_Dynamic; the classes are compiled for Java 8 (interfaces' fields must be public) and
+# for Java 11 (the first version with CONSTANT_Dynamic).
+if selected mockito2; then
+    mockito2_dir=$(fetch mockito2) || die "could not fetch Mockito 2"
+    mockito2_cp=$(ls "$mockito2_dir"/*.jar | paste -sd:)
+    for release in 8 11; do
+        mockito_suite "mockito2-release$release" "$here/mockito2" "$release" "$here/mockito2/inline:$mockito2_cp" "$mockito2_cp"
+    done
 fi
 
 echo "testsuites.sh: $passed checks passed, $failed failed"
