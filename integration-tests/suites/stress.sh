@@ -25,6 +25,9 @@
 #     method grows by 40 KB, which makes jp and the verifiers slow) are checked by Temurin 25's
 #     HotSpot and ClassFile API (JDK 17's HotSpot without Temurin 25). A check fails when a class
 #     fails after the rewrite that did not fail before (see integration-tests/verify/README.md).
+#     After the profiling scheme, serializable classes must keep their serialVersionUID, and every
+#     class that ASM's API level 5 visitors read before (as old tools such as Mockito 2's inline
+#     mock maker do; OldAsmRead.java) must read after.
 # Every jp run is done twice, and both runs must write the same bytes.
 #
 # One PASS/FAIL/SKIP line per check, with its time; the reports of a failed check are kept and
@@ -329,6 +332,35 @@ serial_check() {
     fi
 }
 
+# old_asm_check NAME DIR BEFORE-ROOTS AFTER-ROOTS (array names): every class that an old bytecode
+# tool (ASM API level 5 visitors, as Mockito 2's inline mock maker has; OldAsmRead.java) reads
+# before instrumentation, it also reads after. Needs the corpus's ASM jar.
+old_asm_check() {
+    local name=$1 dir=$2 start asm classes broken
+    local -n asm_before=$3 asm_after=$4
+    start=$(now)
+    asm=$(ls "$corpus"/asm-9*.jar 2>/dev/null | head -n 1)
+    classes=$work/old-asm
+    if [[ -z $asm ]]; then
+        fail "$name old ASM readers: no ASM jar in the corpus"
+        return
+    fi
+    if [[ ! -f $classes/OldAsmRead.class ]] && ! { mkdir -p "$classes" &&
+        "$jdk17/bin/javac" -nowarn -d "$classes" -cp "$asm:$VERIFY_HOTSPOT_CP" "$root/integration-tests/verify/OldAsmRead.java"; }; then
+        fail "$name old ASM readers: OldAsmRead does not compile"
+        return
+    fi
+    "$jdk17/bin/java" -cp "$classes:$asm:$VERIFY_HOTSPOT_CP" OldAsmRead "${asm_before[@]}" | LC_ALL=C sort >"$dir/old-asm-before.tsv"
+    "$jdk17/bin/java" -cp "$classes:$asm:$VERIFY_HOTSPOT_CP" OldAsmRead "${asm_after[@]}" | LC_ALL=C sort >"$dir/old-asm-after.tsv"
+    broken=$(LC_ALL=C join -t $'\t' "$dir/old-asm-before.tsv" "$dir/old-asm-after.tsv" | awk -F '\t' '$2 == "ok" && $3 != "ok"')
+    if [[ -z $broken && -s $dir/old-asm-after.tsv ]]; then
+        pass "$name old ASM readers in $(seconds_since "$start")s: $(grep -c $'\tok$' "$dir/old-asm-after.tsv") of $(wc -l <"$dir/old-asm-after.tsv") classes read by API 5 visitors, none lost"
+    else
+        fail "$name old ASM readers: $(grep -c . <<<"$broken") classes readable before are not after"
+        head -n 5 <<<"$broken" | sed 's/^/    /' || true
+    fi
+}
+
 # baseline KIND JAVA PREFIX ARGS...: the verifier's findings on the original classes.
 baseline() {
     local kind=$1 java=$2 prefix=$3 status=0
@@ -395,7 +427,10 @@ verify_corpus() {
             verifier_check "$name $variant $kind-$java_name" "$kind" "$java" "$before" \
                 "$dir/after-$variant-$kind-$java_name" "${verify_opts[@]}" "${rewritten[@]}"
         done
-        [[ $variant == profile ]] && serial_check "$name $variant" "$dir" roots rewritten
+        if [[ $variant == profile ]]; then
+            serial_check "$name $variant" "$dir" roots rewritten
+            old_asm_check "$name $variant" "$dir" roots rewritten
+        fi
     done
     log "TIME $name: $(seconds_since "$start")s"
 }
