@@ -256,16 +256,19 @@ impl Cache {
         Ok(Cache { dir: dir.to_owned() })
     }
 
+    /// The lock file's path.
+    pub(crate) fn lock_path(&self) -> PathBuf {
+        self.dir.join("lock")
+    }
+
     /// The lock file, opened (created when missing) for locking.
-    pub(crate) fn lock_file(&self) -> io::Result<(PathBuf, File)> {
-        let path = self.dir.join("lock");
-        let file = File::options()
+    pub(crate) fn lock_file(&self) -> io::Result<File> {
+        File::options()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(&path)?;
-        Ok((path, file))
+            .open(self.lock_path())
     }
 
     /// Where the manifest of the output directory `output` (canonical) lives.

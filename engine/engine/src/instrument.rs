@@ -44,6 +44,7 @@ use crate::filter::ClassFilter;
 use crate::input::{Entry, Input, InputError, InputKind, Location};
 use crate::objects::{CachedRewrite, ObjectStore};
 use crate::output::{safe_relative_path, write_atomically};
+use crate::overlap::{check_apart, PathRole};
 use crate::signatures;
 
 /// Which rewrite to apply.
@@ -169,6 +170,19 @@ pub struct InstrumentOutcome {
 /// When the run cannot be done at all: the output or cache directory
 /// cannot be created or written, or a lock cannot be taken.
 pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, EngineError> {
+    let mut paths: Vec<(PathRole, &Path)> = request
+        .inputs
+        .iter()
+        .map(|i| (PathRole::Input, i.as_path()))
+        .collect();
+    paths.push((PathRole::Output, &request.output));
+    paths.extend(request.cache.iter().map(|c| (PathRole::Cache, c.as_path())));
+    check_apart(&paths)?;
+    for dir in std::iter::once(&request.output).chain(&request.cache) {
+        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(EngineError::NotADirectory { path: dir.clone() });
+        }
+    }
     let output_error = |source| EngineError::Output {
         path: request.output.clone(),
         source,
@@ -188,8 +202,9 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     // (also when the process dies).
     let mut cache_lock = match &cache {
         Some(cache) => {
-            let (path, file) = cache.lock_file().map_err(|source| EngineError::Cache {
-                path: request.cache.clone().unwrap_or_default(),
+            let path = cache.lock_path();
+            let file = cache.lock_file().map_err(|source| EngineError::Lock {
+                path: path.clone(),
                 source,
             })?;
             Some((path, fd_lock::RwLock::new(file)))

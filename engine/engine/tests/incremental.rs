@@ -464,8 +464,9 @@ fn an_unusable_cache_dir_gives_an_error_naming_it() {
     .unwrap_err();
     assert_eq!(
         error.to_string(),
-        format!("{}: cannot use the cache directory", cache.display())
+        format!("{} is not a directory", cache.display())
     );
+    assert!(!out.exists(), "nothing is created");
 }
 
 #[test]

@@ -6,7 +6,9 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use jp_engine::api;
 use jp_engine::instrument::{instrument, InstrumentFailure, InstrumentRequest, Scheme};
+use jp_engine::EngineError;
 use jp_instrument::stress::StressOptions;
 
 fn testdata_class(name: &str) -> Vec<u8> {
@@ -202,4 +204,108 @@ fn a_signed_jar_loses_its_signature_once_its_classes_are_rewritten() {
     let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["META-INF/MANIFEST.MF", "AllInstructions.class"]);
     assert_eq!(entries[0].1, b"Manifest-Version: 1.0\r\n\r\n");
+}
+
+/// Every file under `dir` with its bytes, to compare before and after.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().to_owned(), fs::read(e.path()).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn an_output_or_cache_overlapping_an_input_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    fs::create_dir_all(&classes).unwrap();
+    fs::write(classes.join("A.class"), testdata_class("AllInstructions.class")).unwrap();
+    let lib = dir.path().join("lib");
+    fs::create_dir_all(&lib).unwrap();
+    let jar_input = lib.join("app.jar");
+    jar(
+        &jar_input,
+        &[("A.class", &testdata_class("AllInstructions.class"))],
+    );
+    let before = snapshot(dir.path());
+    let out = dir.path().join("out");
+    let cases: [(PathBuf, PathBuf, Option<PathBuf>); 6] = [
+        (classes.clone(), classes.clone(), None),
+        (classes.clone(), classes.join("jp"), None),
+        (jar_input.clone(), lib.clone(), None),
+        (classes.clone(), dir.path().to_owned(), None),
+        (classes.clone(), out.clone(), Some(out.join("cache"))),
+        (classes.clone(), out.clone(), Some(classes.join("cache"))),
+    ];
+    for (input, output, cache) in cases {
+        // Twice: the second run must find everything as the first left it.
+        for _ in 0..2 {
+            let error = instrument(&InstrumentRequest {
+                cache: cache.clone(),
+                ..request(vec![input.clone()], &output)
+            })
+            .unwrap_err();
+            assert!(matches!(error, EngineError::Overlap(_)), "{error}");
+            let message = error.to_string();
+            let named = [&input, &output].into_iter().chain(&cache);
+            let both = named.filter(|p| message.contains(&*p.to_string_lossy())).count();
+            assert!(both >= 2, "{message}");
+            assert_eq!(snapshot(dir.path()), before, "{message}");
+            assert!(!out.exists() && !classes.join("jp").exists());
+        }
+    }
+}
+
+#[test]
+fn a_request_through_the_api_is_refused_the_same_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    fs::create_dir_all(&classes).unwrap();
+    fs::write(classes.join("A.class"), testdata_class("AllInstructions.class")).unwrap();
+    let error = api::run(&api::Request {
+        inputs: vec![classes.clone()],
+        output: classes.join("out"),
+        ..api::Request::default()
+    })
+    .unwrap_err();
+    assert!(matches!(error, EngineError::Overlap(_)), "{error}");
+    assert!(!classes.join("out").exists());
+}
+
+#[test]
+fn an_output_that_is_a_file_is_not_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    fs::create_dir_all(&classes).unwrap();
+    let file = dir.path().join("out.txt");
+    fs::write(&file, b"x").unwrap();
+    let error = instrument(&request(vec![classes], &file)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("{} is not a directory", file.display())
+    );
+}
+
+#[test]
+fn a_cache_lock_that_is_a_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    fs::create_dir_all(&classes).unwrap();
+    let cache = dir.path().join("cache");
+    fs::create_dir_all(cache.join("lock")).unwrap();
+    let error = instrument(&InstrumentRequest {
+        cache: Some(cache.clone()),
+        ..request(vec![classes], &dir.path().join("out"))
+    })
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with(&format!("{}: ", cache.join("lock").display())),
+        "{error}"
+    );
 }
