@@ -241,59 +241,82 @@ impl Input {
     /// entry is an `Err` item and the rest still follow.
     pub fn archive_entries_of(
         &self,
-        mut bytes: Vec<u8>,
+        bytes: Vec<u8>,
     ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
+        let mut archive = self.archive_of(bytes)?;
+        let mut index = 0;
+        Ok(Box::new(std::iter::from_fn(move || {
+            while index < archive.len() {
+                index += 1;
+                if let Some(entry) = self.archive_entry(&mut archive, index - 1) {
+                    return Some(entry);
+                }
+            }
+            None
+        })))
+    }
+
+    /// The archive of a jar or jmod input whose file holds `bytes`.
+    ///
+    /// # Errors
+    /// When the bytes are not a readable archive.
+    pub fn archive_of(&self, mut bytes: Vec<u8>) -> Result<InputArchive, InputError> {
         if self.kind == InputKind::Jmod && bytes.starts_with(JMOD_HEADER) {
             bytes.drain(..JMOD_HEADER.len());
         }
-        let archive_location = || Location {
-            file: self.path.clone(),
-            entry: None,
-        };
-        let mut archive =
-            zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(|source| InputError::Archive {
-                location: archive_location(),
-                source,
-            })?;
-        let mut index = 0;
-        Ok(Box::new(std::iter::from_fn(move || loop {
-            if index >= archive.len() {
-                return None;
-            }
-            let i = index;
-            index += 1;
-            let mut file = match archive.by_index(i) {
-                Ok(file) => file,
-                Err(source) => {
-                    return Some(Err(InputError::Archive {
-                        location: archive_location(),
-                        source,
-                    }))
-                }
-            };
-            if file.is_dir() {
-                continue;
-            }
-            let name = String::from_utf8_lossy(file.name_raw()).into_owned();
-            let location = Location {
+        zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(|source| InputError::Archive {
+            location: Location {
                 file: self.path.clone(),
-                entry: Some(name.clone()),
-            };
-            let mut contents = Vec::with_capacity(file.size().min(1 << 26) as usize);
-            return Some(match file.read_to_end(&mut contents) {
-                Ok(_) => Ok(Entry {
-                    location,
-                    name,
-                    bytes: contents,
-                }),
-                Err(e) => Err(InputError::Archive {
-                    location,
-                    source: e.into(),
-                }),
-            });
-        })))
+                entry: None,
+            },
+            source,
+        })
+    }
+
+    /// The entry at `index` of this input's `archive`, read; `None` for a
+    /// directory entry.
+    pub fn archive_entry(
+        &self,
+        archive: &mut InputArchive,
+        index: usize,
+    ) -> Option<Result<Entry, InputError>> {
+        let mut file = match archive.by_index(index) {
+            Ok(file) => file,
+            Err(source) => {
+                return Some(Err(InputError::Archive {
+                    location: Location {
+                        file: self.path.clone(),
+                        entry: None,
+                    },
+                    source,
+                }))
+            }
+        };
+        if file.is_dir() {
+            return None;
+        }
+        let name = String::from_utf8_lossy(file.name_raw()).into_owned();
+        let location = Location {
+            file: self.path.clone(),
+            entry: Some(name.clone()),
+        };
+        let mut contents = Vec::with_capacity(file.size().min(1 << 26) as usize);
+        Some(match file.read_to_end(&mut contents) {
+            Ok(_) => Ok(Entry {
+                location,
+                name,
+                bytes: contents,
+            }),
+            Err(e) => Err(InputError::Archive {
+                location,
+                source: e.into(),
+            }),
+        })
     }
 }
+
+/// A jar or jmod, read into memory (a jmod without its header).
+pub type InputArchive = zip::ZipArchive<io::Cursor<Vec<u8>>>;
 
 fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
     fs::read(path).map_err(|source| InputError::Io {

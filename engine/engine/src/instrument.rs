@@ -29,6 +29,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use jp_classfile::ClassFileError;
 use jp_instrument::profile::{profile_class, ProfileOptions};
 use jp_instrument::stress::{stress_class, StressOptions};
 use jp_instrument::{InstrumentError, Rewritten};
@@ -41,7 +42,7 @@ use crate::cache::{
 pub use crate::cache::{CacheProblem, KeptWarning};
 use crate::error::EngineError;
 use crate::filter::ClassFilter;
-use crate::input::{Entry, Input, InputError, InputKind, Location};
+use crate::input::{Input, InputArchive, InputError, InputKind, Location};
 use crate::objects::{CachedRewrite, ObjectStore};
 use crate::output::{safe_relative_path, write_atomically};
 use crate::overlap::{check_apart, PathRole};
@@ -706,7 +707,22 @@ impl Run<'_> {
                 Err(problem) => problems.push(problem),
             }
         }
-        let Rewritten { bytes, warnings } = rewrite(bytes, self.request.scheme)?;
+        let Rewritten { bytes, warnings } = match rewrite(bytes, self.request.scheme) {
+            Err(InstrumentError::ClassFile(error)) if is_for_a_future_jvm(name, &error) => {
+                // Not stored: the same bytes elsewhere are an error.
+                let class = name.strip_suffix(".class").unwrap_or(name);
+                let class = class.split('/').skip(3).collect::<Vec<_>>().join("/");
+                return Ok(Transformed {
+                    warnings: vec![KeptWarning {
+                        class,
+                        method: None,
+                        reason: format!("class kept as it was: {error}"),
+                    }],
+                    ..as_is(Kind::Unchanged)
+                });
+            }
+            result => result?,
+        };
         let kind = if bytes.is_some() {
             Kind::Rewritten
         } else {
@@ -826,10 +842,15 @@ impl Run<'_> {
                 });
             }
         }
-        let entries = input
-            .archive_entries_of(bytes)
-            .and_then(|entries| entries.collect::<Result<Vec<Entry>, _>>())
-            .map_err(|error| failed(error.into()))?;
+        let mut archive = input.archive_of(bytes).map_err(|error| failed(error.into()))?;
+        let mut indices = Vec::with_capacity(archive.len());
+        let mut entries = Vec::with_capacity(archive.len());
+        for index in 0..archive.len() {
+            if let Some(entry) = input.archive_entry(&mut archive, index) {
+                entries.push(entry.map_err(|error| failed(error.into()))?);
+                indices.push(index);
+            }
+        }
         if let Some(entry) = entries.iter().find(|e| safe_relative_path(&e.name).is_none()) {
             return Err(failed(InstrumentFailure::UnsafeEntryName {
                 location: entry.location.clone(),
@@ -859,7 +880,7 @@ impl Run<'_> {
         let mut files = Vec::with_capacity(entries.len());
         let mut counts = Counts::default();
         let mut warnings = Vec::new();
-        for (result, entry) in results.into_iter().zip(entries) {
+        for ((result, entry), index) in results.into_iter().zip(entries).zip(indices) {
             let transformed = result.map_err(failed)?;
             counts.add(transformed.kind.counts());
             warnings.extend(transformed.warnings.into_iter().map(|warning| EntryWarning {
@@ -867,6 +888,8 @@ impl Run<'_> {
                 warning,
             }));
             files.push(OutputFile {
+                index,
+                changed: transformed.bytes.is_some(),
                 bytes: transformed.bytes.unwrap_or(entry.bytes),
                 name: entry.name,
             });
@@ -883,7 +906,7 @@ impl Run<'_> {
                         source,
                     })
                 };
-                let jar = build_jar(&files).map_err(write_failure)?;
+                let jar = build_jar(&mut archive, &files).map_err(write_failure)?;
                 write_atomically(&target, &jar).map_err(write_failure)?;
                 let stat = Stat::of(&fs::metadata(&target).map_err(write_failure)?);
                 vec![OutputRecord {
@@ -937,10 +960,15 @@ impl fmt::Display for LocatedWarning {
     }
 }
 
-/// One file of an archive's output: where it goes and what it holds.
+/// One file (not a directory) of an archive's output: where it goes and
+/// what it holds.
 struct OutputFile {
+    /// Its entry's index in the input archive.
+    index: usize,
     name: String,
     bytes: Vec<u8>,
+    /// Whether `bytes` differ from the entry's.
+    changed: bool,
 }
 
 /// Drops the signature of a signed input whose classes were rewritten
@@ -949,9 +977,27 @@ fn unsign(files: &mut Vec<OutputFile>) {
     files.retain(|file| !signatures::is_signature_file(&file.name));
     for file in files.iter_mut() {
         if file.name.eq_ignore_ascii_case("META-INF/MANIFEST.MF") {
-            file.bytes = signatures::strip_manifest_digests(&file.bytes);
+            let stripped = signatures::strip_manifest_digests(&file.bytes);
+            file.changed |= stripped != file.bytes;
+            file.bytes = stripped;
         }
     }
+}
+
+/// Whether `error` says that the class `name` is newer than JP reads and
+/// the class lies under a multi-release jar's `META-INF/versions/N/`, where
+/// only a JVM of release N or later looks. Such a class is kept as it was
+/// (with a warning) instead of failing its whole jar.
+fn is_for_a_future_jvm(name: &str, error: &ClassFileError) -> bool {
+    let versioned = name
+        .strip_prefix("META-INF/versions/")
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(version, _)| version.parse::<u32>().is_ok());
+    versioned
+        && matches!(
+            error,
+            ClassFileError::UnsupportedVersion { major, .. } if *major > jp_classfile::MAX_MAJOR_VERSION
+        )
 }
 
 fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
@@ -961,18 +1007,43 @@ fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
     }
 }
 
-/// A zip archive of `files`, in their order.
-fn build_jar(files: &[OutputFile]) -> io::Result<Vec<u8>> {
+/// The output jar of `archive`: its entries in their order, each copied
+/// as it is (compressed data, method, times, comments, extra fields), its
+/// directory entries included, except that the `files` whose bytes changed
+/// are compressed again under their entry's name, time, comment and
+/// method, and that entries holding files not in `files` (a dropped
+/// signature) are left out. The archive's comment is kept.
+fn build_jar(archive: &mut InputArchive, files: &[OutputFile]) -> io::Result<Vec<u8>> {
     let mut cursor = io::Cursor::new(Vec::new());
     let mut writer = zip::ZipWriter::new(&mut cursor);
-    let options =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-    for file in files {
-        writer
-            .start_file(file.name.as_str(), options)
-            .map_err(io::Error::other)?;
-        writer.write_all(&file.bytes)?;
+    let mut files = files.iter().peekable();
+    for index in 0..archive.len() {
+        let original = archive.by_index_raw(index).map_err(io::Error::other)?;
+        match files.next_if(|file| file.index == index) {
+            Some(file) if file.changed => {
+                let method = match original.compression() {
+                    zip::CompressionMethod::Stored => zip::CompressionMethod::Stored,
+                    _ => zip::CompressionMethod::Deflated,
+                };
+                let options = original
+                    .options()
+                    .compression_method(method)
+                    .into_full_options()
+                    .with_file_comment(original.comment());
+                drop(original);
+                writer
+                    .start_file(file.name.as_str(), options)
+                    .map_err(io::Error::other)?;
+                writer.write_all(&file.bytes)?;
+            }
+            Some(_) => writer.raw_copy_file(original).map_err(io::Error::other)?,
+            None if original.is_dir() => writer.raw_copy_file(original).map_err(io::Error::other)?,
+            None => {}
+        }
     }
+    writer
+        .set_raw_comment(archive.comment().into())
+        .map_err(io::Error::other)?;
     writer.finish().map_err(io::Error::other)?;
     Ok(cursor.into_inner())
 }

@@ -309,3 +309,133 @@ fn a_cache_lock_that_is_a_directory_is_named() {
         "{error}"
     );
 }
+
+/// What a jar entry is apart from its data, to compare entry by entry.
+#[derive(Debug, PartialEq)]
+struct EntryHead {
+    name: String,
+    is_dir: bool,
+    method: zip::CompressionMethod,
+    time: Option<zip::DateTime>,
+    comment: String,
+    extra: Option<Vec<u8>>,
+}
+
+fn jar_heads(path: &Path) -> (Vec<EntryHead>, Vec<u8>) {
+    let mut archive = zip::ZipArchive::new(fs::File::open(path).unwrap()).unwrap();
+    let heads = (0..archive.len())
+        .map(|i| {
+            let file = archive.by_index_raw(i).unwrap();
+            EntryHead {
+                name: String::from_utf8_lossy(file.name_raw()).into_owned(),
+                is_dir: file.is_dir(),
+                method: file.compression(),
+                time: file.last_modified(),
+                comment: file.comment().to_owned(),
+                extra: file.extra_data(),
+            }
+        })
+        .collect();
+    (heads, archive.comment().to_vec())
+}
+
+#[test]
+fn a_jar_output_keeps_what_is_not_a_rewritten_class_as_it_was() {
+    use zip::write::{FullFileOptions, SimpleFileOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("app.jar");
+    let time = zip::DateTime::from_date_and_time(2021, 3, 4, 5, 6, 8).unwrap();
+    let stored = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(time);
+    let deflated = stored.compression_method(zip::CompressionMethod::Deflated);
+    let class = testdata_class("AllInstructions.class");
+    {
+        let mut writer = zip::ZipWriter::new(fs::File::create(&input).unwrap());
+        writer.add_directory("com/", stored).unwrap();
+        writer.add_directory("com/acme/", stored).unwrap();
+        let mut commented = FullFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored)
+            .last_modified_time(time)
+            .with_file_comment("a nested jar");
+        commented.add_extra_field(0x4a50, [1, 2, 3], false).unwrap();
+        writer.start_file("com/acme/lib.jar", commented).unwrap();
+        writer.write_all(b"PK\x05\x06 stored as it is").unwrap();
+        let class_options = FullFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .last_modified_time(time)
+            .with_file_comment("the class");
+        writer.start_file("AllInstructions.class", class_options).unwrap();
+        writer.write_all(&class).unwrap();
+        writer.start_file("com/acme/app.properties", deflated).unwrap();
+        writer.write_all(b"name=app\n").unwrap();
+        writer.set_comment("the archive").unwrap();
+        writer.finish().unwrap();
+    }
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert_eq!(outcome.classes_rewritten, 1);
+    let output = out.join("app.jar");
+    let (before, comment) = jar_heads(&input);
+    let (after, output_comment) = jar_heads(&output);
+    assert_eq!(output_comment, comment);
+    assert_eq!(after.len(), before.len());
+    for (a, b) in after.iter().zip(&before) {
+        if a.name.ends_with(".class") {
+            // Rewritten: its own data, with the entry's name, time, comment and method.
+            assert_eq!(
+                (&a.name, a.time, &a.comment, a.method),
+                (&b.name, b.time, &b.comment, b.method)
+            );
+        } else {
+            assert_eq!(a, b);
+        }
+    }
+    let data = |path: &Path| {
+        jar_entries(path)
+            .into_iter()
+            .filter(|(n, _)| !n.ends_with(".class"))
+    };
+    assert!(data(&input).eq(data(&output)));
+    let rewritten = jar_entries(&output)
+        .into_iter()
+        .find(|(n, _)| n.ends_with(".class"))
+        .unwrap();
+    assert_ne!(rewritten.1, class);
+}
+
+#[test]
+fn a_future_class_of_a_multi_release_jar_is_kept_with_a_warning_and_the_rest_instrumented() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = testdata_class("AllInstructions.class");
+    let mut future = class.clone();
+    future[6..8].copy_from_slice(&70u16.to_be_bytes());
+    let input = dir.path().join("mr.jar");
+    let versioned = "META-INF/versions/26/AllInstructions.class";
+    jar(&input, &[("AllInstructions.class", &class), (versioned, &future)]);
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert_eq!((outcome.classes_rewritten, outcome.classes_unchanged), (1, 1));
+    let [warning] = outcome.warnings.as_slice() else {
+        panic!("{:?}", outcome.warnings)
+    };
+    let text = warning.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "{}!{versioned}: AllInstructions: class kept as it was: ",
+            input.display()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("70.0"), "{text}");
+    let entries = jar_entries(&out.join("mr.jar"));
+    assert_eq!(entries[1], (versioned.to_owned(), future.clone()));
+    assert_ne!(entries[0].1, class);
+
+    // Outside `META-INF/versions/`, a class JP cannot read still fails its jar.
+    jar(&input, &[("AllInstructions.class", &future)]);
+    let outcome = instrument(&request(vec![input], &out)).unwrap();
+    assert_eq!(outcome.failures.len(), 1);
+}
