@@ -129,9 +129,12 @@ impl InstrumentFailure {
             entry: None,
         };
         match self {
-            InstrumentFailure::Input(InputError::Io { path, .. } | InputError::UnknownKind { path }) => {
-                file(path)
-            }
+            InstrumentFailure::Input(
+                InputError::Io { path, .. }
+                | InputError::UnknownKind { path }
+                | InputError::LinkLoop { path, .. }
+                | InputError::DanglingLink { path, .. },
+            ) => file(path),
             InstrumentFailure::Input(InputError::Archive { location, .. })
             | InstrumentFailure::Class { location, .. }
             | InstrumentFailure::UnsafeEntryName { location } => location.clone(),

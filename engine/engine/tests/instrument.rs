@@ -439,3 +439,48 @@ fn a_future_class_of_a_multi_release_jar_is_kept_with_a_warning_and_the_rest_ins
     let outcome = instrument(&request(vec![input], &out)).unwrap();
     assert_eq!(outcome.failures.len(), 1);
 }
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_in_a_directory_input_are_followed_and_bad_ones_named() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let class = testdata_class("AllInstructions.class");
+    let shared = dir.path().join("shared");
+    fs::create_dir_all(&shared).unwrap();
+    fs::write(shared.join("Linked.class"), &class).unwrap();
+    fs::write(dir.path().join("notes.txt"), b"n").unwrap();
+    let classes = dir.path().join("classes");
+    fs::create_dir_all(classes.join("a")).unwrap();
+    fs::write(classes.join("a/Own.class"), &class).unwrap();
+    symlink(&shared, classes.join("b")).unwrap();
+    symlink(dir.path().join("notes.txt"), classes.join("a/notes.txt")).unwrap();
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![classes.clone()], &out)).unwrap();
+    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert_eq!((outcome.classes_rewritten, outcome.resources_copied), (2, 1));
+    assert!(out.join("b/Linked.class").is_file() && !out.join("b").is_symlink());
+    assert_eq!(fs::read(out.join("a/notes.txt")).unwrap(), b"n");
+
+    let looping = classes.join("a/loop");
+    symlink("..", &looping).unwrap();
+    let dangling = classes.join("gone.class");
+    symlink("nowhere.class", &dangling).unwrap();
+    let outcome = instrument(&request(vec![classes.clone()], &out)).unwrap();
+    let messages: Vec<String> = outcome.failures.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        [
+            format!(
+                "{}: symbolic link loop: it leads back to {}",
+                looping.display(),
+                classes.display()
+            ),
+            format!(
+                "{}: symbolic link to nowhere.class, which does not exist",
+                dangling.display()
+            ),
+        ]
+    );
+    assert_eq!(outcome.classes_rewritten, 2, "the other files are still written");
+}
