@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::objects::ObjectStore;
-use crate::output::write_atomically;
+use crate::output::{remove_temporaries, write_atomically};
 
 /// The version of the manifest, object and index formats.
 const FORMAT: u32 = 2;
@@ -335,6 +335,14 @@ impl Cache {
             path,
             message: format!("cannot write the manifest ({e}); the next run checks everything again"),
         })
+    }
+
+    /// Deletes the temporary files that a killed run left in the cache
+    /// (the caller holds its lock).
+    pub(crate) fn remove_temporaries(&self) {
+        remove_temporaries(&self.dir, 1);
+        remove_temporaries(&self.dir.join("manifests"), 1);
+        self.objects().remove_temporaries();
     }
 
     /// The store of rewritten classes.

@@ -44,7 +44,7 @@ use crate::error::EngineError;
 use crate::filter::ClassFilter;
 use crate::input::{Input, InputArchive, InputError, InputKind, Location};
 use crate::objects::{CachedRewrite, ObjectStore};
-use crate::output::{safe_relative_path, write_atomically};
+use crate::output::{remove_temporaries, safe_relative_path, temporary_builder, write_atomically};
 use crate::overlap::{check_apart, PathRole};
 use crate::signatures;
 
@@ -228,7 +228,14 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
         path: lock_path,
         source,
     })?;
-    tempfile::tempfile_in(&request.output).map_err(output_error)?;
+    temporary_builder()
+        .tempfile_in(&request.output)
+        .map_err(output_error)?;
+    // Under both locks: what is left is from a run that was killed.
+    remove_temporaries(&request.output, usize::MAX);
+    if let Some(cache) = &cache {
+        cache.remove_temporaries();
+    }
 
     let started = nanos_since_epoch(SystemTime::now());
     let fingerprint = scheme_fingerprint(&request.scheme);

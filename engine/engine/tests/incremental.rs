@@ -621,3 +621,46 @@ fn random_edit_sequences_give_the_same_output_as_clean_builds() {
         }
     }
 }
+
+#[test]
+fn temporary_files_of_a_killed_run_are_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = class_dir(dir.path());
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    let request = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
+    run(&request);
+    assert!(!cache.join("objects.adding").exists(), "a finished run leaves no marker");
+    let objects = cache.join("objects/00");
+    // What a run killed while writing leaves: temporary files beside the
+    // outputs, the objects, the manifests and the index, and the marker of
+    // a store being added to.
+    let left = [
+        out.join(".jp-Zz9Yy8"),
+        out.join("p/.jp-a1B2c3"),
+        objects.join(".jp-q1w2e3"),
+        cache.join("manifests/.jp-r4t5y6"),
+        cache.join(".jp-u7i8o9"),
+    ];
+    for path in &left {
+        fs::write(path, b"partial").unwrap();
+    }
+    fs::write(cache.join("objects.adding"), b"").unwrap();
+    let not_ours = [cache.join(".jp-notes"), cache.join("manifests/jp-abcdef")];
+    for path in &not_ours {
+        fs::write(path, b"mine").unwrap();
+    }
+    run(&request);
+    for path in &left {
+        assert!(!path.exists(), "{} is left", path.display());
+    }
+    assert!(!cache.join("objects.adding").exists());
+    assert!(not_ours.iter().all(|path| path.exists()));
+    assert_equals_clean_build(&request);
+
+    // Without the marker, no run was killed while adding objects: the
+    // store is not walked.
+    let unwalked = objects.join(".jp-p0o9i8");
+    fs::write(&unwalked, b"").unwrap();
+    run(&request);
+    assert!(unwalked.exists());
+}
