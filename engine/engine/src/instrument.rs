@@ -22,6 +22,7 @@
 //! cache into an empty directory. Runs on the same output directory (and on
 //! the same cache) take turns, through file locks held for the whole run.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
@@ -104,10 +105,14 @@ pub enum InstrumentFailure {
         location: Location,
     },
     /// Two inputs would write the same output file.
-    #[error("{}: written by more than one input", path.display())]
+    #[error("{}: written by more than one input: {} and {}", path.display(), first.display(), second.display())]
     Conflict {
         /// The output path.
         path: PathBuf,
+        /// The input (file) that claimed it first, and got it.
+        first: PathBuf,
+        /// The input (file) refused for it.
+        second: PathBuf,
     },
     /// An output could not be written.
     #[error("{}", path.display())]
@@ -138,7 +143,7 @@ impl InstrumentFailure {
             InstrumentFailure::Input(InputError::Archive { location, .. })
             | InstrumentFailure::Class { location, .. }
             | InstrumentFailure::UnsafeEntryName { location } => location.clone(),
-            InstrumentFailure::Conflict { path } | InstrumentFailure::Write { path, .. } => file(path),
+            InstrumentFailure::Conflict { path, .. } | InstrumentFailure::Write { path, .. } => file(path),
         }
     }
 }
@@ -259,7 +264,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     };
 
     let mut tally = Tally::default();
-    let mut claims = HashSet::new();
+    let mut claims = Claims::default();
     for path in &request.inputs {
         match Input::open(path) {
             Ok(input) => match input.kind() {
@@ -464,6 +469,30 @@ impl Tally {
     }
 }
 
+/// Which input file writes each output file (relative, `/`-separated).
+#[derive(Default)]
+struct Claims(HashMap<String, PathBuf>);
+
+impl Claims {
+    /// Records that `input` writes `output`.
+    ///
+    /// # Errors
+    /// A conflict naming both inputs when another input writes it already.
+    fn claim(&mut self, output_dir: &Path, output: &str, input: &Path) -> Result<(), InstrumentFailure> {
+        match self.0.entry(output.to_owned()) {
+            Entry::Occupied(first) => Err(InstrumentFailure::Conflict {
+                path: output_dir.join(output),
+                first: first.get().clone(),
+                second: input.to_owned(),
+            }),
+            Entry::Vacant(vacant) => {
+                vacant.insert(input.to_owned());
+                Ok(())
+            }
+        }
+    }
+}
+
 /// A file of a directory input, or a class-file input.
 struct FileUnit {
     path: PathBuf,
@@ -518,7 +547,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// The units of a directory or class-file input, processed in parallel.
-    fn files(&self, input: &Input, claims: &mut HashSet<String>, tally: &mut Tally) {
+    fn files(&self, input: &Input, claims: &mut Claims, tally: &mut Tally) {
         let root = std::path::absolute(input.path()).unwrap_or_else(|_| input.path().to_owned());
         let listed: Vec<Result<(PathBuf, String), InputError>> = match input.kind() {
             InputKind::ClassFile => {
@@ -541,9 +570,8 @@ impl Run<'_> {
                 InputKind::ClassFile => root.to_string_lossy().into_owned(),
                 _ => root.join(&name).to_string_lossy().into_owned(),
             };
-            if !claims.insert(name.clone()) {
-                let path = self.request.output.join(&name);
-                tally.failures.push(InstrumentFailure::Conflict { path });
+            if let Err(conflict) = claims.claim(&self.request.output, &name, &path) {
+                tally.failures.push(conflict);
                 tally.changed = true;
                 continue;
             }
@@ -758,7 +786,7 @@ impl Run<'_> {
 
     /// A jar or jmod: one unit, redone as a whole when its bytes change
     /// (its classes still come from the cache when it has them).
-    fn archive(&self, input: &Input, claims: &mut HashSet<String>) -> UnitResult {
+    fn archive(&self, input: &Input, claims: &mut Claims) -> UnitResult {
         let key = std::path::absolute(input.path())
             .unwrap_or_else(|_| input.path().to_owned())
             .to_string_lossy()
@@ -780,7 +808,7 @@ impl Run<'_> {
         &self,
         input: &Input,
         key: &str,
-        claims: &mut HashSet<String>,
+        claims: &mut Claims,
         problems: &mut Vec<CacheProblem>,
     ) -> Result<Done, Failed> {
         let file_name = input.path().file_name().unwrap_or_default().to_string_lossy();
@@ -796,10 +824,9 @@ impl Run<'_> {
             stale: jar_output.iter().cloned().collect(),
         };
         if let Some(name) = &jar_output {
-            if !claims.insert(name.clone()) {
-                let path = self.request.output.join(name);
+            if let Err(conflict) = claims.claim(&self.request.output, name, input.path()) {
                 return Err(Failed {
-                    failure: Box::new(InstrumentFailure::Conflict { path }),
+                    failure: Box::new(conflict),
                     stale: Vec::new(),
                 });
             }
@@ -809,10 +836,9 @@ impl Run<'_> {
                 if jar_output.as_deref() == Some(output) {
                     continue;
                 }
-                if !claims.insert(output.to_owned()) {
-                    let path = self.request.output.join(output);
+                if let Err(conflict) = claims.claim(&self.request.output, output, input.path()) {
                     return Err(Failed {
-                        failure: Box::new(InstrumentFailure::Conflict { path }),
+                        failure: Box::new(conflict),
                         stale: Vec::new(),
                     });
                 }

@@ -629,7 +629,10 @@ fn temporary_files_of_a_killed_run_are_removed_by_the_next_run() {
     let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
     let request = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
     run(&request);
-    assert!(!cache.join("objects.adding").exists(), "a finished run leaves no marker");
+    assert!(
+        !cache.join("objects.adding").exists(),
+        "a finished run leaves no marker"
+    );
     let objects = cache.join("objects/00");
     // What a run killed while writing leaves: temporary files beside the
     // outputs, the objects, the manifests and the index, and the marker of

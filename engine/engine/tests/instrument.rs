@@ -175,11 +175,36 @@ fn two_inputs_writing_the_same_file_conflict() {
         fs::create_dir_all(input).unwrap();
         fs::write(input.join("same.txt"), b"x").unwrap();
     }
-    let outcome = instrument(&request(vec![a, b], &dir.path().join("out"))).unwrap();
-    assert!(matches!(
-        outcome.failures.as_slice(),
-        [InstrumentFailure::Conflict { .. }]
-    ));
+    let out = dir.path().join("out");
+    let outcome = instrument(&request(vec![a.clone(), b.clone()], &out)).unwrap();
+    let [conflict @ InstrumentFailure::Conflict { .. }] = outcome.failures.as_slice() else {
+        panic!("{:?}", outcome.failures)
+    };
+    assert_eq!(
+        conflict.to_string(),
+        format!(
+            "{}: written by more than one input: {} and {}",
+            out.join("same.txt").display(),
+            a.join("same.txt").display(),
+            b.join("same.txt").display()
+        )
+    );
+    // Two jars of the same name.
+    let (lib1, lib2) = (dir.path().join("lib1"), dir.path().join("lib2"));
+    for lib in [&lib1, &lib2] {
+        fs::create_dir_all(lib).unwrap();
+        jar(&lib.join("x.jar"), &[("r.txt", b"r")]);
+    }
+    let outcome = instrument(&request(vec![lib1.join("x.jar"), lib2.join("x.jar")], &out)).unwrap();
+    let message = outcome.failures[0].to_string();
+    assert!(
+        message.ends_with(&format!(
+            "{} and {}",
+            lib1.join("x.jar").display(),
+            lib2.join("x.jar").display()
+        )),
+        "{message}"
+    );
 }
 
 #[test]
