@@ -11,7 +11,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use jp_engine::api::{self, Request};
-use jp_engine::filter::{ClassFilter, ClassPattern};
+use jp_engine::filter::ClassFilter;
 use jp_engine::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
 use jp_engine::EngineError;
 use jp_instrument::blocks::Analysis;
@@ -261,7 +261,7 @@ fn changing_the_filter_rewrites_only_what_it_newly_admits() {
     let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
     let all = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
     let mut some = all.clone();
-    some.filter.exclude.push(ClassPattern::new("p.Enums"));
+    some.filter.exclude.push("p.Enums".parse().unwrap());
     let enums = run(&some).classes_unchanged - (CLASSES - REWRITABLE);
     assert_eq!(enums, 4, "Enums and its three nested classes");
     assert_equals_clean_build(&some);
@@ -484,7 +484,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         cache_dir: Some(dir.path().join("cache")),
         bba: Some(api::BbaName::Precise),
         include: vec![],
-        exclude: vec!["p.Generics**".to_owned()],
+        exclude: vec!["p.Generics**".parse().unwrap()],
         config_file: Some(config),
     };
     let json = serde_json::to_string(&request).unwrap();
