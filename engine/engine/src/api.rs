@@ -138,8 +138,9 @@ pub struct Message {
 ///
 /// # Errors
 /// When the request cannot be run at all: a relative path, an unreadable
-/// or invalid configuration file, an output or cache directory that cannot
-/// be written, a lock that cannot be taken. A bad input is not an error of
+/// or invalid configuration file, inputs, output and cache that overlap,
+/// an output or cache directory that cannot be written, a lock that cannot
+/// be taken. A bad input is not an error of
 /// the run: it is one of the outcome's `errors`.
 pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     let started = Instant::now();

@@ -15,6 +15,11 @@
 //! units go on. So one bad class of a directory costs only its own output,
 //! and one bad class of a jar costs the jar's.
 //!
+//! The inputs, the output directory and the cache directory must be apart
+//! ([`crate::overlap`]): JP never writes into its inputs. Temporary files
+//! that a killed run left in the output or the cache are deleted by the
+//! next run, under its locks (`output::remove_temporaries`).
+//!
 //! With a cache ([`crate::cache`]), an input file that did not change is
 //! not read again, and a class whose bytes the cache has seen under the same
 //! options is not rewritten again; the outputs of input files that are gone
@@ -176,22 +181,11 @@ pub struct InstrumentOutcome {
 /// outcome; the other inputs are still instrumented.
 ///
 /// # Errors
-/// When the run cannot be done at all: the output or cache directory
-/// cannot be created or written, or a lock cannot be taken.
+/// When the run cannot be done at all: inputs, output and cache overlap,
+/// the output or cache directory is a file or cannot be created or
+/// written, or a lock cannot be taken. Nothing is written then.
 pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, EngineError> {
-    let mut paths: Vec<(PathRole, &Path)> = request
-        .inputs
-        .iter()
-        .map(|i| (PathRole::Input, i.as_path()))
-        .collect();
-    paths.push((PathRole::Output, &request.output));
-    paths.extend(request.cache.iter().map(|c| (PathRole::Cache, c.as_path())));
-    check_apart(&paths)?;
-    for dir in std::iter::once(&request.output).chain(&request.cache) {
-        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
-            return Err(EngineError::NotADirectory { path: dir.clone() });
-        }
-    }
+    check_paths(request)?;
     let output_error = |source| EngineError::Output {
         path: request.output.clone(),
         source,
@@ -332,6 +326,29 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     outcome.cache_problems.extend(problems);
     outcome.failures = failures;
     Ok(outcome)
+}
+
+/// Refuses, before anything is written, a request whose inputs, output
+/// and cache overlap ([`crate::overlap`]), or whose output or cache
+/// directory exists as something else than a directory.
+fn check_paths(request: &InstrumentRequest) -> Result<(), EngineError> {
+    let inputs = request
+        .inputs
+        .iter()
+        .map(|input| (PathRole::Input, input.as_path()));
+    let output = std::iter::once((PathRole::Output, request.output.as_path()));
+    let cache = request
+        .cache
+        .iter()
+        .map(|cache| (PathRole::Cache, cache.as_path()));
+    let paths: Vec<(PathRole, &Path)> = inputs.chain(output).chain(cache).collect();
+    check_apart(&paths)?;
+    for dir in std::iter::once(&request.output).chain(&request.cache) {
+        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(EngineError::NotADirectory { path: dir.clone() });
+        }
+    }
+    Ok(())
 }
 
 /// What a run locks to keep other runs off its output directory: the
