@@ -8,6 +8,7 @@
 //! CACHE/manifests/<h>.json   one per output directory (h: SHA-256 of its canonical path)
 //! CACHE/objects/ab/cdef...   rewritten classes, named by their key (below)
 //! CACHE/objects.idx          the digest and warnings of every key ([`crate::objects`])
+//! CACHE/objects.adding       present while a run adds objects ([`crate::objects`])
 //! ```
 //!
 //! **Objects.** The key of a rewritten class is the SHA-256 of the

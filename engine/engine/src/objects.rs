@@ -4,6 +4,7 @@
 //! ```text
 //! CACHE/objects/ab/cdef...   a rewritten class, byte for byte, named by its key
 //! CACHE/objects.idx          what is known of every key: the digest of its object, its warnings
+//! CACHE/objects.adding       present while a run adds objects
 //! ```
 //!
 //! An object file holds exactly the bytes of the class as written to the
@@ -22,6 +23,11 @@
 //! cache take turns under its lock. An object whose digest does not match,
 //! and an index that does not check out, are reported and recomputed. An
 //! entry whose object file is missing counts as absent.
+//!
+//! Objects are written, and replaced, through temporary files and links
+//! named as all of JP's temporary files are. A run that dies while adding
+//! objects leaves its marker, `objects.adding`; the next run then deletes
+//! the temporary files in `objects/`, and only then, as the store is large.
 
 use std::collections::HashMap;
 use std::fs;
