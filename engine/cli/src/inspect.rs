@@ -24,10 +24,12 @@ pub struct Args {
     constants: bool,
 }
 
-/// Runs the command; `Ok(false)` when some input could not be read or parsed.
+/// Runs the command; `Ok(false)` when some input could not be read or
+/// parsed, or holds no class of the `--class` name.
 pub fn run(args: &Args) -> anyhow::Result<bool> {
     let wanted = args.class.as_ref().map(|name| name.replace('.', "/"));
     let mut all_ok = true;
+    let mut found = false;
     let mut out = io::stdout().lock();
     for path in &args.inputs.paths {
         let entries = match Input::open(path).and_then(|input| Ok(input.entries()?.collect::<Vec<_>>())) {
@@ -41,7 +43,11 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         for entry in entries {
             match entry {
                 Ok(entry) if entry.is_class() => {
-                    all_ok &= inspect_entry(&mut out, &entry, wanted.as_deref(), args.constants)?;
+                    match inspect_entry(&mut out, &entry, wanted.as_deref(), args.constants)? {
+                        Inspected::Shown => found = true,
+                        Inspected::Other => {}
+                        Inspected::Failed => all_ok = false,
+                    }
                 }
                 Ok(_) => {}
                 Err(error) => {
@@ -51,7 +57,26 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
             }
         }
     }
+    if let (Some(name), false, true) = (&args.class, found, all_ok) {
+        let inputs: Vec<String> = args
+            .inputs
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eprintln!("jp: no class {name} in {}", inputs.join(", "));
+        all_ok = false;
+    }
     Ok(all_ok)
+}
+
+/// What became of one class file.
+enum Inspected {
+    Shown,
+    /// Not the `--class` asked for.
+    Other,
+    /// It does not parse (reported).
+    Failed,
 }
 
 fn inspect_entry(
@@ -59,21 +84,21 @@ fn inspect_entry(
     entry: &Entry,
     wanted: Option<&str>,
     constants: bool,
-) -> io::Result<bool> {
+) -> io::Result<Inspected> {
     let class = match ClassFile::parse(&entry.bytes) {
         Ok(class) => class,
         Err(error) => {
             eprintln!("jp: {}: {error}", entry.location);
-            return Ok(false);
+            return Ok(Inspected::Failed);
         }
     };
     if wanted.is_some_and(|name| name.as_bytes() != class.this_class_name()) {
-        return Ok(true);
+        return Ok(Inspected::Other);
     }
     writeln!(out, "{}", entry.location)?;
     print_class(out, &class, constants)?;
     writeln!(out)?;
-    Ok(true)
+    Ok(Inspected::Shown)
 }
 
 /// `0x0021 (ACC_PUBLIC, ACC_SUPER)`, or just `0x0000`.

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use jp_engine::config::{BbaName, Config};
+use jp_engine::filter::ClassPattern;
 use jp_engine::instrument::{instrument, InstrumentRequest, Scheme};
 use jp_instrument::stress::StressOptions;
 
@@ -51,10 +52,10 @@ pub struct Args {
     /// Instrument only classes matching a pattern (binary names; `*` within
     /// a package segment, `**` across them). Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
-    include: Vec<String>,
+    include: Vec<ClassPattern>,
     /// Copy classes matching a pattern unchanged. Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
-    exclude: Vec<String>,
+    exclude: Vec<ClassPattern>,
     /// A `jp.toml` with an `[instrument]` table (bba, include, exclude).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,

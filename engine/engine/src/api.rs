@@ -59,6 +59,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::config::BbaName;
 use crate::config::Config;
 pub use crate::error::EngineError;
+use crate::filter::ClassPattern;
 use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
 
 /// What to instrument, and how.
@@ -76,12 +77,14 @@ pub struct Request {
     /// The basic-block analysis; wins over the configuration file's.
     #[serde(default)]
     pub bba: Option<BbaName>,
-    /// Include patterns, added to the configuration file's.
+    /// Include patterns, added to the configuration file's; checked when
+    /// the request is read.
     #[serde(default)]
-    pub include: Vec<String>,
-    /// Exclude patterns, added to the configuration file's.
+    pub include: Vec<ClassPattern>,
+    /// Exclude patterns, added to the configuration file's; checked when
+    /// the request is read.
     #[serde(default)]
-    pub exclude: Vec<String>,
+    pub exclude: Vec<ClassPattern>,
     /// A `jp.toml`; absolute.
     #[serde(default)]
     pub config_file: Option<PathBuf>,
@@ -135,8 +138,9 @@ pub struct Message {
 ///
 /// # Errors
 /// When the request cannot be run at all: a relative path, an unreadable
-/// or invalid configuration file, an output or cache directory that cannot
-/// be written, a lock that cannot be taken. A bad input is not an error of
+/// or invalid configuration file, inputs, output and cache that overlap,
+/// an output or cache directory that cannot be written, a lock that cannot
+/// be taken. A bad input is not an error of
 /// the run: it is one of the outcome's `errors`.
 pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     let started = Instant::now();
@@ -334,8 +338,8 @@ mod tests {
                 output: "/p/out".into(),
                 cache_dir: Some("/p/cache".into()),
                 bba: Some(BbaName::Precise),
-                include: vec!["com.acme.**".to_owned()],
-                exclude: vec!["**Test".to_owned()],
+                include: vec!["com.acme.**".parse().unwrap()],
+                exclude: vec!["**Test".parse().unwrap()],
                 config_file: Some("/p/jp.toml".into()),
             }
         );
@@ -385,6 +389,18 @@ mod tests {
                 "{json}"
             );
         }
+    }
+
+    #[test]
+    fn a_bad_pattern_is_refused_naming_it_and_why() {
+        let error =
+            run_json(r#"{"inputs":[],"output":"/o","exclude":["a.b","com.acme..Main"]}"#).unwrap_err();
+        assert!(matches!(error, EngineError::RequestJson(_)));
+        let cause = error.source().unwrap().to_string();
+        assert!(
+            cause.starts_with("pattern `com.acme..Main` has an empty package segment"),
+            "{cause}"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! CACHE/manifests/<h>.json   one per output directory (h: SHA-256 of its canonical path)
 //! CACHE/objects/ab/cdef...   rewritten classes, named by their key (below)
 //! CACHE/objects.idx          the digest and warnings of every key ([`crate::objects`])
+//! CACHE/objects.adding       present while a run adds objects ([`crate::objects`])
 //! ```
 //!
 //! **Objects.** The key of a rewritten class is the SHA-256 of the
@@ -59,7 +60,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::objects::ObjectStore;
-use crate::output::write_atomically;
+use crate::output::{remove_temporaries, write_atomically};
 
 /// The version of the manifest, object and index formats.
 const FORMAT: u32 = 2;
@@ -256,16 +257,19 @@ impl Cache {
         Ok(Cache { dir: dir.to_owned() })
     }
 
+    /// The lock file's path.
+    pub(crate) fn lock_path(&self) -> PathBuf {
+        self.dir.join("lock")
+    }
+
     /// The lock file, opened (created when missing) for locking.
-    pub(crate) fn lock_file(&self) -> io::Result<(PathBuf, File)> {
-        let path = self.dir.join("lock");
-        let file = File::options()
+    pub(crate) fn lock_file(&self) -> io::Result<File> {
+        File::options()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(&path)?;
-        Ok((path, file))
+            .open(self.lock_path())
     }
 
     /// Where the manifest of the output directory `output` (canonical) lives.
@@ -332,6 +336,14 @@ impl Cache {
             path,
             message: format!("cannot write the manifest ({e}); the next run checks everything again"),
         })
+    }
+
+    /// Deletes the temporary files that a killed run left in the cache
+    /// (the caller holds its lock).
+    pub(crate) fn remove_temporaries(&self) {
+        remove_temporaries(&self.dir, 1);
+        remove_temporaries(&self.dir.join("manifests"), 1);
+        self.objects().remove_temporaries();
     }
 
     /// The store of rewritten classes.

@@ -33,12 +33,12 @@ pub struct Config {
 pub struct InstrumentConfig {
     /// The basic-block analysis.
     pub bba: Option<BbaName>,
-    /// Include patterns (see [`crate::filter`]).
+    /// Include patterns (see [`crate::filter`]), checked when read.
     #[serde(default)]
-    pub include: Vec<String>,
-    /// Exclude patterns.
+    pub include: Vec<ClassPattern>,
+    /// Exclude patterns, checked when read.
     #[serde(default)]
-    pub exclude: Vec<String>,
+    pub exclude: Vec<ClassPattern>,
 }
 
 /// A basic-block analysis as spelled in configuration.
@@ -106,18 +106,14 @@ impl Config {
     pub fn resolve(
         &self,
         bba: Option<BbaName>,
-        include: &[String],
-        exclude: &[String],
+        include: &[ClassPattern],
+        exclude: &[ClassPattern],
     ) -> (ProfileOptions, ClassFilter) {
         let analysis = bba
             .or(self.instrument.bba)
             .map_or(Analysis::Default, Analysis::from);
-        let patterns = |from_file: &[String], given: &[String]| {
-            from_file
-                .iter()
-                .chain(given)
-                .map(|p| ClassPattern::new(p))
-                .collect()
+        let patterns = |from_file: &[ClassPattern], given: &[ClassPattern]| {
+            from_file.iter().chain(given).cloned().collect()
         };
         let filter = ClassFilter {
             include: patterns(&self.instrument.include, include),
@@ -131,14 +127,18 @@ impl Config {
 mod tests {
     use super::*;
 
+    fn pattern(text: &str) -> ClassPattern {
+        text.parse().unwrap()
+    }
+
     #[test]
     fn a_full_file_parses() {
         let config: Config =
             toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\nexclude = [\"**Test\"]\n")
                 .unwrap();
         assert_eq!(config.instrument.bba, Some(BbaName::Precise));
-        assert_eq!(config.instrument.include, ["a.**"]);
-        assert_eq!(config.instrument.exclude, ["**Test"]);
+        assert_eq!(config.instrument.include, [pattern("a.**")]);
+        assert_eq!(config.instrument.exclude, [pattern("**Test")]);
     }
 
     #[test]
@@ -158,17 +158,23 @@ mod tests {
     fn given_settings_win_over_the_file_and_add_to_its_patterns() {
         let config: Config =
             toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\n").unwrap();
-        let (options, filter) = config.resolve(None, &["b.**".to_owned()], &[]);
+        let (options, filter) = config.resolve(None, &[pattern("b.**")], &[]);
         assert_eq!(options.analysis, Analysis::Precise);
-        assert_eq!(
-            filter.include,
-            [ClassPattern::new("a.**"), ClassPattern::new("b.**")]
-        );
+        assert_eq!(filter.include, [pattern("a.**"), pattern("b.**")]);
         let (options, _) = config.resolve(Some(BbaName::Default), &[], &[]);
         assert_eq!(options.analysis, Analysis::Default);
-        let (options, filter) = Config::default().resolve(None, &[], &["**Test".to_owned()]);
+        let (options, filter) = Config::default().resolve(None, &[], &[pattern("**Test")]);
         assert_eq!(options.analysis, Analysis::Default);
         assert!(!filter.accepts("a.MainTest"));
+    }
+
+    #[test]
+    fn a_bad_pattern_is_refused_with_its_position_and_why() {
+        let error =
+            toml::from_str::<Config>("[instrument]\ninclude = [\"a.**\", \"com/acme/**\"]\n").unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("line 2"), "{message}");
+        assert!(message.contains("pattern `com/acme/**` uses `/`"), "{message}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::config::ConfigError;
+use crate::overlap::OverlapError;
 
 /// Why a run could not be done at all.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,17 @@ pub enum EngineError {
     /// The configuration file is unreadable or invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// Two paths of the request are the same, or one holds the other:
+    /// nothing was written.
+    #[error(transparent)]
+    Overlap(#[from] OverlapError),
+    /// The output or cache directory is a file (or another kind of
+    /// non-directory).
+    #[error("{} is not a directory", path.display())]
+    NotADirectory {
+        /// The path given as a directory.
+        path: PathBuf,
+    },
     /// The output directory cannot be created or written.
     #[error("{}: cannot write the output directory", path.display())]
     Output {

@@ -9,18 +9,76 @@
 //! `com.acme.**` (the package and its subpackages), `**Test`.
 
 use std::fmt;
+use std::str::FromStr;
 
-/// A compiled include or exclude pattern.
-#[derive(Debug, Clone, PartialEq, Eq)]
+use serde::{Deserialize, Serialize};
+
+/// A checked include or exclude pattern. In configuration (`jp.toml`, a
+/// request's JSON) it is a string, checked when it is read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct ClassPattern {
     text: String,
 }
 
+/// A pattern that could match no class, or not the classes it seems to name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pattern `{pattern}` {problem}")]
+pub struct PatternError {
+    /// The pattern as given.
+    pub pattern: String,
+    /// What is wrong with it.
+    pub problem: PatternProblem,
+}
+
+/// What is wrong with a pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PatternProblem {
+    /// Nothing to match.
+    #[error("is empty")]
+    Empty,
+    /// A path (`com/acme/**`) instead of a class name.
+    #[error("uses `/`: patterns name classes with dots, as in `com.acme.**`")]
+    Slash,
+    /// A character that no binary class name holds (JVMS §4.2.1).
+    #[error("holds `{0}`, which no class name holds")]
+    Character(char),
+    /// `..`, or a dot at the start or the end.
+    #[error("has an empty package segment (`..`, or a dot at its start or end)")]
+    EmptySegment,
+    /// More than two stars in a row.
+    #[error("has `***`: `**` stands for anything, `*` for a part of one segment")]
+    ThreeStars,
+}
+
 impl ClassPattern {
-    /// Compiles a pattern (any text is a valid pattern).
-    pub fn new(text: &str) -> ClassPattern {
-        ClassPattern {
-            text: text.to_owned(),
+    /// Checks and compiles a pattern.
+    ///
+    /// # Errors
+    /// An empty pattern, a `/`, a character that no class name holds
+    /// (`;`, `[`, white space), an empty segment, or `***`.
+    pub fn new(text: &str) -> Result<ClassPattern, PatternError> {
+        let problem = if text.is_empty() {
+            Some(PatternProblem::Empty)
+        } else if text.contains('/') {
+            Some(PatternProblem::Slash)
+        } else if let Some(c) = text.chars().find(|&c| c == ';' || c == '[' || c.is_whitespace()) {
+            Some(PatternProblem::Character(c))
+        } else if text.split('.').any(str::is_empty) {
+            Some(PatternProblem::EmptySegment)
+        } else if text.contains("***") {
+            Some(PatternProblem::ThreeStars)
+        } else {
+            None
+        };
+        match problem {
+            Some(problem) => Err(PatternError {
+                pattern: text.to_owned(),
+                problem,
+            }),
+            None => Ok(ClassPattern {
+                text: text.to_owned(),
+            }),
         }
     }
 
@@ -36,6 +94,28 @@ impl ClassPattern {
             .enumerate()
             .filter(|&(_, &b)| b == b'$')
             .any(|(i, _)| glob(pattern, &name[..i]))
+    }
+}
+
+impl FromStr for ClassPattern {
+    type Err = PatternError;
+
+    fn from_str(text: &str) -> Result<Self, PatternError> {
+        ClassPattern::new(text)
+    }
+}
+
+impl TryFrom<String> for ClassPattern {
+    type Error = PatternError;
+
+    fn try_from(text: String) -> Result<Self, PatternError> {
+        ClassPattern::new(&text)
+    }
+}
+
+impl From<ClassPattern> for String {
+    fn from(pattern: ClassPattern) -> String {
+        pattern.text
     }
 }
 
@@ -94,7 +174,7 @@ mod tests {
     use super::*;
 
     fn matches(pattern: &str, class: &str) -> bool {
-        ClassPattern::new(pattern).matches(class)
+        ClassPattern::new(pattern).unwrap().matches(class)
     }
 
     #[test]
@@ -127,13 +207,38 @@ mod tests {
     #[test]
     fn excludes_win_over_includes() {
         let filter = ClassFilter {
-            include: vec![ClassPattern::new("com.acme.**")],
-            exclude: vec![ClassPattern::new("**Test")],
+            include: vec!["com.acme.**".parse().unwrap()],
+            exclude: vec!["**Test".parse().unwrap()],
         };
         assert!(filter.accepts("com.acme.Main"));
         assert!(!filter.accepts("com.acme.MainTest"));
         assert!(!filter.accepts("org.other.Main"));
         assert!(ClassFilter::default().accepts("anything.At.All"));
+    }
+
+    #[test]
+    fn patterns_that_name_no_class_are_refused_saying_why() {
+        for (text, problem) in [
+            ("", PatternProblem::Empty),
+            ("com/acme/**", PatternProblem::Slash),
+            ("com.acme.Main;", PatternProblem::Character(';')),
+            ("[Lcom.acme.Main", PatternProblem::Character('[')),
+            ("com.acme. Main", PatternProblem::Character(' ')),
+            ("com..acme", PatternProblem::EmptySegment),
+            ("com.acme.", PatternProblem::EmptySegment),
+            (".Main", PatternProblem::EmptySegment),
+            ("com.***", PatternProblem::ThreeStars),
+        ] {
+            let error = ClassPattern::new(text).unwrap_err();
+            assert_eq!(error.problem, problem, "{text}");
+            assert!(
+                error.to_string().starts_with(&format!("pattern `{text}` ")),
+                "{error}"
+            );
+        }
+        for text in ["**", "*", "com.acme.*", "**Test", "com.acme.Main$1", "a.b?"] {
+            assert!(ClassPattern::new(text).is_ok(), "{text}");
+        }
     }
 
     #[test]

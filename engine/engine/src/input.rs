@@ -47,6 +47,23 @@ pub enum InputError {
         #[source]
         source: zip::result::ZipError,
     },
+    /// A symbolic link in a directory input leads to a directory that
+    /// holds it: following it would never end.
+    #[error("{}: symbolic link loop: it leads back to {}", path.display(), ancestor.display())]
+    LinkLoop {
+        /// The link.
+        path: PathBuf,
+        /// The directory it leads back to.
+        ancestor: PathBuf,
+    },
+    /// A symbolic link in a directory input points to nothing.
+    #[error("{}: symbolic link to {}, which does not exist", path.display(), target.display())]
+    DanglingLink {
+        /// The link.
+        path: PathBuf,
+        /// What it points to.
+        target: PathBuf,
+    },
     /// The path is neither a directory nor a `.class`, `.jar`, `.zip` or `.jmod` file.
     #[error("{path}: not a class file, directory, jar or jmod")]
     UnknownKind {
@@ -181,20 +198,20 @@ impl Input {
     }
 
     /// The files of a directory input, sorted by name, without reading
-    /// them (for any other kind: nothing).
+    /// them (for any other kind: nothing). Symbolic links are followed, to
+    /// files and directories alike, as the JVM's class loaders follow them;
+    /// a link that loops or points to nothing is an `Err` item naming it.
     pub fn files(&self) -> impl Iterator<Item = Result<DirFile, InputError>> + '_ {
-        let walk = (self.kind == InputKind::Directory)
-            .then(|| walkdir::WalkDir::new(&self.path).sort_by_file_name().into_iter());
+        let walk = (self.kind == InputKind::Directory).then(|| {
+            walkdir::WalkDir::new(&self.path)
+                .follow_links(true)
+                .sort_by_file_name()
+                .into_iter()
+        });
         walk.into_iter().flatten().filter_map(move |item| {
             let item = match item {
                 Ok(item) => item,
-                Err(e) => {
-                    let path = e.path().unwrap_or(&self.path).to_owned();
-                    let source = e
-                        .into_io_error()
-                        .unwrap_or_else(|| io::Error::other("filesystem loop"));
-                    return Some(Err(InputError::Io { path, source }));
-                }
+                Err(e) => return Some(Err(self.walk_error(e))),
             };
             if !item.file_type().is_file() {
                 return None;
@@ -210,6 +227,27 @@ impl Input {
                 name,
             }))
         })
+    }
+
+    /// What went wrong while walking this directory input.
+    fn walk_error(&self, error: walkdir::Error) -> InputError {
+        let path = error.path().unwrap_or(&self.path).to_owned();
+        if let Some(ancestor) = error.loop_ancestor() {
+            return InputError::LinkLoop {
+                ancestor: ancestor.to_owned(),
+                path,
+            };
+        }
+        let dangling = error
+            .io_error()
+            .is_some_and(|e| e.kind() == io::ErrorKind::NotFound);
+        if let (true, Ok(target)) = (dangling, fs::read_link(&path)) {
+            return InputError::DanglingLink { path, target };
+        }
+        let source = error
+            .into_io_error()
+            .unwrap_or_else(|| io::Error::other("cannot walk the directory"));
+        InputError::Io { path, source }
     }
 
     fn directory_entries(&self) -> impl Iterator<Item = Result<Entry, InputError>> + '_ {
@@ -241,59 +279,82 @@ impl Input {
     /// entry is an `Err` item and the rest still follow.
     pub fn archive_entries_of(
         &self,
-        mut bytes: Vec<u8>,
+        bytes: Vec<u8>,
     ) -> Result<Box<dyn Iterator<Item = Result<Entry, InputError>> + '_>, InputError> {
+        let mut archive = self.archive_of(bytes)?;
+        let mut index = 0;
+        Ok(Box::new(std::iter::from_fn(move || {
+            while index < archive.len() {
+                index += 1;
+                if let Some(entry) = self.archive_entry(&mut archive, index - 1) {
+                    return Some(entry);
+                }
+            }
+            None
+        })))
+    }
+
+    /// The archive of a jar or jmod input whose file holds `bytes`.
+    ///
+    /// # Errors
+    /// When the bytes are not a readable archive.
+    pub fn archive_of(&self, mut bytes: Vec<u8>) -> Result<InputArchive, InputError> {
         if self.kind == InputKind::Jmod && bytes.starts_with(JMOD_HEADER) {
             bytes.drain(..JMOD_HEADER.len());
         }
-        let archive_location = || Location {
-            file: self.path.clone(),
-            entry: None,
-        };
-        let mut archive =
-            zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(|source| InputError::Archive {
-                location: archive_location(),
-                source,
-            })?;
-        let mut index = 0;
-        Ok(Box::new(std::iter::from_fn(move || loop {
-            if index >= archive.len() {
-                return None;
-            }
-            let i = index;
-            index += 1;
-            let mut file = match archive.by_index(i) {
-                Ok(file) => file,
-                Err(source) => {
-                    return Some(Err(InputError::Archive {
-                        location: archive_location(),
-                        source,
-                    }))
-                }
-            };
-            if file.is_dir() {
-                continue;
-            }
-            let name = String::from_utf8_lossy(file.name_raw()).into_owned();
-            let location = Location {
+        zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(|source| InputError::Archive {
+            location: Location {
                 file: self.path.clone(),
-                entry: Some(name.clone()),
-            };
-            let mut contents = Vec::with_capacity(file.size().min(1 << 26) as usize);
-            return Some(match file.read_to_end(&mut contents) {
-                Ok(_) => Ok(Entry {
-                    location,
-                    name,
-                    bytes: contents,
-                }),
-                Err(e) => Err(InputError::Archive {
-                    location,
-                    source: e.into(),
-                }),
-            });
-        })))
+                entry: None,
+            },
+            source,
+        })
+    }
+
+    /// The entry at `index` of this input's `archive`, read; `None` for a
+    /// directory entry.
+    pub fn archive_entry(
+        &self,
+        archive: &mut InputArchive,
+        index: usize,
+    ) -> Option<Result<Entry, InputError>> {
+        let mut file = match archive.by_index(index) {
+            Ok(file) => file,
+            Err(source) => {
+                return Some(Err(InputError::Archive {
+                    location: Location {
+                        file: self.path.clone(),
+                        entry: None,
+                    },
+                    source,
+                }))
+            }
+        };
+        if file.is_dir() {
+            return None;
+        }
+        let name = String::from_utf8_lossy(file.name_raw()).into_owned();
+        let location = Location {
+            file: self.path.clone(),
+            entry: Some(name.clone()),
+        };
+        let mut contents = Vec::with_capacity(file.size().min(1 << 26) as usize);
+        Some(match file.read_to_end(&mut contents) {
+            Ok(_) => Ok(Entry {
+                location,
+                name,
+                bytes: contents,
+            }),
+            Err(e) => Err(InputError::Archive {
+                location,
+                source: e.into(),
+            }),
+        })
     }
 }
+
+/// A jar or jmod, read into memory (a jmod without its header).
+pub type InputArchive = zip::ZipArchive<io::Cursor<Vec<u8>>>;
 
 fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
     fs::read(path).map_err(|source| InputError::Io {

@@ -15,6 +15,11 @@
 //! units go on. So one bad class of a directory costs only its own output,
 //! and one bad class of a jar costs the jar's.
 //!
+//! The inputs, the output directory and the cache directory must be apart
+//! ([`crate::overlap`]): JP never writes into its inputs. Temporary files
+//! that a killed run left in the output or the cache are deleted by the
+//! next run, under its locks (`output::remove_temporaries`).
+//!
 //! With a cache ([`crate::cache`]), an input file that did not change is
 //! not read again, and a class whose bytes the cache has seen under the same
 //! options is not rewritten again; the outputs of input files that are gone
@@ -22,6 +27,7 @@
 //! cache into an empty directory. Runs on the same output directory (and on
 //! the same cache) take turns, through file locks held for the whole run.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
@@ -29,6 +35,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use jp_classfile::ClassFileError;
 use jp_instrument::profile::{profile_class, ProfileOptions};
 use jp_instrument::stress::{stress_class, StressOptions};
 use jp_instrument::{InstrumentError, Rewritten};
@@ -41,9 +48,10 @@ use crate::cache::{
 pub use crate::cache::{CacheProblem, KeptWarning};
 use crate::error::EngineError;
 use crate::filter::ClassFilter;
-use crate::input::{Entry, Input, InputError, InputKind, Location};
+use crate::input::{Input, InputArchive, InputError, InputKind, Location};
 use crate::objects::{CachedRewrite, ObjectStore};
-use crate::output::{safe_relative_path, write_atomically};
+use crate::output::{remove_temporaries, safe_relative_path, temporary_builder, write_atomically};
+use crate::overlap::{check_apart, PathRole};
 use crate::signatures;
 
 /// Which rewrite to apply.
@@ -102,10 +110,14 @@ pub enum InstrumentFailure {
         location: Location,
     },
     /// Two inputs would write the same output file.
-    #[error("{}: written by more than one input", path.display())]
+    #[error("{}: written by more than one input: {} and {}", path.display(), first.display(), second.display())]
     Conflict {
         /// The output path.
         path: PathBuf,
+        /// The input (file) that claimed it first, and got it.
+        first: PathBuf,
+        /// The input (file) refused for it.
+        second: PathBuf,
     },
     /// An output could not be written.
     #[error("{}", path.display())]
@@ -127,13 +139,16 @@ impl InstrumentFailure {
             entry: None,
         };
         match self {
-            InstrumentFailure::Input(InputError::Io { path, .. } | InputError::UnknownKind { path }) => {
-                file(path)
-            }
+            InstrumentFailure::Input(
+                InputError::Io { path, .. }
+                | InputError::UnknownKind { path }
+                | InputError::LinkLoop { path, .. }
+                | InputError::DanglingLink { path, .. },
+            ) => file(path),
             InstrumentFailure::Input(InputError::Archive { location, .. })
             | InstrumentFailure::Class { location, .. }
             | InstrumentFailure::UnsafeEntryName { location } => location.clone(),
-            InstrumentFailure::Conflict { path } | InstrumentFailure::Write { path, .. } => file(path),
+            InstrumentFailure::Conflict { path, .. } | InstrumentFailure::Write { path, .. } => file(path),
         }
     }
 }
@@ -166,9 +181,11 @@ pub struct InstrumentOutcome {
 /// outcome; the other inputs are still instrumented.
 ///
 /// # Errors
-/// When the run cannot be done at all: the output or cache directory
-/// cannot be created or written, or a lock cannot be taken.
+/// When the run cannot be done at all: inputs, output and cache overlap,
+/// the output or cache directory is a file or cannot be created or
+/// written, or a lock cannot be taken. Nothing is written then.
 pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, EngineError> {
+    check_paths(request)?;
     let output_error = |source| EngineError::Output {
         path: request.output.clone(),
         source,
@@ -188,8 +205,9 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     // (also when the process dies).
     let mut cache_lock = match &cache {
         Some(cache) => {
-            let (path, file) = cache.lock_file().map_err(|source| EngineError::Cache {
-                path: request.cache.clone().unwrap_or_default(),
+            let path = cache.lock_path();
+            let file = cache.lock_file().map_err(|source| EngineError::Lock {
+                path: path.clone(),
                 source,
             })?;
             Some((path, fd_lock::RwLock::new(file)))
@@ -209,7 +227,14 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
         path: lock_path,
         source,
     })?;
-    tempfile::tempfile_in(&request.output).map_err(output_error)?;
+    temporary_builder()
+        .tempfile_in(&request.output)
+        .map_err(output_error)?;
+    // Under both locks: what is left is from a run that was killed.
+    remove_temporaries(&request.output, usize::MAX);
+    if let Some(cache) = &cache {
+        cache.remove_temporaries();
+    }
 
     let started = nanos_since_epoch(SystemTime::now());
     let fingerprint = scheme_fingerprint(&request.scheme);
@@ -233,7 +258,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     };
 
     let mut tally = Tally::default();
-    let mut claims = HashSet::new();
+    let mut claims = Claims::default();
     for path in &request.inputs {
         match Input::open(path) {
             Ok(input) => match input.kind() {
@@ -301,6 +326,29 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     outcome.cache_problems.extend(problems);
     outcome.failures = failures;
     Ok(outcome)
+}
+
+/// Refuses, before anything is written, a request whose inputs, output
+/// and cache overlap ([`crate::overlap`]), or whose output or cache
+/// directory exists as something else than a directory.
+fn check_paths(request: &InstrumentRequest) -> Result<(), EngineError> {
+    let inputs = request
+        .inputs
+        .iter()
+        .map(|input| (PathRole::Input, input.as_path()));
+    let output = std::iter::once((PathRole::Output, request.output.as_path()));
+    let cache = request
+        .cache
+        .iter()
+        .map(|cache| (PathRole::Cache, cache.as_path()));
+    let paths: Vec<(PathRole, &Path)> = inputs.chain(output).chain(cache).collect();
+    check_apart(&paths)?;
+    for dir in std::iter::once(&request.output).chain(&request.cache) {
+        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(EngineError::NotADirectory { path: dir.clone() });
+        }
+    }
+    Ok(())
 }
 
 /// What a run locks to keep other runs off its output directory: the
@@ -438,6 +486,30 @@ impl Tally {
     }
 }
 
+/// Which input file writes each output file (relative, `/`-separated).
+#[derive(Default)]
+struct Claims(HashMap<String, PathBuf>);
+
+impl Claims {
+    /// Records that `input` writes `output`.
+    ///
+    /// # Errors
+    /// A conflict naming both inputs when another input writes it already.
+    fn claim(&mut self, output_dir: &Path, output: &str, input: &Path) -> Result<(), InstrumentFailure> {
+        match self.0.entry(output.to_owned()) {
+            Entry::Occupied(first) => Err(InstrumentFailure::Conflict {
+                path: output_dir.join(output),
+                first: first.get().clone(),
+                second: input.to_owned(),
+            }),
+            Entry::Vacant(vacant) => {
+                vacant.insert(input.to_owned());
+                Ok(())
+            }
+        }
+    }
+}
+
 /// A file of a directory input, or a class-file input.
 struct FileUnit {
     path: PathBuf,
@@ -492,7 +564,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// The units of a directory or class-file input, processed in parallel.
-    fn files(&self, input: &Input, claims: &mut HashSet<String>, tally: &mut Tally) {
+    fn files(&self, input: &Input, claims: &mut Claims, tally: &mut Tally) {
         let root = std::path::absolute(input.path()).unwrap_or_else(|_| input.path().to_owned());
         let listed: Vec<Result<(PathBuf, String), InputError>> = match input.kind() {
             InputKind::ClassFile => {
@@ -515,9 +587,8 @@ impl Run<'_> {
                 InputKind::ClassFile => root.to_string_lossy().into_owned(),
                 _ => root.join(&name).to_string_lossy().into_owned(),
             };
-            if !claims.insert(name.clone()) {
-                let path = self.request.output.join(&name);
-                tally.failures.push(InstrumentFailure::Conflict { path });
+            if let Err(conflict) = claims.claim(&self.request.output, &name, &path) {
+                tally.failures.push(conflict);
                 tally.changed = true;
                 continue;
             }
@@ -691,7 +762,22 @@ impl Run<'_> {
                 Err(problem) => problems.push(problem),
             }
         }
-        let Rewritten { bytes, warnings } = rewrite(bytes, self.request.scheme)?;
+        let Rewritten { bytes, warnings } = match rewrite(bytes, self.request.scheme) {
+            Err(InstrumentError::ClassFile(error)) if is_for_a_future_jvm(name, &error) => {
+                // Not stored: the same bytes elsewhere are an error.
+                let class = name.strip_suffix(".class").unwrap_or(name);
+                let class = class.split('/').skip(3).collect::<Vec<_>>().join("/");
+                return Ok(Transformed {
+                    warnings: vec![KeptWarning {
+                        class,
+                        method: None,
+                        reason: format!("class kept as it was: {error}"),
+                    }],
+                    ..as_is(Kind::Unchanged)
+                });
+            }
+            result => result?,
+        };
         let kind = if bytes.is_some() {
             Kind::Rewritten
         } else {
@@ -717,7 +803,7 @@ impl Run<'_> {
 
     /// A jar or jmod: one unit, redone as a whole when its bytes change
     /// (its classes still come from the cache when it has them).
-    fn archive(&self, input: &Input, claims: &mut HashSet<String>) -> UnitResult {
+    fn archive(&self, input: &Input, claims: &mut Claims) -> UnitResult {
         let key = std::path::absolute(input.path())
             .unwrap_or_else(|_| input.path().to_owned())
             .to_string_lossy()
@@ -739,7 +825,7 @@ impl Run<'_> {
         &self,
         input: &Input,
         key: &str,
-        claims: &mut HashSet<String>,
+        claims: &mut Claims,
         problems: &mut Vec<CacheProblem>,
     ) -> Result<Done, Failed> {
         let file_name = input.path().file_name().unwrap_or_default().to_string_lossy();
@@ -755,10 +841,9 @@ impl Run<'_> {
             stale: jar_output.iter().cloned().collect(),
         };
         if let Some(name) = &jar_output {
-            if !claims.insert(name.clone()) {
-                let path = self.request.output.join(name);
+            if let Err(conflict) = claims.claim(&self.request.output, name, input.path()) {
                 return Err(Failed {
-                    failure: Box::new(InstrumentFailure::Conflict { path }),
+                    failure: Box::new(conflict),
                     stale: Vec::new(),
                 });
             }
@@ -768,10 +853,9 @@ impl Run<'_> {
                 if jar_output.as_deref() == Some(output) {
                     continue;
                 }
-                if !claims.insert(output.to_owned()) {
-                    let path = self.request.output.join(output);
+                if let Err(conflict) = claims.claim(&self.request.output, output, input.path()) {
                     return Err(Failed {
-                        failure: Box::new(InstrumentFailure::Conflict { path }),
+                        failure: Box::new(conflict),
                         stale: Vec::new(),
                     });
                 }
@@ -811,10 +895,15 @@ impl Run<'_> {
                 });
             }
         }
-        let entries = input
-            .archive_entries_of(bytes)
-            .and_then(|entries| entries.collect::<Result<Vec<Entry>, _>>())
-            .map_err(|error| failed(error.into()))?;
+        let mut archive = input.archive_of(bytes).map_err(|error| failed(error.into()))?;
+        let mut indices = Vec::with_capacity(archive.len());
+        let mut entries = Vec::with_capacity(archive.len());
+        for index in 0..archive.len() {
+            if let Some(entry) = input.archive_entry(&mut archive, index) {
+                entries.push(entry.map_err(|error| failed(error.into()))?);
+                indices.push(index);
+            }
+        }
         if let Some(entry) = entries.iter().find(|e| safe_relative_path(&e.name).is_none()) {
             return Err(failed(InstrumentFailure::UnsafeEntryName {
                 location: entry.location.clone(),
@@ -844,7 +933,7 @@ impl Run<'_> {
         let mut files = Vec::with_capacity(entries.len());
         let mut counts = Counts::default();
         let mut warnings = Vec::new();
-        for (result, entry) in results.into_iter().zip(entries) {
+        for ((result, entry), index) in results.into_iter().zip(entries).zip(indices) {
             let transformed = result.map_err(failed)?;
             counts.add(transformed.kind.counts());
             warnings.extend(transformed.warnings.into_iter().map(|warning| EntryWarning {
@@ -852,6 +941,8 @@ impl Run<'_> {
                 warning,
             }));
             files.push(OutputFile {
+                index,
+                changed: transformed.bytes.is_some(),
                 bytes: transformed.bytes.unwrap_or(entry.bytes),
                 name: entry.name,
             });
@@ -868,7 +959,7 @@ impl Run<'_> {
                         source,
                     })
                 };
-                let jar = build_jar(&files).map_err(write_failure)?;
+                let jar = build_jar(&mut archive, &files).map_err(write_failure)?;
                 write_atomically(&target, &jar).map_err(write_failure)?;
                 let stat = Stat::of(&fs::metadata(&target).map_err(write_failure)?);
                 vec![OutputRecord {
@@ -922,10 +1013,15 @@ impl fmt::Display for LocatedWarning {
     }
 }
 
-/// One file of an archive's output: where it goes and what it holds.
+/// One file (not a directory) of an archive's output: where it goes and
+/// what it holds.
 struct OutputFile {
+    /// Its entry's index in the input archive.
+    index: usize,
     name: String,
     bytes: Vec<u8>,
+    /// Whether `bytes` differ from the entry's.
+    changed: bool,
 }
 
 /// Drops the signature of a signed input whose classes were rewritten
@@ -934,9 +1030,27 @@ fn unsign(files: &mut Vec<OutputFile>) {
     files.retain(|file| !signatures::is_signature_file(&file.name));
     for file in files.iter_mut() {
         if file.name.eq_ignore_ascii_case("META-INF/MANIFEST.MF") {
-            file.bytes = signatures::strip_manifest_digests(&file.bytes);
+            let stripped = signatures::strip_manifest_digests(&file.bytes);
+            file.changed |= stripped != file.bytes;
+            file.bytes = stripped;
         }
     }
+}
+
+/// Whether `error` says that the class `name` is newer than JP reads and
+/// the class lies under a multi-release jar's `META-INF/versions/N/`, where
+/// only a JVM of release N or later looks. Such a class is kept as it was
+/// (with a warning) instead of failing its whole jar.
+fn is_for_a_future_jvm(name: &str, error: &ClassFileError) -> bool {
+    let versioned = name
+        .strip_prefix("META-INF/versions/")
+        .and_then(|rest| rest.split_once('/'))
+        .is_some_and(|(version, _)| version.parse::<u32>().is_ok());
+    versioned
+        && matches!(
+            error,
+            ClassFileError::UnsupportedVersion { major, .. } if *major > jp_classfile::MAX_MAJOR_VERSION
+        )
 }
 
 fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
@@ -946,18 +1060,43 @@ fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
     }
 }
 
-/// A zip archive of `files`, in their order.
-fn build_jar(files: &[OutputFile]) -> io::Result<Vec<u8>> {
+/// The output jar of `archive`: its entries in their order, each copied
+/// as it is (compressed data, method, times, comments, extra fields), its
+/// directory entries included, except that the `files` whose bytes changed
+/// are compressed again under their entry's name, time, comment and
+/// method, and that entries holding files not in `files` (a dropped
+/// signature) are left out. The archive's comment is kept.
+fn build_jar(archive: &mut InputArchive, files: &[OutputFile]) -> io::Result<Vec<u8>> {
     let mut cursor = io::Cursor::new(Vec::new());
     let mut writer = zip::ZipWriter::new(&mut cursor);
-    let options =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-    for file in files {
-        writer
-            .start_file(file.name.as_str(), options)
-            .map_err(io::Error::other)?;
-        writer.write_all(&file.bytes)?;
+    let mut files = files.iter().peekable();
+    for index in 0..archive.len() {
+        let original = archive.by_index_raw(index).map_err(io::Error::other)?;
+        match files.next_if(|file| file.index == index) {
+            Some(file) if file.changed => {
+                let method = match original.compression() {
+                    zip::CompressionMethod::Stored => zip::CompressionMethod::Stored,
+                    _ => zip::CompressionMethod::Deflated,
+                };
+                let options = original
+                    .options()
+                    .compression_method(method)
+                    .into_full_options()
+                    .with_file_comment(original.comment());
+                drop(original);
+                writer
+                    .start_file(file.name.as_str(), options)
+                    .map_err(io::Error::other)?;
+                writer.write_all(&file.bytes)?;
+            }
+            Some(_) => writer.raw_copy_file(original).map_err(io::Error::other)?,
+            None if original.is_dir() => writer.raw_copy_file(original).map_err(io::Error::other)?,
+            None => {}
+        }
     }
+    writer
+        .set_raw_comment(archive.comment().into())
+        .map_err(io::Error::other)?;
     writer.finish().map_err(io::Error::other)?;
     Ok(cursor.into_inner())
 }

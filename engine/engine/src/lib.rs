@@ -28,6 +28,7 @@ pub mod input;
 pub mod instrument;
 mod objects;
 mod output;
+pub mod overlap;
 pub mod roundtrip;
 mod signatures;
 

@@ -4,6 +4,7 @@
 //! ```text
 //! CACHE/objects/ab/cdef...   a rewritten class, byte for byte, named by its key
 //! CACHE/objects.idx          what is known of every key: the digest of its object, its warnings
+//! CACHE/objects.adding       present while a run adds objects
 //! ```
 //!
 //! An object file holds exactly the bytes of the class as written to the
@@ -22,18 +23,22 @@
 //! cache take turns under its lock. An object whose digest does not match,
 //! and an index that does not check out, are reported and recomputed. An
 //! entry whose object file is missing counts as absent.
+//!
+//! Objects are written, and replaced, through temporary files and links
+//! named as all of JP's temporary files are. A run that dies while adding
+//! objects leaves its marker, `objects.adding`; the next run then deletes
+//! the temporary files in `objects/`, and only then, as the store is large.
 
 use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
 use crate::cache::{CacheProblem, KeptWarning, Sha};
-use crate::output::write_atomically;
+use crate::output::{remove_temporaries, temporary_builder, write_atomically};
 
 /// The first bytes of the index file.
 const INDEX_MAGIC: &[u8; 8] = b"JPIDX1\n\0";
@@ -76,10 +81,10 @@ pub(crate) struct ObjectStore {
     index_path: PathBuf,
     /// Loaded on first use: a run with nothing to rewrite never reads it.
     index: Mutex<Option<Index>>,
-    /// Tells apart the temporary links of one run.
-    temporaries: AtomicU64,
-    /// Set once the fan-out directories exist.
-    fan_out: OnceLock<()>,
+    /// `CACHE/objects.adding`: present while a run adds objects.
+    adding_marker: PathBuf,
+    /// Set once this run has created the marker and the fan-out directories.
+    adding: OnceLock<()>,
 }
 
 impl ObjectStore {
@@ -89,8 +94,8 @@ impl ObjectStore {
             dir: cache.join("objects"),
             index_path: cache.join("objects.idx"),
             index: Mutex::new(None),
-            temporaries: AtomicU64::new(0),
-            fan_out: OnceLock::new(),
+            adding_marker: cache.join("objects.adding"),
+            adding: OnceLock::new(),
         }
     }
 
@@ -171,6 +176,12 @@ impl ObjectStore {
             let path = self.path(key);
             let linked = output.is_some_and(|output| self.link(output, &path).is_ok());
             if !linked {
+                self.begin_adding().map_err(|e| CacheProblem {
+                    path: self.adding_marker.clone(),
+                    message: format!(
+                        "cannot mark the cache as being added to ({e}); the class will be rewritten next time"
+                    ),
+                })?;
                 write_atomically(&path, bytes).map_err(|e| CacheProblem {
                     path,
                     message: format!(
@@ -195,36 +206,45 @@ impl ObjectStore {
     /// a run that stopped before writing the index) is replaced in one
     /// rename, so that a reader never finds it missing or half written.
     fn link(&self, source: &Path, path: &Path) -> io::Result<()> {
-        self.create_fan_out()?;
+        self.begin_adding()?;
         match fs::hard_link(source, path) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             linked => return linked,
         }
         let dir = path.parent().unwrap_or(Path::new("."));
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let temporary = dir.join(format!(
-            ".{name}.{}-{}.tmp",
-            std::process::id(),
-            self.temporaries.fetch_add(1, Ordering::Relaxed)
-        ));
-        fs::hard_link(source, &temporary)?;
-        let renamed = fs::rename(&temporary, path);
+        let temporary = temporary_builder()
+            .make_in(dir, |temporary| fs::hard_link(source, temporary))?
+            .into_temp_path();
         // A rename between two links of one file does nothing (POSIX), and
-        // a failed one leaves the temporary link behind.
-        let _ = fs::remove_file(&temporary);
-        renamed
+        // a failed one leaves the temporary link behind: dropping the
+        // temporary path deletes it in both cases.
+        fs::rename(&temporary, path)
     }
 
-    /// Creates the 256 directories `objects/00` to `objects/ff`, once per
-    /// run that stores objects, so that storing one is a single link.
-    fn create_fan_out(&self) -> io::Result<()> {
-        if self.fan_out.get().is_none() {
+    /// Once per run that stores objects: marks the store as being added
+    /// to (see [`ObjectStore::remove_temporaries`]) and creates the 256
+    /// directories `objects/00` to `objects/ff`, so that storing one is a
+    /// single link.
+    fn begin_adding(&self) -> io::Result<()> {
+        if self.adding.get().is_none() {
             for byte in 0..=255u8 {
                 fs::create_dir_all(self.dir.join(format!("{byte:02x}")))?;
             }
-            let _ = self.fan_out.set(());
+            fs::File::create(&self.adding_marker)?;
+            let _ = self.adding.set(());
         }
         Ok(())
+    }
+
+    /// Deletes the temporary files that a run killed while it was adding
+    /// objects left in `objects/`. The marker that such a run leaves
+    /// behind tells, so that the (large) store is walked only then. The
+    /// caller holds the cache's lock: no other run is adding objects.
+    pub(crate) fn remove_temporaries(&self) {
+        if self.adding_marker.exists() {
+            remove_temporaries(&self.dir, 2);
+            let _ = fs::remove_file(&self.adding_marker);
+        }
     }
 
     /// Writes the index when this run added to it, and reports a problem
@@ -233,6 +253,10 @@ impl ObjectStore {
     /// # Errors
     /// Every problem, to be reported; none stops the run.
     pub(crate) fn finish(&self) -> Vec<CacheProblem> {
+        if self.adding.get().is_some() {
+            // Every object is in place: none of this run's temporary files is left.
+            let _ = fs::remove_file(&self.adding_marker);
+        }
         let mut index = self.index.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(index) = index.as_mut() else {
             return Vec::new();

@@ -11,7 +11,7 @@ use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
 use jp_engine::api::{self, Request};
-use jp_engine::filter::{ClassFilter, ClassPattern};
+use jp_engine::filter::ClassFilter;
 use jp_engine::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
 use jp_engine::EngineError;
 use jp_instrument::blocks::Analysis;
@@ -261,7 +261,7 @@ fn changing_the_filter_rewrites_only_what_it_newly_admits() {
     let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
     let all = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
     let mut some = all.clone();
-    some.filter.exclude.push(ClassPattern::new("p.Enums"));
+    some.filter.exclude.push("p.Enums".parse().unwrap());
     let enums = run(&some).classes_unchanged - (CLASSES - REWRITABLE);
     assert_eq!(enums, 4, "Enums and its three nested classes");
     assert_equals_clean_build(&some);
@@ -464,8 +464,9 @@ fn an_unusable_cache_dir_gives_an_error_naming_it() {
     .unwrap_err();
     assert_eq!(
         error.to_string(),
-        format!("{}: cannot use the cache directory", cache.display())
+        format!("{} is not a directory", cache.display())
     );
+    assert!(!out.exists(), "nothing is created");
 }
 
 #[test]
@@ -483,7 +484,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         cache_dir: Some(dir.path().join("cache")),
         bba: Some(api::BbaName::Precise),
         include: vec![],
-        exclude: vec!["p.Generics**".to_owned()],
+        exclude: vec!["p.Generics**".parse().unwrap()],
         config_file: Some(config),
     };
     let json = serde_json::to_string(&request).unwrap();
@@ -619,4 +620,50 @@ fn random_edit_sequences_give_the_same_output_as_clean_builds() {
             assert_equals_clean_build(&request);
         }
     }
+}
+
+#[test]
+fn temporary_files_of_a_killed_run_are_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = class_dir(dir.path());
+    let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
+    let request = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
+    run(&request);
+    assert!(
+        !cache.join("objects.adding").exists(),
+        "a finished run leaves no marker"
+    );
+    let objects = cache.join("objects/00");
+    // What a run killed while writing leaves: temporary files beside the
+    // outputs, the objects, the manifests and the index, and the marker of
+    // a store being added to.
+    let left = [
+        out.join(".jp-Zz9Yy8"),
+        out.join("p/.jp-a1B2c3"),
+        objects.join(".jp-q1w2e3"),
+        cache.join("manifests/.jp-r4t5y6"),
+        cache.join(".jp-u7i8o9"),
+    ];
+    for path in &left {
+        fs::write(path, b"partial").unwrap();
+    }
+    fs::write(cache.join("objects.adding"), b"").unwrap();
+    let not_ours = [cache.join(".jp-notes"), cache.join("manifests/jp-abcdef")];
+    for path in &not_ours {
+        fs::write(path, b"mine").unwrap();
+    }
+    run(&request);
+    for path in &left {
+        assert!(!path.exists(), "{} is left", path.display());
+    }
+    assert!(!cache.join("objects.adding").exists());
+    assert!(not_ours.iter().all(|path| path.exists()));
+    assert_equals_clean_build(&request);
+
+    // Without the marker, no run was killed while adding objects: the
+    // store is not walked.
+    let unwalked = objects.join(".jp-p0o9i8");
+    fs::write(&unwalked, b"").unwrap();
+    run(&request);
+    assert!(unwalked.exists());
 }
