@@ -19,8 +19,8 @@
 //! jp_report::folded::write(&profile, &Options::new(Metric::Bytecodes), &mut out)?;
 //! assert_eq!(
 //!     String::from_utf8(out)?,
-//!     "demo.Main.main([Ljava/lang/String;)V 12\n\
-//!      demo.Main.main([Ljava/lang/String;)V;demo.Main.work(I)J 500\n"
+//!     "demo.Main.main(java.lang.String[]):void 12\n\
+//!      demo.Main.main(java.lang.String[]):void;demo.Main.work(int):long 500\n"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -30,6 +30,7 @@ pub mod folded;
 mod hot;
 pub mod html;
 mod json_out;
+pub mod names;
 pub mod order;
 pub mod run;
 pub mod speedscope;

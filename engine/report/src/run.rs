@@ -155,7 +155,7 @@ mod tests {
         let b = write_profile(dir.path(), "b.jpprof", &[(&["m.A.main()V"], 2, 5)]);
         let out = dir.path().join("report.folded");
         run(&[a, b], Format::Folded, &Options::new(Metric::Bytecodes), &out).unwrap();
-        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main()V 15\n");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main():void 15\n");
     }
 
     #[test]
@@ -191,7 +191,7 @@ mod tests {
         let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
         let out = dir.path().join("site").join("jp").join("report.folded");
         run(&[profile], Format::Folded, &Options::new(Metric::Calls), &out).unwrap();
-        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main()V 1\n");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main():void 1\n");
     }
 
     #[test]
