@@ -30,6 +30,7 @@ pub mod folded;
 mod hot;
 pub mod html;
 mod json_out;
+pub mod limit;
 pub mod names;
 pub mod order;
 pub mod run;
@@ -39,6 +40,7 @@ mod totals;
 mod visible;
 
 pub use hot::{hot_methods, HotMethod};
+pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
 pub use run::{Format, ReportError};
 pub use totals::Totals;
 pub use visible::Visible;
@@ -57,15 +59,19 @@ pub struct Options {
     pub threshold: f64,
     /// Leave out contexts deeper than this (a top-level context is at depth 1).
     pub max_depth: Option<u32>,
+    /// The most bytes a report may take (`None`: no limit); a larger one
+    /// is refused, see [`limit`].
+    pub max_output_size: Option<u64>,
 }
 
 impl Options {
-    /// Everything, in `metric`.
+    /// Everything, in `metric`, up to [`DEFAULT_MAX_OUTPUT_SIZE`] bytes.
     pub fn new(metric: Metric) -> Options {
         Options {
             metric,
             threshold: 0.0,
             max_depth: None,
+            max_output_size: Some(DEFAULT_MAX_OUTPUT_SIZE),
         }
     }
 }
