@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jp_profile::Metric;
+use jp_report::run::ReportWarning;
 use jp_report::{Format, Options, ReportError};
 
 /// Exit code when no report could be made.
@@ -95,8 +96,8 @@ pub struct Args {
 struct SizeLimit(Option<u64>);
 
 /// Runs the command and gives its exit code: 0 for a report written (or a
-/// closed stdout), 2 when a profile could not be read or the report could
-/// not be written.
+/// closed stdout; warnings go to stderr), 2 when a profile could not be
+/// read or the report could not be written.
 pub fn main(args: &Args) -> ExitCode {
     let options = Options {
         metric: args.metric.into(),
@@ -110,7 +111,12 @@ pub fn main(args: &Args) -> ExitCode {
         None => to_stdout(&args.profiles, format, &options),
     };
     match reported {
-        Ok(()) => ExitCode::from(crate::EXIT_OK),
+        Ok(warnings) => {
+            for warning in &warnings {
+                eprintln!("jp: warning: {warning}");
+            }
+            ExitCode::from(crate::EXIT_OK)
+        }
         Err(ReportError::Write { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::from(crate::EXIT_OK)
         }
@@ -127,13 +133,18 @@ pub fn main(args: &Args) -> ExitCode {
     }
 }
 
-/// The report of `profiles` on stdout.
-fn to_stdout(profiles: &[PathBuf], format: Format, options: &Options) -> Result<(), ReportError> {
-    let profile = jp_report::run::read_all(profiles)?;
+/// The report of `profiles` on stdout, and its warnings.
+fn to_stdout(
+    profiles: &[PathBuf],
+    format: Format,
+    options: &Options,
+) -> Result<Vec<ReportWarning>, ReportError> {
+    let merged = jp_report::run::read_all(profiles)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    jp_report::run::render(&profile, format, options, &mut stdout)
+    jp_report::run::render(&merged.profile, format, options, &mut stdout)
         .and_then(|()| stdout.flush())
-        .map_err(|source| ReportError::writing(Path::new("stdout"), source))
+        .map_err(|source| ReportError::writing(Path::new("stdout"), source))?;
+    Ok(merged.warnings)
 }
 
 /// A percentage from 0 to 100.

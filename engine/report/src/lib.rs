@@ -33,6 +33,7 @@ mod json_out;
 pub mod limit;
 pub mod names;
 pub mod order;
+mod read;
 pub mod run;
 pub mod speedscope;
 pub mod text;

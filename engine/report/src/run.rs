@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use jp_profile::{ParseError, Profile};
 
 use crate::limit::LimitedWriter;
+pub use crate::read::{read_all, Merged, ReportWarning};
 use crate::{Options, OutputTooLarge};
 
 /// The report formats; `folded`, `text`, `html` or `speedscope` in requests.
@@ -101,32 +102,18 @@ impl fmt::Display for UnreadableProfiles {
     }
 }
 
-/// Reads `profiles`, merges them and writes the report to `out` atomically.
-pub fn run(profiles: &[PathBuf], format: Format, options: &Options, out: &Path) -> Result<(), ReportError> {
-    let profile = read_all(profiles)?;
-    write_atomically(out, |sink| render(&profile, format, options, sink))
-        .map_err(|source| ReportError::writing(out, source))
-}
-
-/// Every profile merged into one; the errors of all that failed otherwise.
-pub fn read_all(paths: &[PathBuf]) -> Result<Profile, ReportError> {
-    let mut merged: Option<Profile> = None;
-    let mut errors = Vec::new();
-    for path in paths {
-        match jp_profile::parse_file(path) {
-            // Once one failed no report is made, so later profiles are only checked.
-            Ok(_) if !errors.is_empty() => {}
-            Ok(profile) => match &mut merged {
-                None => merged = Some(profile),
-                Some(merged) => merged.merge(&profile),
-            },
-            Err(error) => errors.push(error),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ReportError::Unreadable(UnreadableProfiles(errors)));
-    }
-    merged.ok_or(ReportError::NoProfiles)
+/// Reads `profiles`, merges them and writes the report to `out`
+/// atomically; gives what the report's reader should be told.
+pub fn run(
+    profiles: &[PathBuf],
+    format: Format,
+    options: &Options,
+    out: &Path,
+) -> Result<Vec<ReportWarning>, ReportError> {
+    let merged = read_all(profiles)?;
+    write_atomically(out, |sink| render(&merged.profile, format, options, sink))
+        .map_err(|source| ReportError::writing(out, source))?;
+    Ok(merged.warnings)
 }
 
 /// Writes `profile` in `format`; the one place a new format is added.
