@@ -63,7 +63,7 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
     Ok(())
 }
 
-/// What [`write`] would write with these options, computed without writing it.
+/// What [`write()`] would write with these options, computed without writing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FoldedSize {
     /// The bytes, exactly (saturating at `u64::MAX`).

@@ -7,7 +7,8 @@
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
 //! their contexts ([`hot_methods`]), which contexts a `--threshold` or
 //! `--max-depth` keeps ([`Visible`]), and the order in which siblings are
-//! listed ([`order`]).
+//! listed ([`order`]). The line-oriented formats name frames as Java signatures
+//! ([`names`]), and every format stops at a size limit ([`limit`]).
 //!
 //! ```
 //! use jp_profile::{Metric, Profile};

@@ -5,6 +5,9 @@
 //! A report is all or nothing: a profile that cannot be read would make it
 //! silently partial, so every unreadable profile is an error and no report
 //! is written.
+//! Nor is a report larger than [`Options::max_output_size`] written
+//! ([`crate::limit`]). What does not stop a report (a profile given twice,
+//! a sum that saturated) comes back as [`ReportWarning`]s.
 
 use std::fmt;
 use std::io::{self, Write};
