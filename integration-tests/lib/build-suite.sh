@@ -29,8 +29,8 @@ check_demo_profiles() {
         fail "demo: no readable profile in $where"
         return
     fi
-    local rank='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;'
-    local before='org.example.leaderboard.Leaderboard.before(Lorg/example/leaderboard/Player;Lorg/example/leaderboard/Player;)Z'
+    local rank='org.example.leaderboard.Leaderboard.rank(java.util.List):java.util.List'
+    local before='org.example.leaderboard.Leaderboard.before(org.example.leaderboard.Player,org.example.leaderboard.Player):boolean'
     local hottest compares
     hottest=$(awk '{ if ($NF > max) { max = $NF; line = $0 } } END { print line }' "$work/bytecodes.folded")
     compares=$(awk -v rb="$rank;$before" \

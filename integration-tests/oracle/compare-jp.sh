@@ -86,6 +86,38 @@ fi
 # nonzero <folded>: the lines whose value is not 0, sorted bytewise
 nonzero() { awk '$NF != 0' "$1" | LC_ALL=C sort; }
 
+# jvm_names <folded>: JP's folded lines with each frame's Java signature written back as the JVMS
+# descriptor the oracle prints (`m(java.lang.String[],int):void` as `m([Ljava/lang/String;I)V`)
+jvm_names() {
+    awk 'function descriptor(type,   dims) {
+            dims = ""
+            while (type ~ /\[\]$/) { dims = dims "["; type = substr(type, 1, length(type) - 2) }
+            if (type in primitive) return dims primitive[type]
+            gsub(/\./, "/", type)
+            return dims "L" type ";"
+        }
+        BEGIN {
+            split("void V boolean Z byte B char C short S int I long J float F double D", kv, " ")
+            for (i = 1; i < 18; i += 2) primitive[kv[i]] = kv[i + 1]
+        }
+        {
+            value = $NF; stack = $0; sub(/ [0-9]+$/, "", stack)
+            n = split(stack, frames, ";"); out = ""
+            for (i = 1; i <= n; i++) {
+                frame = frames[i]
+                if (match(frame, /\([^()]*\):[^():]*$/)) {
+                    split(substr(frame, RSTART + 1), signature, "\\):")
+                    method = substr(frame, 1, RSTART - 1) "("
+                    count = split(signature[1], parameters, ",")
+                    for (j = 1; j <= count; j++) method = method descriptor(parameters[j])
+                    frame = method ")" descriptor(signature[2])
+                }
+                out = out (i > 1 ? ";" : "") frame
+            }
+            print out " " value
+        }' "$1"
+}
+
 # per_context_at_least <jp.folded> <oracle.folded>: prints the contexts where JP's value is lower
 # than the oracle's, or missing
 lower_than_oracle() {
@@ -118,6 +150,7 @@ for p in "${programs[@]}"; do
                 problems+=("$bba: jp report failed: $(head -n 1 "$out.report.log")")
                 continue 2
             fi
+            jvm_names "$out.$metric.folded" >"$out.$metric.jvm" && mv "$out.$metric.jvm" "$out.$metric.folded"
             nonzero "$out.$metric.folded" >"$out.$metric.sorted"
             nonzero "$work/oracle/$p.$metric.folded" >"$work/oracle/$p.$metric.sorted"
             exact=1

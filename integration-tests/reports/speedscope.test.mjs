@@ -1,7 +1,9 @@
 // `jp report --format speedscope`: the files validate against the schema that the speedscope
 // package publishes, hold the profile's values, and load in the speedscope app itself (served from
 // node_modules/speedscope/dist/release on 127.0.0.1) in headless Chromium, with both profiles
-// selectable and the frames listed in the Sandwich view. Screenshots go to $JP_WORK.
+// selectable and the frames listed in the Sandwich view. `jp report --format folded` goes through
+// speedscope's own importer of collapsed stacks: every frame arrives whole, named as docs/cli.md
+// says, with the profile's self values. Screenshots go to $JP_WORK.
 import { execFileSync } from 'node:child_process';
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,6 +20,27 @@ const validate = new Ajv({ allErrors: true }).compile(schema);
 function report(profiles, out, ...flags) {
   execFileSync(JP, ['report', ...profiles, '--format', 'speedscope', '--out', out, ...flags]);
   return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+function folded(profiles, out) {
+  execFileSync(JP, ['report', ...profiles, '--format', 'folded', '--metric', 'bytecodes', '--out', out]);
+}
+
+// A frame as the folded report names it (docs/cli.md): the descriptor as a Java signature with
+// its return type, then control characters, `;` and `\` escaped.
+const PRIMITIVE = { B: 'byte', C: 'char', D: 'double', F: 'float', I: 'int', J: 'long', S: 'short', Z: 'boolean', V: 'void' };
+const FIELD = '\\[*(?:[BCDFIJSZ]|L[^;]+;)';
+function javaType(descriptor) {
+  const dimensions = descriptor.match(/^\[*/)[0].length;
+  const base = descriptor.slice(dimensions);
+  return (base.startsWith('L') ? base.slice(1, -1).replaceAll('/', '.') : PRIMITIVE[base]) + '[]'.repeat(dimensions);
+}
+function readable(frame) {
+  const escape = (text) => text.replace(/[\\;\u0000-\u001f\u007f-\u009f]/g, (c) => (c === '\\' ? '\\\\' : `\\u{${c.codePointAt(0).toString(16)}}`));
+  const match = new RegExp(`^(.*)\\(((?:${FIELD})*)\\)(V|${FIELD})$`, 's').exec(frame);
+  if (!match) return escape(frame);
+  const parameters = match[2].match(new RegExp(FIELD, 'g')) || [];
+  return escape(`${match[1]}(${parameters.map(javaType).join(',')}):${javaType(match[3])}`);
 }
 
 function valid(file) {
@@ -275,6 +298,65 @@ await check('speedscope loads the generated export and shows the escaped name', 
   await big.screenshot({ path: join(JP_WORK, 'speedscope-generated.png') });
   if (big.errors.length) throw new Error(big.errors.join('; '));
   return 'screenshot speedscope-generated.png';
+});
+
+// Opens a folded file in speedscope, which imports it as collapsed stacks (one profile, named
+// after the file).
+async function openFolded(browser, name) {
+  const page = await openPage(browser);
+  await page.goto(`${base}/index.html#profileURL=${encodeURIComponent(`${base}/profiles/${name}`)}`);
+  await page.waitForFunction((name) => document.title.startsWith(name) || /went wrong|rror/.test(document.body.innerText), name, { timeout: 60_000 });
+  if (!(await page.title()).startsWith(name)) throw new Error(`not loaded: ${await page.innerText('body')}`);
+  return page;
+}
+
+// The Sandwich rows of an imported folded file against the jpprof files it came from: every row
+// is a whole frame of the profile, and each method's self value is the profile's own bytecodes
+// summed over its contexts. The table draws only the rows in view, so `complete` (a table that
+// fits) also asks for every method and for selves that add up to the profile's total.
+async function sameFoldedImport(page, profiles, complete) {
+  const expected = new Map();
+  let total = 0;
+  for (const [path, [, bytecodes]] of contexts(profiles)) {
+    const name = readable(path.split('\0').pop());
+    expected.set(name, (expected.get(name) || 0) + bytecodes);
+    total += bytecodes;
+  }
+  const rows = await sandwich(page);
+  for (const [name, [, self]] of rows) {
+    if (!expected.has(name)) throw new Error(`${JSON.stringify(name)} is not a frame of the profile`);
+    if (self !== expected.get(name)) throw new Error(`${name}: self ${self}, expected ${expected.get(name)}`);
+  }
+  if (page.errors.length) throw new Error(page.errors.join('; '));
+  if (!complete) return `${rows.size} rows in view, all whole frames with their self values`;
+  const missing = [...expected].filter(([name, self]) => self > 0 && !rows.has(name));
+  if (missing.length) throw new Error(`missing from the Sandwich table: ${missing.map(([name]) => name).join(', ')}`);
+  const sum = [...rows.values()].reduce((s, [, self]) => s + self, 0);
+  if (sum !== total) throw new Error(`selves add up to ${sum}, the profile's total is ${total}`);
+  return `${rows.size} frames, ${sum} bytecodes`;
+}
+
+await check("speedscope's folded importer reads a.jpprof + b.jpprof's folded report: whole frames, merged self values", async () => {
+  folded(small, join(JP_WORK, 'a.folded'));
+  const page = await openFolded(browser, 'a.folded');
+  const detail = await sameFoldedImport(page, small, true);
+  const rows = await sandwich(page);
+  for (const name of ['demo.Main.main(java.lang.String[]):void', 'demo.Main.work(int):long', 'demo.MainTest.main works twice():void']) {
+    if (!rows.has(name)) throw new Error(`${name} missing`);
+  }
+  await page.screenshot({ path: join(JP_WORK, 'speedscope-folded.png') });
+  return `${detail}; screenshot speedscope-folded.png`;
+});
+
+await check("speedscope's folded importer reads the generated profile's folded report, the escaped name included", async () => {
+  folded([generated], join(JP_WORK, 'generated.folded'));
+  const page = await openFolded(browser, 'generated.folded');
+  const detail = await sameFoldedImport(page, [generated], false);
+  const odd = readable(ODD);
+  if (!odd.includes('\\u{a}more(java.lang.String):void')) throw new Error(`odd name ${odd}`);
+  const top = [...(await sandwich(page))][0];
+  if (top[0] !== odd || top[1][1] !== 10_000_000) throw new Error(`first row ${JSON.stringify(top)}`);
+  return detail;
 });
 
 await browser.close();

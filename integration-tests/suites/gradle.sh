@@ -147,7 +147,7 @@ check_demo_profiles build/jp/profiles/jpProfileTest "$demo"/build/jp/profiles/jp
 html=$demo/build/reports/jp/index.html
 text=$demo/build/reports/jp/report.txt
 if [[ -s $html && $(head -c 15 "$html") == '<!DOCTYPE html>' && $(tail -c 8 "$html") == '</html>'* ]] &&
-    grep -q 'Leaderboard.rank' "$html" && grep -q 'org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;' "$text" &&
+    grep -q 'Leaderboard.rank' "$html" && grep -qF 'org.example.leaderboard.Leaderboard.rank(java.util.List):java.util.List' "$text" &&
     grep -q "^jp: report of [0-9]* profiles\{0,1\}: $html and report.txt" "$work/demo.log"; then
     pass "demo: jpReport wrote build/reports/jp/index.html ($(wc -c <"$html") bytes, a complete page) and report.txt naming Leaderboard.rank"
 else
@@ -261,8 +261,8 @@ if gradle_run multi "$multi" "${tasks[@]}"; then
         grep -q 'org.acme.core.Fib.fib' "$multi/core/build/reports/jp/report.txt" &&
         grep -q 'org.acme.app.Table.row' "$multi/app/build/reports/jp/report.txt" &&
         [[ $(tail -c 8 "$multi/core/build/reports/jp/index.html") == '</html>'* && $(tail -c 8 "$multi/app/build/reports/jp/index.html") == '</html>'* ]] &&
-        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(I)J;org.acme.core.Fib.fib(I)J' &&
-        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(I)Ljava/lang/String;'; then
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String'; then
         pass "multi: two modules, app depending on core, each profiled on its instrumented classes, each with its report"
     else
         fail "multi: profiles and reports of core (Fib.fib) and app (Table.row)"

@@ -224,8 +224,8 @@ if mvn_run multi "$multi" -T 2 verify jp:report; then
     core_profiles=("$multi"/core/target/jp/profiles/*.jpprof)
     app_profiles=("$multi"/app/target/jp/profiles/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
-        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(I)J;org.acme.core.Fib.fib(I)J' &&
-        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(I)Ljava/lang/String;' &&
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String' &&
         grep -q 'MultiThreadedBuilder implementation with a thread count of 2' "$work/multi.log" &&
         grep -q 'jp: target/classes -> target/jp/classes: 1 rewritten' "$work/multi.log" &&
         [[ $(grep -c 'jp: target/classes -> target/jp/classes: ' "$work/multi.log") == 2 ]]; then

@@ -6,10 +6,11 @@
 //! is written (exit code 2).
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jp_profile::Metric;
+use jp_report::run::ReportWarning;
 use jp_report::{Format, Options, ReportError};
 
 /// Exit code when no report could be made.
@@ -84,16 +85,25 @@ pub struct Args {
     /// instead of stdout.
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
+    /// Refuse a report larger than this: bytes, or with a suffix K, M, G
+    /// or T (powers of 1024: 1G is 1 GiB); `0` or `unlimited` for no limit.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = size_limit)]
+    max_output_size: SizeLimit,
 }
 
+/// `--max-output-size`: a number of bytes, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SizeLimit(Option<u64>);
+
 /// Runs the command and gives its exit code: 0 for a report written (or a
-/// closed stdout), 2 when a profile could not be read or the report could
-/// not be written.
+/// closed stdout; warnings go to stderr), 2 when a profile could not be
+/// read or the report could not be written.
 pub fn main(args: &Args) -> ExitCode {
     let options = Options {
         metric: args.metric.into(),
         threshold: args.threshold,
         max_depth: args.max_depth,
+        max_output_size: args.max_output_size.0,
     };
     let format = args.format.into();
     let reported = match &args.out {
@@ -101,7 +111,12 @@ pub fn main(args: &Args) -> ExitCode {
         None => to_stdout(&args.profiles, format, &options),
     };
     match reported {
-        Ok(()) => ExitCode::from(crate::EXIT_OK),
+        Ok(warnings) => {
+            for warning in &warnings {
+                eprintln!("jp: warning: {warning}");
+            }
+            ExitCode::from(crate::EXIT_OK)
+        }
         Err(ReportError::Write { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::from(crate::EXIT_OK)
         }
@@ -118,16 +133,18 @@ pub fn main(args: &Args) -> ExitCode {
     }
 }
 
-/// The report of `profiles` on stdout.
-fn to_stdout(profiles: &[PathBuf], format: Format, options: &Options) -> Result<(), ReportError> {
-    let profile = jp_report::run::read_all(profiles)?;
+/// The report of `profiles` on stdout, and its warnings.
+fn to_stdout(
+    profiles: &[PathBuf],
+    format: Format,
+    options: &Options,
+) -> Result<Vec<ReportWarning>, ReportError> {
+    let merged = jp_report::run::read_all(profiles)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    jp_report::run::render(&profile, format, options, &mut stdout)
+    jp_report::run::render(&merged.profile, format, options, &mut stdout)
         .and_then(|()| stdout.flush())
-        .map_err(|source| ReportError::Write {
-            path: PathBuf::from("stdout"),
-            source,
-        })
+        .map_err(|source| ReportError::writing(Path::new("stdout"), source))?;
+    Ok(merged.warnings)
 }
 
 /// A percentage from 0 to 100.
@@ -135,5 +152,45 @@ fn percentage(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
         _ => Err(format!("`{text}` is not a percentage from 0 to 100")),
+    }
+}
+
+/// A size: bytes, or with a suffix `K`, `M`, `G` or `T` (also `KiB`, ...,
+/// any case), powers of 1024; `0` or `unlimited` for no limit.
+fn size_limit(text: &str) -> Result<SizeLimit, String> {
+    let invalid = || format!("`{text}` is not a size: bytes, or a number with K, M, G or T, or `unlimited`");
+    if text.eq_ignore_ascii_case("unlimited") {
+        return Ok(SizeLimit(None));
+    }
+    let digits = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let number: u64 = text[..digits].parse().map_err(|_| invalid())?;
+    let shift = match text[digits..].to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        "t" | "tib" => 40,
+        _ => return Err(invalid()),
+    };
+    let bytes = number.checked_mul(1 << shift).ok_or_else(invalid)?;
+    Ok(SizeLimit((bytes != 0).then_some(bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_take_binary_suffixes_and_unlimited() {
+        assert_eq!(size_limit("1G"), Ok(SizeLimit(Some(1 << 30))));
+        assert_eq!(size_limit("1GiB"), Ok(SizeLimit(Some(1 << 30))));
+        assert_eq!(size_limit("512k"), Ok(SizeLimit(Some(512 << 10))));
+        assert_eq!(size_limit("4096"), Ok(SizeLimit(Some(4096))));
+        assert_eq!(size_limit("3T"), Ok(SizeLimit(Some(3 << 40))));
+        assert_eq!(size_limit("0"), Ok(SizeLimit(None)));
+        assert_eq!(size_limit("unlimited"), Ok(SizeLimit(None)));
+        for bad in ["", "G", "1.5G", "-1", "1X", "20000000T", "1 G"] {
+            assert!(size_limit(bad).is_err(), "{bad}");
+        }
     }
 }

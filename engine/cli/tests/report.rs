@@ -129,3 +129,64 @@ fn a_closed_stdout_ends_the_report_quietly() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A recursion `depth` deep as a profile file: one method calling itself.
+fn write_chain(path: &Path, depth: u32) {
+    let mut text = String::from("jp-profile 1\nframe 1 demo.Deep.recurse(I)I\n");
+    for node in 1..=depth {
+        text.push_str(&format!("node {node} {} 1 1 1\n", node - 1));
+    }
+    text.push_str(&format!("end {depth}\n"));
+    fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_folded_report_of_many_gigabytes_is_refused_at_once_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // 200,000 deep: some 503 GiB of folded lines.
+    let chain = dir.path().join("chain.jpprof");
+    write_chain(&chain, 200_000);
+    let out = dir.path().join("chain.folded");
+    let started = std::time::Instant::now();
+    for target in [Some(out.to_str().unwrap()), None] {
+        let mut args = vec!["report", chain.to_str().unwrap(), "--format", "folded"];
+        args.extend(target.iter().flat_map(|out| ["--out", out]));
+        let output = jp(&args);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains("the folded report would be 502.9 GiB") && stderr.contains("--max-depth"),
+            "{stderr}"
+        );
+    }
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    // The other formats still work on it.
+    let text = jp(&["report", chain.to_str().unwrap(), "--format", "text"]);
+    assert_eq!(text.status.code(), Some(0));
+}
+
+#[test]
+fn max_output_size_lowers_or_lifts_the_limit() {
+    let a = profiles().join("a.jpprof");
+    let a = a.to_str().unwrap();
+    let refused = jp(&["report", a, "--format", "html", "--max-output-size", "4K"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.starts_with("jp: stdout: the html report reached the limit of 4 KiB"),
+        "{stderr}"
+    );
+    let lifted = jp(&[
+        "report",
+        a,
+        "--format",
+        "folded",
+        "--max-output-size",
+        "unlimited",
+    ]);
+    assert_eq!(lifted.status.code(), Some(0));
+    let bad = jp(&["report", a, "--format", "folded", "--max-output-size", "lots"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

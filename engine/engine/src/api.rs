@@ -226,9 +226,9 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
         ));
     }
     let options = jp_report::Options {
-        metric: request.metric,
         threshold: request.threshold,
         max_depth: request.max_depth,
+        ..jp_report::Options::new(request.metric)
     };
     jp_report::run::run(&request.profiles, request.format, &options, &request.out)?;
     Ok(())
@@ -572,7 +572,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             std::fs::read_to_string(&out).unwrap(),
-            "m.A.main()V 10\nm.A.main()V;m.A.sort()V 1000\n"
+            "m.A.main():void 10\nm.A.main():void;m.A.sort():void 1000\n"
         );
         let html = dir.path().join("index.html");
         let request = ReportRequest {

@@ -1,6 +1,6 @@
 //! Merging profiles: contexts with the same path of frame names add up.
 
-use crate::model::{FrameId, NodeId, Profile};
+use crate::model::{FrameId, Metric, NodeId, Profile};
 
 impl Profile {
     /// Adds `other` into this profile. A context of `other` joins the one
@@ -11,13 +11,18 @@ impl Profile {
     /// Metadata: `threads` add up, `bba` becomes `mixed` when the two
     /// disagree, any other key keeps the value it had in `self` (or takes
     /// the one of `other` if `self` had none), and [`Profile::files`] adds up.
-    pub fn merge(&mut self, other: &Profile) {
+    ///
+    /// Gives the first context whose sum saturated, and in which metric, if any.
+    pub fn merge(&mut self, other: &Profile) -> Option<(NodeId, Metric)> {
         let frames: Vec<FrameId> = other.frames().iter().map(|name| self.intern(name)).collect();
         // Parents come before their children, so each parent is mapped first.
         let mut mapped = vec![NodeId::ROOT; other.nodes().len()];
+        let mut saturated = None;
         for (index, node) in other.nodes().iter().enumerate().skip(1) {
             let into = self.child_or_insert(mapped[node.parent.0 as usize], frames[node.frame.0 as usize]);
-            self.add(into, node.calls, node.bytecodes);
+            if let Some(metric) = self.add(into, node.calls, node.bytecodes) {
+                saturated = saturated.or(Some((into, metric)));
+            }
             mapped[index] = into;
         }
         for (key, value) in &other.meta {
@@ -35,6 +40,7 @@ impl Profile {
             }
         }
         self.files += other.files;
+        saturated
     }
 }
 
@@ -46,7 +52,7 @@ fn count(text: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use crate::model::tests::profile;
-    use crate::model::{NodeId, Profile};
+    use crate::model::{Metric, NodeId, Profile};
 
     fn counts(p: &Profile, path: &[&str]) -> (u64, u64) {
         let mut at = NodeId::ROOT;
@@ -67,6 +73,17 @@ mod tests {
         assert_eq!(counts(&a, &["<clinit>"]), (1, 7));
         assert_eq!(a.context_count(), 4);
         assert_eq!(a.files, 2);
+    }
+
+    #[test]
+    fn a_sum_that_saturates_is_told_with_its_context() {
+        let mut a = profile(&[(&["main"], 1, 1), (&["main", "f"], 1, u64::MAX - 1)]);
+        let b = profile(&[(&["main"], 1, 1), (&["main", "f"], 1, 1)]);
+        assert_eq!(a.merge(&b), None);
+        let saturated = a.merge(&b);
+        let f = a.child(NodeId(1), a.frame_id("f").unwrap()).unwrap();
+        assert_eq!(saturated, Some((f, Metric::Bytecodes)));
+        assert_eq!(counts(&a, &["main", "f"]), (3, u64::MAX));
     }
 
     #[test]

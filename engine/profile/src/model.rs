@@ -210,14 +210,22 @@ impl Profile {
     }
 
     /// Adds to the counts of `id`, saturating at `u64::MAX` (which 585
-    /// years of bytecodes at one per nanosecond would not reach).
+    /// years of bytecodes at one per nanosecond would not reach), and tells
+    /// whether a sum saturated, and in which metric (calls first).
     ///
     /// # Panics
     /// If `id` is not of this profile.
-    pub fn add(&mut self, id: NodeId, calls: u64, bytecodes: u64) {
+    pub fn add(&mut self, id: NodeId, calls: u64, bytecodes: u64) -> Option<Metric> {
         let node = &mut self.nodes[id.index()];
-        node.calls = node.calls.saturating_add(calls);
-        node.bytecodes = node.bytecodes.saturating_add(bytecodes);
+        let (calls, calls_over) = node.calls.overflowing_add(calls);
+        let (bytecodes, bytecodes_over) = node.bytecodes.overflowing_add(bytecodes);
+        node.calls = if calls_over { u64::MAX } else { calls };
+        node.bytecodes = if bytecodes_over { u64::MAX } else { bytecodes };
+        match (calls_over, bytecodes_over) {
+            (true, _) => Some(Metric::Calls),
+            (false, true) => Some(Metric::Bytecodes),
+            (false, false) => None,
+        }
     }
 
     /// The children of `id`, in no particular order.
@@ -316,14 +324,17 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn counts_saturate_instead_of_wrapping() {
+    fn counts_saturate_instead_of_wrapping_and_say_so() {
         let mut p = profile(&[(&["main"], u64::MAX, 1)]);
-        p.add(NodeId(1), 1, 1);
+        assert_eq!(p.add(NodeId(1), 1, 1), Some(Metric::Calls));
         assert_eq!(
             (p.node(NodeId(1)).calls, p.node(NodeId(1)).bytecodes),
             (u64::MAX, 2)
         );
         assert_eq!(p.total(Metric::Calls), u64::MAX);
+        assert_eq!(p.add(NodeId(1), 0, u64::MAX), Some(Metric::Bytecodes));
+        assert_eq!(p.add(NodeId(1), 0, 0), None);
+        assert_eq!(p.node(NodeId(1)).bytecodes, u64::MAX);
     }
 
     #[test]

@@ -150,6 +150,10 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<Profile, ParseErro
     let mut parser = Parser::default();
     let mut buf = Vec::with_capacity(256);
     let mut number = 0;
+    // Whether lines end with `\r\n` (a file that went through a Windows
+    // editor or checkout), as the first one tells; only then is a `\r`
+    // before a line break not part of the record.
+    let mut crlf = false;
     loop {
         number += 1;
         buf.clear();
@@ -167,10 +171,16 @@ pub fn parse(mut reader: impl BufRead, path: &Path) -> Result<Profile, ParseErro
         if read == 0 {
             break;
         }
-        let (line, complete) = match buf.split_last() {
+        let (mut line, complete) = match buf.split_last() {
             Some((b'\n', line)) => (line, true),
             _ => (&buf[..], false),
         };
+        if number == 1 {
+            crlf = complete && line.ends_with(b"\r");
+        }
+        if crlf && complete {
+            line = line.strip_suffix(b"\r").unwrap_or(line);
+        }
         parser.line(line, complete).map_err(|kind| fail(number, kind))?;
     }
     // `number` is now the line after the last one, where `end` was due.
@@ -560,6 +570,20 @@ mod tests {
         let binary = vec![b'x'; 1 << 20];
         let error = parse(&binary[..], Path::new("p.jpprof")).unwrap_err();
         assert_eq!(error.to_string(), format!("p.jpprof:1: {not}"));
+    }
+
+    #[test]
+    fn crlf_line_endings_read_as_the_same_profile() {
+        let profile = read(&GOOD.replace('\n', "\r\n")).unwrap();
+        let expected = read(GOOD).unwrap();
+        assert_eq!(profile.nodes(), expected.nodes());
+        assert_eq!(profile.frames(), expected.frames());
+        assert_eq!(profile.meta, expected.meta);
+        // A carriage return in a file of plain line breaks is still an error.
+        assert!(message(&GOOD.replace("10 100", "10 100\r")).contains("bytecodes `100\\r` is not"));
+        // A CRLF file cut inside its last line is truncated.
+        let cut = GOOD.replace('\n', "\r\n");
+        assert!(message(cut.trim_end()).contains("truncated: the last line has no line break"));
     }
 
     #[test]

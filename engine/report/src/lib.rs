@@ -7,7 +7,8 @@
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
 //! their contexts ([`hot_methods`]), which contexts a `--threshold` or
 //! `--max-depth` keeps ([`Visible`]), and the order in which siblings are
-//! listed ([`order`]).
+//! listed ([`order`]). The line-oriented formats name frames as Java signatures
+//! ([`names`]), and every format stops at a size limit ([`limit`]).
 //!
 //! ```
 //! use jp_profile::{Metric, Profile};
@@ -19,8 +20,8 @@
 //! jp_report::folded::write(&profile, &Options::new(Metric::Bytecodes), &mut out)?;
 //! assert_eq!(
 //!     String::from_utf8(out)?,
-//!     "demo.Main.main([Ljava/lang/String;)V 12\n\
-//!      demo.Main.main([Ljava/lang/String;)V;demo.Main.work(I)J 500\n"
+//!     "demo.Main.main(java.lang.String[]):void 12\n\
+//!      demo.Main.main(java.lang.String[]):void;demo.Main.work(int):long 500\n"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -30,7 +31,10 @@ pub mod folded;
 mod hot;
 pub mod html;
 mod json_out;
+pub mod limit;
+pub mod names;
 pub mod order;
+mod read;
 pub mod run;
 pub mod speedscope;
 pub mod text;
@@ -38,6 +42,7 @@ mod totals;
 mod visible;
 
 pub use hot::{hot_methods, HotMethod};
+pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
 pub use run::{Format, ReportError};
 pub use totals::Totals;
 pub use visible::Visible;
@@ -56,15 +61,19 @@ pub struct Options {
     pub threshold: f64,
     /// Leave out contexts deeper than this (a top-level context is at depth 1).
     pub max_depth: Option<u32>,
+    /// The most bytes a report may take (`None`: no limit); a larger one
+    /// is refused, see [`limit`].
+    pub max_output_size: Option<u64>,
 }
 
 impl Options {
-    /// Everything, in `metric`.
+    /// Everything, in `metric`, up to [`DEFAULT_MAX_OUTPUT_SIZE`] bytes.
     pub fn new(metric: Metric) -> Options {
         Options {
             metric,
             threshold: 0.0,
             max_depth: None,
+            max_output_size: Some(DEFAULT_MAX_OUTPUT_SIZE),
         }
     }
 }

@@ -5,6 +5,9 @@
 //! A report is all or nothing: a profile that cannot be read would make it
 //! silently partial, so every unreadable profile is an error and no report
 //! is written.
+//! Nor is a report larger than [`Options::max_output_size`] written
+//! ([`crate::limit`]). What does not stop a report (a profile given twice,
+//! a sum that saturated) comes back as [`ReportWarning`]s.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -12,7 +15,9 @@ use std::path::{Path, PathBuf};
 
 use jp_profile::{ParseError, Profile};
 
-use crate::Options;
+use crate::limit::LimitedWriter;
+pub use crate::read::{read_all, Merged, ReportWarning};
+use crate::{Options, OutputTooLarge};
 
 /// The report formats; `folded`, `text`, `html` or `speedscope` in requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -30,6 +35,18 @@ pub enum Format {
     Speedscope,
 }
 
+impl Format {
+    /// The format's name in requests and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Folded => "folded",
+            Format::Text => "text",
+            Format::Html => "html",
+            Format::Speedscope => "speedscope",
+        }
+    }
+}
+
 /// Why no report was written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -39,6 +56,14 @@ pub enum ReportError {
     /// Some profiles could not be read; each error names its file.
     #[error("{0}")]
     Unreadable(UnreadableProfiles),
+    /// The report would be larger than [`Options::max_output_size`].
+    #[error("{}: {source}", path.display())]
+    TooLarge {
+        /// The report's path (`stdout` for the standard output).
+        path: PathBuf,
+        /// How large, and what to do.
+        source: OutputTooLarge,
+    },
     /// The report could not be written.
     #[error("{}: {source}", path.display())]
     Write {
@@ -47,6 +72,21 @@ pub enum ReportError {
         /// Why.
         source: io::Error,
     },
+}
+
+impl ReportError {
+    /// The error of writing the report to `path`: [`ReportError::TooLarge`]
+    /// when `source` is the size limit's, [`ReportError::Write`] otherwise.
+    pub fn writing(path: &Path, source: io::Error) -> ReportError {
+        let path = path.to_path_buf();
+        match OutputTooLarge::of(&source) {
+            Some(too_large) => ReportError::TooLarge {
+                path,
+                source: too_large.clone(),
+            },
+            None => ReportError::Write { path, source },
+        }
+    }
 }
 
 /// The errors of every profile that could not be read, one per file.
@@ -65,55 +105,68 @@ impl fmt::Display for UnreadableProfiles {
     }
 }
 
-/// Reads `profiles`, merges them and writes the report to `out` atomically.
-pub fn run(profiles: &[PathBuf], format: Format, options: &Options, out: &Path) -> Result<(), ReportError> {
-    let profile = read_all(profiles)?;
-    write_atomically(out, |sink| render(&profile, format, options, sink)).map_err(|source| {
-        ReportError::Write {
-            path: out.to_path_buf(),
-            source,
-        }
-    })
-}
-
-/// Every profile merged into one; the errors of all that failed otherwise.
-pub fn read_all(paths: &[PathBuf]) -> Result<Profile, ReportError> {
-    let mut merged: Option<Profile> = None;
-    let mut errors = Vec::new();
-    for path in paths {
-        match jp_profile::parse_file(path) {
-            // Once one failed no report is made, so later profiles are only checked.
-            Ok(_) if !errors.is_empty() => {}
-            Ok(profile) => match &mut merged {
-                None => merged = Some(profile),
-                Some(merged) => merged.merge(&profile),
-            },
-            Err(error) => errors.push(error),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(ReportError::Unreadable(UnreadableProfiles(errors)));
-    }
-    merged.ok_or(ReportError::NoProfiles)
+/// Reads `profiles`, merges them and writes the report to `out`
+/// atomically; gives what the report's reader should be told.
+pub fn run(
+    profiles: &[PathBuf],
+    format: Format,
+    options: &Options,
+    out: &Path,
+) -> Result<Vec<ReportWarning>, ReportError> {
+    let merged = read_all(profiles)?;
+    write_atomically(out, |sink| render(&merged.profile, format, options, sink))
+        .map_err(|source| ReportError::writing(out, source))?;
+    Ok(merged.warnings)
 }
 
 /// Writes `profile` in `format`; the one place a new format is added.
+///
+/// # Errors
+/// Those of `out`, and an [`OutputTooLarge`] (see [`ReportError::writing`])
+/// when the report would exceed `options.max_output_size`: a folded report
+/// is measured first and then nothing is written; the other formats grow
+/// with the number of contexts and stop at the limit.
 pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dyn Write) -> io::Result<()> {
+    let limit = options.max_output_size;
+    if let (Format::Folded, Some(limit)) = (format, limit) {
+        let size = crate::folded::size(profile, options);
+        if size.bytes > limit {
+            let folded = Some(size);
+            return Err(OutputTooLarge {
+                format,
+                limit,
+                folded,
+            }
+            .into());
+        }
+    }
+    let mut out = LimitedWriter::new(out, limit, format);
     match format {
-        Format::Folded => crate::folded::write(profile, options, out),
-        Format::Text => crate::text::write(profile, options, out),
-        Format::Html => crate::html::write(profile, options, out),
-        Format::Speedscope => crate::speedscope::write(profile, options, out),
+        Format::Folded => crate::folded::write(profile, options, &mut out),
+        Format::Text => crate::text::write(profile, options, &mut out),
+        Format::Html => crate::html::write(profile, options, &mut out),
+        Format::Speedscope => crate::speedscope::write(profile, options, &mut out),
     }
 }
 
 /// Writes through a temporary file in the target's directory (created when
 /// missing), renamed over the target once complete, so that a reader never
-/// sees half a file. The engine writes its instrumented classes this way too.
+/// sees half a file; when `render` fails the temporary file is removed and
+/// the target left as it was. The engine writes its instrumented classes
+/// this way too.
+///
+/// A target that exists and is a device or a FIFO (`/dev/null`, a named
+/// pipe a reader waits on) is written into directly instead: a rename would
+/// replace it with a regular file. A socket is refused.
 pub fn write_atomically(
     path: &Path,
     render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    if let Some(special) = open_special(path)? {
+        let mut out = io::BufWriter::with_capacity(1 << 16, special);
+        render(&mut out)?;
+        return out.flush();
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -135,6 +188,30 @@ pub fn write_atomically(
     Ok(())
 }
 
+/// The target opened for writing if it exists (through symbolic links)
+/// and is neither a regular file nor a directory.
+#[cfg(unix)]
+fn open_special(path: &Path) -> io::Result<Option<std::fs::File>> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    let kind = metadata.file_type();
+    if kind.is_file() || kind.is_dir() {
+        return Ok(None);
+    }
+    if kind.is_socket() {
+        let message = "a socket, not a file a report can be written to";
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
+    }
+    std::fs::OpenOptions::new().write(true).open(path).map(Some)
+}
+
+#[cfg(not(unix))]
+fn open_special(_path: &Path) -> io::Result<Option<std::fs::File>> {
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +225,170 @@ mod tests {
         path
     }
 
+    /// A recursion `depth` deep: one method calling itself, one call and
+    /// one bytecode per context.
+    fn write_chain(dir: &Path, name: &str, depth: u32) -> PathBuf {
+        let path = dir.join(name);
+        let mut text = String::from("jp-profile 1\nframe 1 demo.Deep.recurse(I)I\n");
+        for node in 1..=depth {
+            text.push_str(&format!("node {node} {} 1 1 1\n", node - 1));
+        }
+        text.push_str(&format!("end {depth}\n"));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_folded_report_of_a_deep_chain_is_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        // 15,000 deep: 3 GB of folded lines.
+        let chain = write_chain(dir.path(), "chain.jpprof", 15_000);
+        let out = dir.path().join("chain.folded");
+        let started = std::time::Instant::now();
+        let error = run(
+            std::slice::from_ref(&chain),
+            Format::Folded,
+            &Options::new(Metric::Calls),
+            &out,
+        )
+        .unwrap_err();
+        assert!(started.elapsed().as_secs() < 10);
+        let ReportError::TooLarge { path, source } = &error else {
+            panic!("{error}");
+        };
+        let label = "demo.Deep.recurse(int):int".len() as u64;
+        let bytes: u64 = (1..=15_000u64).map(|d| d * label + d - 1 + 3).sum();
+        assert_eq!((path, source.limit), (&out, crate::DEFAULT_MAX_OUTPUT_SIZE));
+        assert_eq!(
+            source.folded,
+            Some(crate::folded::FoldedSize {
+                bytes,
+                lines: 15_000,
+                deepest: 15_000
+            })
+        );
+        let message = error.to_string();
+        for hint in [
+            "2.8 GiB",
+            "15000 lines",
+            "--threshold",
+            "--max-depth",
+            "--max-output-size",
+            "--format",
+        ] {
+            assert!(message.contains(hint), "{hint}: {message}");
+        }
+        assert_eq!(entries(dir.path()), ["chain.jpprof"]);
+        // The other formats grow with the number of contexts only.
+        for format in [Format::Text, Format::Html, Format::Speedscope] {
+            let out = dir.path().join(format!("chain.{}", format.name()));
+            run(
+                std::slice::from_ref(&chain),
+                format,
+                &Options::new(Metric::Calls),
+                &out,
+            )
+            .unwrap();
+            let size = std::fs::metadata(&out).unwrap().len();
+            // Two tree sections of lines capped in width, or events of a few numbers.
+            assert!(size < 500 * 15_000, "{format:?}: {size} bytes");
+        }
+        let shallow = Options {
+            max_depth: Some(1000),
+            ..Options::new(Metric::Calls)
+        };
+        run(&[chain], Format::Folded, &shallow, &out).unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1000);
+    }
+
+    #[test]
+    fn a_report_that_reaches_the_limit_while_written_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let chain = write_chain(dir.path(), "chain.jpprof", 2000);
+        let out = dir.path().join("report.html");
+        std::fs::write(&out, "the last good report\n").unwrap();
+        let options = Options {
+            max_output_size: Some(10_000),
+            ..Options::new(Metric::Calls)
+        };
+        for format in [Format::Text, Format::Html, Format::Speedscope, Format::Folded] {
+            let error = run(std::slice::from_ref(&chain), format, &options, &out).unwrap_err();
+            let ReportError::TooLarge { source, .. } = &error else {
+                panic!("{format:?}: {error}");
+            };
+            assert_eq!(
+                (source.format, source.folded.is_some()),
+                (format, format == Format::Folded)
+            );
+            assert_eq!(entries(dir.path()), ["chain.jpprof", "report.html"]);
+            assert_eq!(std::fs::read_to_string(&out).unwrap(), "the last good report\n");
+        }
+        let unlimited = Options {
+            max_output_size: None,
+            ..Options::new(Metric::Calls)
+        };
+        run(&[chain], Format::Folded, &unlimited, &out).unwrap();
+        assert!(std::fs::metadata(&out).unwrap().len() > 10_000);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_written_into_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
+        let fifo = dir.path().join("report.fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+        };
+        run(
+            &[profile],
+            Format::Folded,
+            &Options::new(Metric::Bytecodes),
+            &fifo,
+        )
+        .unwrap();
+        // Checked before joining: a FIFO replaced by a file would leave the reader waiting.
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), "m.A.main():void 10\n");
+        assert_eq!(entries(dir.path()), ["a.jpprof", "report.fifo"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn dev_null_stays_a_device() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
+        let null = Path::new("/dev/null");
+        run(&[profile], Format::Text, &Options::new(Metric::Calls), null).unwrap();
+        assert!(std::fs::metadata(null).unwrap().file_type().is_char_device());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
+        let socket = dir.path().join("report.sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let error = run(&[profile], Format::Text, &Options::new(Metric::Calls), &socket).unwrap_err();
+        assert!(error.to_string().contains("a socket"), "{error}");
+        assert_eq!(entries(dir.path()), ["a.jpprof", "report.sock"]);
+    }
+
     #[test]
     fn merges_profiles_into_one_report() {
         let dir = tempfile::tempdir().unwrap();
@@ -155,7 +396,7 @@ mod tests {
         let b = write_profile(dir.path(), "b.jpprof", &[(&["m.A.main()V"], 2, 5)]);
         let out = dir.path().join("report.folded");
         run(&[a, b], Format::Folded, &Options::new(Metric::Bytecodes), &out).unwrap();
-        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main()V 15\n");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main():void 15\n");
     }
 
     #[test]
@@ -191,7 +432,7 @@ mod tests {
         let profile = write_profile(dir.path(), "a.jpprof", &[(&["m.A.main()V"], 1, 10)]);
         let out = dir.path().join("site").join("jp").join("report.folded");
         run(&[profile], Format::Folded, &Options::new(Metric::Calls), &out).unwrap();
-        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main()V 1\n");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "m.A.main():void 1\n");
     }
 
     #[test]

@@ -15,8 +15,9 @@
 //! says its depth instead (`[depth 57] `), so that a tree 100,000 contexts
 //! deep does not become gigabytes of spaces. A context whose method already
 //! occurs above it on its path is marked `R ` before its name. Frames are
-//! written in full, `binary.class.Name.method(Descriptor)`, so that they can
-//! be searched for; a line break in a name is written `\n`.
+//! written in full as [`crate::names::readable`] spells them (the same as
+//! in [`crate::folded`]), so that they can be searched for and hold no
+//! control character for a terminal to act on; so are metadata values.
 //!
 //! The sections depend only on the merged tree (siblings are ordered by
 //! value, ties by name), not on the order of the records or of the profiles
@@ -27,7 +28,7 @@ use std::io::{self, BufWriter, Write};
 
 use jp_profile::{FrameId, Metric, NodeId, Profile};
 
-use crate::{hot_methods, order, HotMethod, Options, Totals, Visible};
+use crate::{hot_methods, names, order, HotMethod, Options, Totals, Visible};
 
 /// Width of a full bar, in characters.
 const BAR_WIDTH: u64 = 20;
@@ -62,9 +63,9 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     write_header(profile, &totals, methods.len(), &mut out)?;
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
-    let names = frame_names(profile);
+    let labels = names::readable_frames(profile);
     let tree = Tree {
-        names: &names,
+        names: &labels,
         totals: &totals,
         visible: &visible,
         options,
@@ -72,7 +73,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     };
     tree.write(Section::Own, &mut out)?;
     tree.write(Section::Total, &mut out)?;
-    write_hot_methods(profile, &names, &totals, options.metric, &methods, &mut out)?;
+    write_hot_methods(profile, &labels, &totals, options.metric, &methods, &mut out)?;
     out.flush()
 }
 
@@ -100,8 +101,8 @@ fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut im
     writeln!(out, "JP profile report")?;
     writeln!(out)?;
     for (key, value) in &rows {
-        // A value is the rest of a line in the profile; a line break is kept out all the same.
-        writeln!(out, "{key:key_width$}  {}", value.replace('\n', "\\n"))?;
+        let (key, value) = (names::escape(key), names::escape(value));
+        writeln!(out, "{key:key_width$}  {value}")?;
     }
     writeln!(out)?;
     let calls = thousands(totals.grand(Metric::Calls));
@@ -421,17 +422,6 @@ fn push_indent(line: &mut Vec<u8>, depth: u32) {
     }
 }
 
-/// Each frame's name as the report writes it, a line break as `\n`.
-fn frame_names(profile: &Profile) -> Vec<Cow<'_, str>> {
-    fn written(name: &str) -> Cow<'_, str> {
-        match name.contains('\n') {
-            true => Cow::Owned(name.replace('\n', "\\n")),
-            false => Cow::Borrowed(name),
-        }
-    }
-    profile.frames().iter().map(|frame| written(frame)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,10 +655,13 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
     }
 
     #[test]
-    fn a_line_break_in_a_name_is_written_escaped() {
-        let p = profile(&[(&["a\nb()V"], 1, 1)]);
+    fn control_characters_in_names_and_metadata_are_written_escaped() {
+        let mut p = profile(&[(&["a\nb\u{1b}[2J()V"], 1, 1)]);
+        p.meta.insert("command".into(), "run\u{1b}]0;owned\u{7}".into());
         let report = text(&p, &Options::new(Metric::Calls));
-        assert!(report.contains("  a\\nb()V\n"));
+        assert!(report.contains("  a\\u{a}b\\u{1b}[2J():void\n"), "{report}");
+        assert!(report.contains("  run\\u{1b}]0;owned\\u{7}\n"), "{report}");
+        assert!(!report.contains(['\u{1b}', '\u{7}']));
         assert!(!report.contains("a\nb"));
     }
 

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportTest {
     private static final String MAIN = "demo.Main.main([Ljava/lang/String;)V";
     private static final String SORT = "demo.Main.sort([I)V";
+    /** The frames as the folded and text reports write them: Java signatures, no `;`. */
+    private static final String MAIN_SHOWN = "demo.Main.main(java.lang.String[]):void";
+    private static final String SORT_SHOWN = "demo.Main.sort(int[]):void";
 
     @TempDir
     Path temp;
@@ -46,7 +49,7 @@ class ReportTest {
                 .format(ReportRequest.Format.FOLDED)
                 .out(out)
                 .build());
-        assertEquals(MAIN + " 12\n" + MAIN + ";" + SORT + " 600\n", read(out));
+        assertEquals(MAIN_SHOWN + " 12\n" + MAIN_SHOWN + ";" + SORT_SHOWN + " 600\n", read(out));
         Engine.load().report(ReportRequest.builder()
                 .profile(temp.resolve("a.jpprof"))
                 .format(ReportRequest.Format.FOLDED)
@@ -54,7 +57,7 @@ class ReportTest {
                 .maxDepth(1)
                 .out(out)
                 .build());
-        assertEquals(MAIN + " 1\n", read(out));
+        assertEquals(MAIN_SHOWN + " 1\n", read(out));
     }
 
     @Test
@@ -70,7 +73,7 @@ class ReportTest {
         assertTrue(page.startsWith("<!DOCTYPE html>"), "an HTML document");
         assertTrue(page.trim().endsWith("</html>"), "a complete page");
         assertTrue(page.contains("demo.Main.sort"), "the page names the hot method");
-        assertTrue(read(text).contains(SORT), read(text));
+        assertTrue(read(text).contains(SORT_SHOWN), read(text));
     }
 
     @Test
