@@ -2,6 +2,8 @@
 # Gradle suite: the plugin org.jpprof.jp (gradle-plugin/, docs/gradle.md) in real builds, with the
 # `gradle` on PATH (Debian's 4.4.1; .ci/run installs it).
 #
+#   0. the set-up step of the demo and of the test command (scripts/lib/ensure-tools.sh) in a dry
+#      run, with a PATH without gradle: each would install Gradle, and nothing else;
 #   1. builds the plugin and the engine with Maven (and `jp` with cargo, to read profiles) and puts
 #      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
 #   2. checks that the plugin, compiled against the Gradle 8 API, calls only what this Gradle has
@@ -61,6 +63,29 @@ cleanup() {
     if ((failed == 0)); then rm -rf "$work"; else echo "gradle.sh: work files kept in $work"; fi
 }
 trap cleanup EXIT
+
+# --- 0. set-up on a machine without Gradle --------------------------------------------------------
+# The demo and the test command install what is missing (scripts/lib/ensure-tools.sh). Their set-up
+# step alone (JP_ENSURE_DRY_RUN=1) with a PATH that has everything this machine has but gradle
+# would install Gradle, and only Gradle.
+no_gradle=$work/path-without-gradle
+mkdir -p "$no_gradle"
+IFS=: read -r -a path_dirs <<<"$PATH"
+for dir in "${path_dirs[@]}"; do
+    for tool in "$dir"/*; do
+        name=${tool##*/}
+        [[ $name != gradle && -x $tool && ! -e $no_gradle/$name ]] && ln -s "$tool" "$no_gradle/$name"
+    done
+done
+for command in scripts/demo.sh "integration-tests/run.sh gradle"; do
+    # shellcheck disable=SC2086 # the command's words
+    if (cd "$root" && PATH=$no_gradle JP_ENSURE_DRY_RUN=1 bash $command) >"$work/ensure.log" 2>&1 &&
+        grep -qx 'ensure_tools: would run: apt-get update && apt-get install -y --no-install-recommends gradle' "$work/ensure.log"; then
+        pass "set-up: without gradle on PATH, bash $command would install gradle, and nothing else"
+    else
+        fail "set-up: without gradle on PATH, bash $command would install gradle"; show "$work/ensure.log"
+    fi
+done
 
 # --- 1. build and install -------------------------------------------------------------------------
 (cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build -p jp-cli failed"
