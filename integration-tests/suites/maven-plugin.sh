@@ -79,7 +79,7 @@ test_counts() {
 
 # A copy of a project with this JP's version, and without jp:report where the engine has none.
 copy_project() { # FROM TO
-    cp -rL "$1" "$2" && rm -rf "$2/target" &&
+    cp -r "$1" "$2" && rm -rf "$2/target" &&
         find "$2" -name pom.xml -exec sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" {} +
 }
 
