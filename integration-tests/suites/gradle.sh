@@ -144,9 +144,9 @@ else
     fail "demo: gradle classes"; show "$work/classes.log"
 fi
 if gradle_run demo "$demo" "${tasks[@]}"; then
-    pass "demo: gradle ${tasks[*]} ($gradle_version)"
+    pass "demo: gradle ${tasks[*]} on a plain copy (cp -r) of examples/gradle-demo ($gradle_version)"
 else
-    fail "demo: gradle ${tasks[*]} ($gradle_version)"; show "$work/demo.log" 40
+    fail "demo: gradle ${tasks[*]} on a plain copy (cp -r) of examples/gradle-demo ($gradle_version)"; show "$work/demo.log" 40
 fi
 
 # JUnit's XML results: the tests run, and how many failed or broke.
@@ -313,6 +313,18 @@ if gradle_run bad-classes "$bad" classes; then
     rm -f "$broken"
 else
     fail "bad input: gradle classes"; show "$work/bad-classes.log"
+fi
+
+# Sources but no classes (compileJava excluded on a clean copy): jpInstrument fails naming the
+# directory, instead of instrumenting nothing.
+uncompiled=$work/uncompiled
+copy_project "$root/examples/gradle-demo" "$uncompiled"
+if gradle_run uncompiled "$uncompiled" jpInstrument -x compileJava; then
+    fail "bad input: jpInstrument with sources but no classes fails"; show "$work/uncompiled.log"
+elif grep -q "jp: jpInstrument: no class files in build/classes/java/main, but there are sources (src/main/java/.*\.java): compile them first" "$work/uncompiled.log"; then
+    pass "bad input: jpInstrument with sources but no classes fails: $(grep -m1 -o 'jp: jpInstrument: no class files.*first' "$work/uncompiled.log")"
+else
+    fail "bad input: jpInstrument with sources but no classes names build/classes/java/main"; show "$work/uncompiled.log"
 fi
 
 # An output directory that cannot be created: a file stands where it should be.

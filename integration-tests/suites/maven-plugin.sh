@@ -84,12 +84,19 @@ copy_project() { # FROM TO
 }
 
 # --- 2. the demo ----------------------------------------------------------------------------------
+# The two demos profile the same code, each from a copy of its own (a user copies an example).
+if diff -r "$root/examples/gradle-demo/src" "$root/examples/maven-demo/src" >"$work/examples.log" &&
+    [[ -z $(find "$root/examples" -type l) ]]; then
+    pass "examples: no links; maven-demo/src equals gradle-demo/src"
+else
+    fail "examples: no links; maven-demo/src equals gradle-demo/src"; show "$work/examples.log"
+fi
 demo=$work/demo
 copy_project "$root/examples/maven-demo" "$demo"
 if mvn_run demo "$demo" verify; then
-    pass "demo: mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
+    pass "demo: mvn verify on a plain copy (cp -r) of examples/maven-demo ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
 else
-    fail "demo: mvn verify"; show "$work/demo.log" 40
+    fail "demo: mvn verify on a plain copy (cp -r) of examples/maven-demo"; show "$work/demo.log" 40
 fi
 online=0
 
@@ -265,6 +272,18 @@ else
 fi
 
 # --- 7. bad input ---------------------------------------------------------------------------------
+# Sources but no classes (jp:instrument before compiling): a failure naming the directory.
+uncompiled=$work/uncompiled
+copy_project "$root/examples/maven-demo" "$uncompiled"
+mkdir -p "$uncompiled/target/classes"
+if mvn_run uncompiled "$uncompiled" jp:instrument; then
+    fail "bad input: jp:instrument with sources but no classes fails"; show "$work/uncompiled.log"
+elif grep -q "jp: $uncompiled/target/classes holds no class files, but the project has sources (.*\.java): compile first (\`mvn compile jp:instrument\`" "$work/uncompiled.log"; then
+    pass "bad input: jp:instrument with sources but an empty target/classes fails: $(grep -m1 -o 'jp: [^ ]* holds no class files.*there' "$work/uncompiled.log")"
+else
+    fail "bad input: jp:instrument with sources but no classes names target/classes and says to compile first"; show "$work/uncompiled.log"
+fi
+
 bad=$work/bad
 copy_project "$root/examples/maven-demo" "$bad"
 if mvn_run bad-compile "$bad" compile; then

@@ -19,6 +19,7 @@ import org.gradle.api.plugins.AppliedPlugin;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
+import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
 import org.jpprof.engine.EngineException;
 import org.jpprof.engine.RuntimeJar;
@@ -56,6 +57,9 @@ public class JpPlugin implements Plugin<Project> {
     public static final String REPORT = "jpReport";
     /** The task that prints the IDE settings. */
     public static final String IDE_SETUP = "jpIdeSetup";
+
+    /** The sources whose classes the instrument tasks expect: Java, Kotlin, Groovy, Scala. */
+    private static final String[] COMPILED_SOURCES = {"**/*.java", "**/*.kt", "**/*.groovy", "**/*.scala"};
 
     @Override
     public void apply(final Project project) {
@@ -137,6 +141,9 @@ public class JpPlugin implements Plugin<Project> {
                                     "Instruments the classes of source set '" + sourceSet.getName()
                                             + "' for JP's profiler.");
                             task.setClassesDirs(sourceSet.getOutput().getClassesDirs());
+                            task.setSources(
+                                    sourceSet.getAllSource().matching(
+                                            new PatternSet().include(COMPILED_SOURCES)));
                             Compat.whenEvaluated(
                                     project,
                                     new Action<Project>() {

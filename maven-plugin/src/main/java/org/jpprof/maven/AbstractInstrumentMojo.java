@@ -1,8 +1,15 @@
 package org.jpprof.maven;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -81,6 +88,59 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
         }
         getLog().info("jp: " + relative(input) + " -> " + relative(output) + ": " + result);
         return result;
+    }
+
+    /**
+     * Whether {@code classes} holds class files to instrument. When it does not, but a source root
+     * holds Java or Kotlin sources, the compiler's output is not where the goal reads (the goal
+     * ran before compiling, or the build sends the classes elsewhere): the goal fails rather than
+     * instrumenting nothing and running the tests on nothing.
+     *
+     * @param classes the compiler's output directory
+     * @param sourceRoots the compile source roots that should have produced it
+     * @param compilePhase the phase that compiles them, for the message
+     * @return {@code true} if there are classes, {@code false} if there are neither classes nor sources
+     * @throws MojoFailureException if there are sources but no classes, naming both
+     */
+    protected boolean hasClasses(File classes, List<String> sourceRoots, String compilePhase)
+            throws MojoFailureException {
+        if (first(classes.toPath(), ".class").isPresent()) {
+            return true;
+        }
+        for (String root : sourceRoots) {
+            Optional<Path> source = first(Paths.get(root), ".java", ".kt");
+            if (source.isPresent()) {
+                throw new MojoFailureException("jp: " + classes + " "
+                        + (classes.isDirectory() ? "holds no class files" : "does not exist")
+                        + ", but the project has sources (" + source.get() + "): compile first (`mvn "
+                        + compilePhase + " jp:" + goalName() + "`, or a phase such as `mvn verify`), or check"
+                        + " that the compiler writes its classes there");
+            }
+        }
+        return false;
+    }
+
+    /** The goal's name, for messages. */
+    protected abstract String goalName();
+
+    /** The first regular file under {@code dir} whose name ends with one of {@code suffixes}. */
+    private static Optional<Path> first(Path dir, String... suffixes) throws MojoFailureException {
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(file -> {
+                String name = file.getFileName().toString();
+                for (String suffix : suffixes) {
+                    if (name.endsWith(suffix) && Files.isRegularFile(file)) {
+                        return true;
+                    }
+                }
+                return false;
+            }).findFirst();
+        } catch (IOException | UncheckedIOException e) {
+            throw new MojoFailureException("jp: " + dir + ": cannot list the directory: " + e, e);
+        }
     }
 
     /** Where the test JVMs write their profiles: {@code jp/profiles}. */
