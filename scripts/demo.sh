@@ -76,7 +76,7 @@ gradle_demo() {
     step "Gradle: cd $project && gradle jpProfileTest jpReport ($(gradle --version 2>/dev/null | awk '/^Gradle / { print $2; exit }'))"
     (cd "$project" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="$repo" \
         jpProfileTest jpReport)
-    local profiles=("$project"/build/jp/profiles/jpProfileTest/*.jpprof)
+    local profiles=("$project"/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
     [[ -f ${profiles[0]} ]] || die "gradle jpProfileTest wrote no profile"
     [[ -s $project/build/reports/jp/index.html ]] || die "gradle jpReport wrote no report"
     summary gradle-demo org.example.leaderboard. "$project/build/reports/jp" "${profiles[@]}"
@@ -101,7 +101,7 @@ maven_demo() {
     step "Maven: cd $project && mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
     # Debian's Maven prints bare colour resets even in batch mode; they are dropped.
     (cd "$project" && mvn -B -ntp -s "$settings" -Dmaven.repo.local="$repo" verify) 2>&1 | sed 's/\x1b\[0m//g'
-    local profiles=("$project"/target/jp/profiles/*.jpprof)
+    local profiles=("$project"/target/jp/profiles/run-*/*.jpprof)
     [[ -f ${profiles[0]} ]] || die "mvn verify wrote no profile"
     [[ -s $project/target/site/jp/index.html ]] || die "jp:report wrote no report"
     echo "packaged jar: $project/target/maven-demo-1.0.0.jar (the original classes)"

@@ -167,7 +167,7 @@ else
     fail "demo: compiler output untouched, build/jp/classes/main instrumented"
 fi
 
-check_demo_profiles build/jp/profiles/jpProfileTest "$demo"/build/jp/profiles/jpProfileTest/jpProfileTest-*.jpprof
+check_demo_profiles build/jp/profiles/jpProfileTest/run-* "$demo"/build/jp/profiles/jpProfileTest/run-*/jpProfileTest-*.jpprof
 
 html=$demo/build/reports/jp/index.html
 text=$demo/build/reports/jp/report.txt
@@ -184,6 +184,34 @@ if gradle_run ide "$demo" jpIdeSetup; then
     check_ide_settings jpIdeSetup "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" "$demo/build/jp/classes/main"
 else
     fail "ide: jpIdeSetup prints the class path and JVM options"; show "$work/ide.log"
+fi
+
+# --- 3b. two builds at once in one project --------------------------------------------------------
+# Each build's tests write into a run directory of their own, and each jpReport reports its own
+# run: one profile, with the calls of one run (the demo's above), not those of both.
+twice=$work/twice
+copy_project "$root/examples/gradle-demo" "$twice"
+single_calls=$("$jp" report "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
+if gradle_run twice-prepare "$twice" testClasses jpInstrument; then
+    gradle_run twice-1 "$twice" "${tasks[@]}" & first=$!
+    gradle_run twice-2 "$twice" "${tasks[@]}" & second=$!
+    wait "$first"; first_status=$?
+    wait "$second"; second_status=$?
+    runs=("$twice"/build/jp/profiles/jpProfileTest/run-*)
+    totals=()
+    for run in "${runs[@]}"; do
+        totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
+    done
+    if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
+        [[ ${totals[*]} == "$single_calls $single_calls" ]] &&
+        grep -q '^jp: report of 1 profile: ' "$work/twice-1.log" && grep -q '^jp: report of 1 profile: ' "$work/twice-2.log"; then
+        pass "at once: two builds of jpProfileTest in one project, each with a run of its own ($single_calls calls each) and a report of it"
+    else
+        fail "at once: two builds, a run each (runs: ${#runs[@]}, calls: ${totals[*]:-none}, one run: $single_calls)"
+        grep -h '^jp: report of' "$work/twice-1.log" "$work/twice-2.log"; show "$work/twice-1.log" 10; show "$work/twice-2.log" 10
+    fi
+else
+    fail "at once: gradle testClasses jpInstrument"; show "$work/twice-prepare.log"
 fi
 
 # --- 4. incremental work --------------------------------------------------------------------------
@@ -265,8 +293,8 @@ fi
 # Another build-script class path: Gradle loads the plugin, and so the engine, in a new class loader.
 sed -i "s|classpath 'org.jpprof:jp-gradle-plugin|classpath files('extra')\n        &|" "$daemon/build.gradle"
 # jpReport reads the demo's profiles (this daemon's home has no junit for jpProfileTest, offline).
-mkdir -p "$daemon/build/jp/profiles/jpProfileTest"
-cp "$demo"/build/jp/profiles/jpProfileTest/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/"
+mkdir -p "$daemon/build/jp/profiles/jpProfileTest/run-copied"
+cp "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/run-copied/"
 if in_daemon daemon3 jpInstrument jpReport --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
     [[ $(instrumented daemon3 jpInstrument) == *": 0 rewritten, "* ]] &&
     grep -q '^jp: report of [0-9]* profiles\{0,1\}: ' "$work/daemon3.log" &&
@@ -280,8 +308,8 @@ fi
 multi=$work/multi
 copy_project "$root/integration-tests/gradle/multi-module" "$multi"
 if gradle_run multi "$multi" "${tasks[@]}"; then
-    core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/*.jpprof)
-    app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/*.jpprof)
+    core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
+    app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
         grep -q 'org.acme.core.Fib.fib' "$multi/core/build/reports/jp/report.txt" &&
         grep -q 'org.acme.app.Table.row' "$multi/app/build/reports/jp/report.txt" &&
@@ -327,6 +355,21 @@ else
     fail "bad input: jpInstrument with sources but no classes names build/classes/java/main"; show "$work/uncompiled.log"
 fi
 
+# Settings the runtime would only warn about fail the build, naming the setting.
+for setting in "agent = 'a periodic agent'" "granularity = 'ten'"; do
+    name=${setting%% *}
+    wrong=$work/wrong-$name
+    copy_project "$root/examples/gradle-demo" "$wrong"
+    printf '\njp {\n    %s\n}\n' "$setting" >>"$wrong/build.gradle"
+    if gradle_run "wrong-$name" "$wrong" jpProfileTest; then
+        fail "bad input: jp { $setting } fails the build"; show "$work/wrong-$name.log"
+    elif grep -q "jp: jp.$name = '[^']*' is \(neither\|not\).*in the jp { } block of project :" "$work/wrong-$name.log"; then
+        pass "bad input: jp { $setting } fails the build: $(grep -m1 -o "jp: jp.$name = .*" "$work/wrong-$name.log")"
+    else
+        fail "bad input: jp { $setting } fails the build naming jp.$name"; show "$work/wrong-$name.log"
+    fi
+done
+
 # An output directory that cannot be created: a file stands where it should be.
 blocked=$bad/build/jp/classes/main
 rm -rf "$blocked" && mkdir -p "$(dirname "$blocked")" && echo 'not a directory' >"$blocked"
@@ -340,10 +383,10 @@ fi
 rm -f "$blocked"
 
 # An unreadable profile, and a report file that cannot be written: jpReport fails naming the file.
-profiles_dir=$bad/build/jp/profiles/jpProfileTest
+profiles_dir=$bad/build/jp/profiles/jpProfileTest/run-copied
 reports=$bad/build/reports/jp
 mkdir -p "$profiles_dir"
-cp "$demo"/build/jp/profiles/jpProfileTest/*.jpprof "$profiles_dir/"
+cp "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof "$profiles_dir/"
 printf 'jp-profile 1\nframe 1 x\n' >"$profiles_dir/truncated.jpprof"
 if gradle_run bad-profile "$bad" jpReport; then
     fail "bad input: an unreadable profile fails jpReport"; show "$work/bad-profile.log"
@@ -367,7 +410,7 @@ rm -rf "$reports/index.html"
 # No profiles at all: jpReport succeeds and says where it looked.
 rm -f "$profiles_dir"/*.jpprof
 if gradle_run no-profiles "$bad" jpReport &&
-    grep -q "^jp: no profiles to report on in $profiles_dir; run jpProfileTest first" "$work/no-profiles.log"; then
+    grep -q "^jp: no profiles to report on in ${profiles_dir%/*}; run jpProfileTest first" "$work/no-profiles.log"; then
     pass "no profiles: jpReport says so and succeeds"
 else
     fail "no profiles: jpReport says so and succeeds"; show "$work/no-profiles.log"

@@ -119,7 +119,7 @@ else
     fail "demo: the jar holds the original classes"; show "$work/jar-diff.log"
 fi
 
-check_demo_profiles target/jp/profiles "$demo"/target/jp/profiles/test-*.jpprof
+check_demo_profiles target/jp/profiles/run-* "$demo"/target/jp/profiles/run-*/test-*.jpprof
 
 if [[ -s $demo/target/site/jp/index.html && -s $demo/target/site/jp/report.txt ]] &&
     grep -q 'Leaderboard' "$demo/target/site/jp/report.txt" && grep -qi '<html' "$demo/target/site/jp/index.html"; then
@@ -166,9 +166,9 @@ else
     fail "incremental: a deleted class loses its instrumented class: $(instrumented delete)"; show "$work/delete.log"
 fi
 
-rm -f "$demo"/target/jp/profiles/*.jpprof
+rm -rf "$demo"/target/jp/profiles/run-*
 if mvn_run skip "$demo" verify -Djp.skip && grep -q 'jp: skipped (jp.skip is set)' "$work/skip.log" &&
-    ! grep -q 'jp: target/classes -> ' "$work/skip.log" && ! compgen -G "$demo/target/jp/profiles/*.jpprof" >/dev/null &&
+    ! grep -q 'jp: target/classes -> ' "$work/skip.log" && ! compgen -G "$demo/target/jp/profiles/run-*/*.jpprof" >/dev/null &&
     read -r tests bad < <(test_counts "$demo/target/surefire-reports") && ((tests > 0 && bad == 0)); then
     pass "skip: -Djp.skip skips with a message; $tests tests passed on the compiler's classes, no profile"
 else
@@ -228,8 +228,8 @@ XML
 module_pom core
 module_pom app core
 if mvn_run multi "$multi" -T 2 verify jp:report; then
-    core_profiles=("$multi"/core/target/jp/profiles/*.jpprof)
-    app_profiles=("$multi"/app/target/jp/profiles/*.jpprof)
+    core_profiles=("$multi"/core/target/jp/profiles/run-*/*.jpprof)
+    app_profiles=("$multi"/app/target/jp/profiles/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
         "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(I)J;org.acme.core.Fib.fib(I)J' &&
         "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(I)Ljava/lang/String;' &&
@@ -248,6 +248,21 @@ if mvn_run multi "$multi" -T 2 verify jp:report; then
     fi
 else
     fail "multi: mvn -T 2 verify"; show "$work/multi.log" 40
+fi
+
+# One jpDirectory for all modules: each module's jp:instrument would delete the classes the other
+# wrote there (as inputs that are gone). The second module to instrument is refused, naming the
+# first; the reactor is built with -T 4 as a user with more cores would.
+shared=$work/shared
+cp -r "$multi" "$shared" && rm -rf "$shared/target" "$shared"/*/target
+sed -i 's|<bba>precise</bba>|&<jpDirectory>${maven.multiModuleProjectDirectory}/target/jp</jpDirectory>|' "$shared/pom.xml"
+if mvn_run shared "$shared" -T 4 verify; then
+    fail "shared jpDirectory: two modules with one jpDirectory are refused"; show "$work/shared.log"
+elif grep -q "jp: $shared/target/jp is the jpDirectory of org.acme:core ($shared/core) already: modules must not share one" "$work/shared.log" &&
+    grep -q 'thread count of 4' "$work/shared.log" && ! grep -q 'NoClassDefFoundError' "$work/shared.log"; then
+    pass "shared jpDirectory: mvn -T 4 verify refuses app's jpDirectory, which core has: $(grep -m1 -o 'jp: [^ ]* is the jpDirectory of [^:]*:[^ ]*' "$work/shared.log")"
+else
+    fail "shared jpDirectory: the refusal names the directory and the module that has it"; show "$work/shared.log"
 fi
 
 # --- 6. two builds in one JVM ---------------------------------------------------------------------
@@ -287,6 +302,24 @@ fi
 bad=$work/bad
 copy_project "$root/examples/maven-demo" "$bad"
 if mvn_run bad-compile "$bad" compile; then
+    # Empty items in a list on the command line are left out (Maven gives them as nulls).
+    if mvn_run includes "$bad" jp:instrument '-Djp.includes=org.example.**,,org.other.**,' &&
+        grep -q 'jp: target/classes -> target/jp/classes: [1-9][0-9]* rewritten' "$work/includes.log"; then
+        pass "settings: -Djp.includes=org.example.**,,org.other.**, instruments, leaving out the empty items"
+    else
+        fail "settings: -Djp.includes with empty items"; show "$work/includes.log"
+    fi
+    # Settings the runtime would only warn about fail the build, naming the setting.
+    for setting in 'agent=a periodic agent' 'granularity=ten'; do
+        name=${setting%%=*}
+        if mvn_run "wrong-$name" "$bad" jp:instrument "-Djp.$setting"; then
+            fail "bad input: -Djp.$setting fails the build"; show "$work/wrong-$name.log"
+        elif grep -q "jp: jp.$name = '${setting#*=}' is \(neither\|not\)" "$work/wrong-$name.log"; then
+            pass "bad input: -Djp.$setting fails the build: $(grep -m1 -o "jp: jp.$name = .*line" "$work/wrong-$name.log")"
+        else
+            fail "bad input: -Djp.$setting fails the build naming jp.$name"; show "$work/wrong-$name.log"
+        fi
+    done
     printf '\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00\x10garbage' >"$bad/target/classes/org/example/leaderboard/Broken.class"
     if mvn_run bad "$bad" jp:instrument; then
         fail "bad input: a corrupt class fails jp:instrument"; show "$work/bad.log"
@@ -304,11 +337,11 @@ if mvn_run bad-compile "$bad" compile; then
     else
         fail "bad input: the failure names jp.toml"; show "$work/bad-config.log"
     fi
-    mkdir -p "$bad/target/jp/profiles"
-    printf 'not a profile' >"$bad/target/jp/profiles/broken.jpprof"
+    mkdir -p "$bad/target/jp/profiles/run-broken"
+    printf 'not a profile' >"$bad/target/jp/profiles/run-broken/broken.jpprof"
     if mvn_run bad-profile "$bad" jp:report; then
         fail "bad input: a corrupt profile fails jp:report"; show "$work/bad-profile.log"
-    elif grep -q "$bad/target/jp/profiles/broken.jpprof" "$work/bad-profile.log" && no_crash "$bad" "$work"; then
+    elif grep -q "$bad/target/jp/profiles/run-broken/broken.jpprof" "$work/bad-profile.log" && no_crash "$bad" "$work"; then
         pass "bad input: a corrupt profile fails jp:report naming it"
     else
         fail "bad input: the failure names broken.jpprof"; show "$work/bad-profile.log"

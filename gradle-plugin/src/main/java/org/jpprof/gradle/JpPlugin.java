@@ -13,7 +13,6 @@ import org.gradle.api.Plugin;
 import org.gradle.api.Project;
 import org.gradle.api.Task;
 import org.gradle.api.file.ConfigurableFileCollection;
-import org.gradle.api.file.ConfigurableFileTree;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.plugins.AppliedPlugin;
 import org.gradle.api.tasks.SourceSet;
@@ -80,6 +79,8 @@ public class JpPlugin implements Plugin<Project> {
         private final Project project;
         private final JpExtension extension;
         private final SourceSetContainer sourceSets;
+        /** The profiles of this build's jpProfileTest, which jpReport reads; see testRun(). */
+        private TestRun testRun;
 
         Wiring(Project project, JpExtension extension) {
             this.project = project;
@@ -183,9 +184,9 @@ public class JpPlugin implements Plugin<Project> {
                             Map<String, Object> properties = new LinkedHashMap<>();
                             agentProperties(properties);
                             task.systemProperties(properties);
-                            File profiles = profilesDir(task.getName());
-                            task.getOutputs().dir(profiles);
-                            task.doFirst(new PrepareProfiles(profiles, task.getName()));
+                            task.getOutputs().dir(testRun().base());
+                            task.doFirst(testRun().starter());
+                            task.addTestListener(testRun().finisher());
                         }
                     });
         }
@@ -200,9 +201,7 @@ public class JpPlugin implements Plugin<Project> {
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            ConfigurableFileTree profiles = project.fileTree(profilesDir(PROFILE_TEST));
-                            profiles.include("*.jpprof");
-                            task.conventionProfiles(profiles);
+                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
                             if (task.getOutputDir() == null) {
                                 task.setOutputDir(new File(buildDir(), "reports/jp"));
                             }
@@ -244,12 +243,17 @@ public class JpPlugin implements Plugin<Project> {
                     });
         }
 
-        /** {@code jp.agent} and {@code jp.granularity}, when set. */
+        /** {@code jp.agent} and {@code jp.granularity}, when set; a wrong one fails the build. */
         private void agentProperties(Map<String, Object> properties) {
-            Object granularity = extension.getGranularity();
-            properties.putAll(
-                    RuntimeOptions.properties(
-                            null, extension.getAgent(), granularity == null ? null : granularity.toString()));
+            Object setting = extension.getGranularity();
+            String granularity = setting == null ? null : setting.toString();
+            try {
+                RuntimeOptions.check(extension.getAgent(), granularity);
+            } catch (IllegalArgumentException e) {
+                throw new GradleException("jp: " + e.getMessage() + ", in the jp { } block of project "
+                        + project.getPath(), e);
+            }
+            properties.putAll(RuntimeOptions.properties(null, extension.getAgent(), granularity));
         }
 
         /**
@@ -312,6 +316,14 @@ public class JpPlugin implements Plugin<Project> {
             return selected;
         }
 
+        /** This build's jpProfileTest run, made once the build script has set the build directory. */
+        private TestRun testRun() {
+            if (testRun == null) {
+                testRun = new TestRun(profilesDir(PROFILE_TEST), PROFILE_TEST);
+            }
+            return testRun;
+        }
+
         private File configFile() {
             Object file = extension.getConfigFile();
             return file == null ? null : project.file(file);
@@ -340,37 +352,6 @@ public class JpPlugin implements Plugin<Project> {
                 return "jpInstrument";
             }
             return "jpInstrument" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
-        }
-    }
-
-    /**
-     * The first action of {@code jpProfileTest}: removes the profiles of its last run, so that the
-     * report shows this run only, and tells the test JVMs where to write theirs (an absolute path,
-     * set only now so that the task's inputs stay relocatable for the build cache).
-     */
-    private static final class PrepareProfiles implements Action<Task> {
-        private final File dir;
-        private final String prefix;
-
-        PrepareProfiles(File dir, String prefix) {
-            this.dir = dir;
-            this.prefix = prefix;
-        }
-
-        @Override
-        public void execute(Task task) {
-            File[] old = dir.listFiles();
-            if (old != null) {
-                for (File file : old) {
-                    if (file.getName().endsWith(".jpprof") && !file.delete()) {
-                        throw new GradleException("jp: cannot delete the old profile " + file);
-                    }
-                }
-            }
-            if (!dir.isDirectory() && !dir.mkdirs()) {
-                throw new GradleException("jp: cannot create " + dir);
-            }
-            ((Test) task).systemProperty(RuntimeOptions.OUTPUT, new File(dir, prefix + "-%p.jpprof").getAbsolutePath());
         }
     }
 }
