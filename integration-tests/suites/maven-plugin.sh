@@ -128,6 +128,34 @@ else
     fail "demo: jp:report wrote target/site/jp/index.html and report.txt"; show "$work/demo.log"
 fi
 
+# --- 2b. two builds at once in one project --------------------------------------------------------
+# Each build's tests write into a run directory of their own, and each jp:report reports its own
+# run: one profile, with the calls of one run (the demo's above), not those of both.
+twice=$work/twice
+copy_project "$root/examples/maven-demo" "$twice"
+single_calls=$("$jp" report "$demo"/target/jp/profiles/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
+if mvn_run twice-prepare "$twice" test-compile; then
+    mvn_run twice-1 "$twice" test jp:report & first=$!
+    mvn_run twice-2 "$twice" test jp:report & second=$!
+    wait "$first"; first_status=$?
+    wait "$second"; second_status=$?
+    runs=("$twice"/target/jp/profiles/run-*)
+    totals=()
+    for run in "${runs[@]}"; do
+        totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
+    done
+    if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
+        [[ ${totals[*]} == "$single_calls $single_calls" ]] &&
+        grep -q 'jp: report of maven-demo (1 profile): ' "$work/twice-1.log" && grep -q 'jp: report of maven-demo (1 profile): ' "$work/twice-2.log"; then
+        pass "at once: two builds of mvn test jp:report in one project, each with a run of its own ($single_calls calls each) and a report of it"
+    else
+        fail "at once: two builds, a run each (runs: ${#runs[@]}, calls: ${totals[*]:-none}, one run: $single_calls)"
+        grep -h 'jp: report of' "$work/twice-1.log" "$work/twice-2.log"; show "$work/twice-1.log" 10; show "$work/twice-2.log" 10
+    fi
+else
+    fail "at once: mvn test-compile"; show "$work/twice-prepare.log"
+fi
+
 # --- 3. IDE ---------------------------------------------------------------------------------------
 if mvn_run ide "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main; then
     check_ide_settings jp:ide "$demo/target/jp/ide.txt" "$demo/target/jp/profiles" "$demo/target/jp/classes"
