@@ -188,23 +188,27 @@ fi
 
 # --- 3b. two builds at once in one project --------------------------------------------------------
 # Each build's tests write into a run directory of their own, and each jpReport reports its own
-# run: one profile, with the calls of one run (the demo's above), not those of both.
+# run: one profile, with the calls of one run (the demo's above), not those of both. (Gradle 4.4.1
+# runs the two side by side. Each build reports into a directory of its own: two builds writing
+# one output directory at once can fail Gradle's snapshot of it, JP or not.)
 twice=$work/twice
 copy_project "$root/examples/gradle-demo" "$twice"
+printf '\njpReport { outputDir = file("build/reports/jp-" + project.findProperty("side")) }\n' >>"$twice/build.gradle"
 single_calls=$("$jp" report "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
 if gradle_run twice-prepare "$twice" testClasses jpInstrument; then
-    gradle_run twice-1 "$twice" "${tasks[@]}" & first=$!
-    gradle_run twice-2 "$twice" "${tasks[@]}" & second=$!
+    gradle_run twice-1 "$twice" "${tasks[@]}" -Pside=1 & first=$!
+    gradle_run twice-2 "$twice" "${tasks[@]}" -Pside=2 & second=$!
     wait "$first"; first_status=$?
     wait "$second"; second_status=$?
-    runs=("$twice"/build/jp/profiles/jpProfileTest/run-*)
+    runs=("$twice"/build/jp/profiles/jpProfileTest/run-*/)
     totals=()
     for run in "${runs[@]}"; do
         totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
     done
     if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
         [[ ${totals[*]} == "$single_calls $single_calls" ]] &&
-        grep -q '^jp: report of 1 profile: ' "$work/twice-1.log" && grep -q '^jp: report of 1 profile: ' "$work/twice-2.log"; then
+        grep -q "^jp: report of 1 profile: $twice/build/reports/jp-1/" "$work/twice-1.log" &&
+        grep -q "^jp: report of 1 profile: $twice/build/reports/jp-2/" "$work/twice-2.log"; then
         pass "at once: two builds of jpProfileTest in one project, each with a run of its own ($single_calls calls each) and a report of it"
     else
         fail "at once: two builds, a run each (runs: ${#runs[@]}, calls: ${totals[*]:-none}, one run: $single_calls)"

@@ -139,7 +139,7 @@ if mvn_run twice-prepare "$twice" test-compile; then
     mvn_run twice-2 "$twice" test jp:report & second=$!
     wait "$first"; first_status=$?
     wait "$second"; second_status=$?
-    runs=("$twice"/target/jp/profiles/run-*)
+    runs=("$twice"/target/jp/profiles/run-*/)
     totals=()
     for run in "${runs[@]}"; do
         totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")

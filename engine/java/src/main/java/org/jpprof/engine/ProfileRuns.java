@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.text.SimpleDateFormat;
 import java.util.ArrayList;
@@ -26,14 +27,16 @@ import java.util.stream.Stream;
  * ({@code run-<UTC time>-<random>}), so that two builds of one project at once do not remove or
  * merge each other's profiles. A report reads one run.
  *
- * <p>A run in progress holds a lock on {@code run-....lock}, beside its directory, from
- * {@link #start} until {@link #finish} or the end of the JVM. Starting a run removes the earlier
- * runs, except those whose lock is held and the newest finished one, which a build that has just
- * finished its tests may still be reporting.
+ * <p>A run in progress holds a lock on the file {@code .lock} in its directory, from {@link #start}
+ * until {@link #finish} or the end of the JVM. Starting a run removes the earlier runs, except
+ * those whose lock is held and the newest finished one, which a build that has just finished its
+ * tests may still be reporting.
  */
 public final class ProfileRuns {
     private static final String PREFIX = "run-";
     private static final String LOCK = ".lock";
+    /** A run's directory while it is being made, before it is locked and renamed. */
+    private static final String STAGING = ".new-";
     /** The locks of the runs this JVM has going, by run directory. */
     private static final Map<Path, FileLock> HELD = new ConcurrentHashMap<>();
     private static final AtomicLong LAST_START = new AtomicLong();
@@ -57,10 +60,17 @@ public final class ProfileRuns {
         String name = PREFIX + time.format(new Date(millis))
                 + String.format("-%08x", ThreadLocalRandom.current().nextInt());
         Path run = base.resolve(name);
-        // The lock comes first, so that no other build takes the new directory for a finished run.
-        FileChannel channel = FileChannel.open(lockOf(run), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        HELD.put(run, channel.lock());
-        Files.createDirectory(run);
+        // Locked before it is visible as a run, so that no other build takes it for a finished one.
+        Path staging = Files.createDirectory(base.resolve(STAGING + name));
+        FileChannel channel = FileChannel.open(staging.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            FileLock lock = channel.lock();
+            Files.move(staging, run, StandardCopyOption.ATOMIC_MOVE);
+            HELD.put(run, lock);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
         removeFinished(base, run);
         return run;
     }
@@ -142,23 +152,21 @@ public final class ProfileRuns {
             if (run.equals(current) || HELD.containsKey(run)) {
                 continue;
             }
-            try (FileChannel channel = FileChannel.open(lockOf(run), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            try (FileChannel channel =
+                    FileChannel.open(run.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                 if (channel.tryLock() == null) {
                     continue; // in progress in another process
                 }
                 if (keptOne) {
                     deleteTree(run);
-                    Files.deleteIfExists(lockOf(run));
                 }
                 keptOne = true;
             } catch (OverlappingFileLockException e) {
                 // in progress in another build of this JVM
+            } catch (NoSuchFileException e) {
+                // removed by another build meanwhile
             }
         }
-    }
-
-    private static Path lockOf(Path run) {
-        return run.resolveSibling(run.getFileName() + LOCK);
     }
 
     private static void deleteTree(Path dir) throws IOException {
