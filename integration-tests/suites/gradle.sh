@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Gradle suite: the plugin org.jpprof.jp (gradle-plugin/, docs/gradle.md) in real builds, with the
-# `gradle` on PATH (Debian's 4.4.1; .ci/run installs it).
+# `gradle` on PATH (Debian's 4.4.1; run.sh installs it when missing).
 #
 #   0. the set-up step of the demo and of the test command (scripts/lib/ensure-tools.sh) in a dry
 #      run, with a PATH without gradle: each would install Gradle, and nothing else;
@@ -8,10 +8,11 @@
 #      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
 #   2. checks that the plugin, compiled against the Gradle 8 API, calls only what this Gradle has
 #      (integration-tests/gradle/ApiCheck.java), outside the classes it loads on newer Gradle only;
-#   3. runs a copy of examples/gradle-demo: `gradle jpProfileTest jpReport` passes its tests on
-#      instrumented classes, the profile's hottest context is the quadratic sort, jpReport writes
-#      build/reports/jp/index.html (a complete HTML document) and report.txt (naming the sort),
-#      and the compiler output is untouched;
+#   3. runs a plain copy (cp -r) of examples/gradle-demo: `gradle jpProfileTest jpReport` passes
+#      its tests on instrumented classes, the profile's hottest context is the quadratic sort,
+#      jpReport writes build/reports/jp/index.html (a complete HTML document) and report.txt
+#      (naming the sort), and the compiler output is untouched; two builds at once in one project
+#      each write a run of profiles of their own and report it alone;
 #   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
 #      every class; an edited class is the only one rewritten and the output equals a clean
 #      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -20,8 +21,9 @@
 #      class loader loads the engine's library in the same JVM) that instruments and reports;
 #   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module),
 #      with a report per module;
-#   7. bad input, each failing the task with a message naming the file, and no JVM crashing (no
-#      hs_err file): a corrupt class in the compiler output, an output directory that cannot be
+#   7. bad input, each failing the task with a message naming the file or setting, and no JVM
+#      crashing (no hs_err file): sources without classes, a wrong agent or granularity in the
+#      jp block, a corrupt class in the compiler output, an output directory that cannot be
 #      created (a file in its place), an unreadable profile, a report file that cannot be written,
 #      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin

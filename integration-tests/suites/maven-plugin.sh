@@ -6,19 +6,24 @@
 #      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
 #      other artifacts come from the user's local repository, read as a file:// repository, and
 #      only what is missing there from Maven Central; the builds after the first run offline (-o);
-#   2. runs a copy of examples/maven-demo: `mvn verify` passes its tests on instrumented classes,
-#      the profile's hottest context is the quadratic sort, jp:report writes the report, and the
-#      packaged jar holds the compiler's classes, byte for byte;
+#   2. the two demos' sources are equal copies (no links); a plain copy (cp -r) of
+#      examples/maven-demo: `mvn verify` passes its tests on instrumented classes, the profile's
+#      hottest context is the quadratic sort, jp:report writes the report, and the packaged jar
+#      holds the compiler's classes, byte for byte; two builds at once in one project each write a
+#      run of profiles of their own and report it alone;
 #   3. jp:ide: the printed class path runs the application instrumented;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
 #      its output; -Djp.skip skips with a message and the tests run on the compiler's classes;
 #   5. a generated multi-module reactor (app depending on core) built with `mvn -T 2 verify
-#      jp:report`: each module profiled on its own instrumented classes, one report of both;
+#      jp:report`: each module profiled on its own instrumented classes, one report of both; the
+#      same with one jpDirectory for both modules and -T 4: refused, naming the module that has it;
 #   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
 #      the second loading the plugin, and the engine's library, in a new class loader;
-#   7. bad input: a corrupt class or jp.toml fails jp:instrument, and a corrupt profile jp:report,
-#      with a message naming the file, and no JVM crashes (no hs_err file).
+#   7. bad input: sources without classes, a wrong agent or granularity, a corrupt class or
+#      jp.toml fail jp:instrument, and a corrupt profile jp:report, with a message naming the
+#      directory, setting or file, and no JVM crashes (no hs_err file); empty items in
+#      -Djp.includes are left out.
 #
 # Prints PASS/FAIL/SKIP lines; exits 1 if a check failed, 2 if the suite could not run. The work
 # directory is kept when a check fails.
@@ -134,7 +139,9 @@ fi
 twice=$work/twice
 copy_project "$root/examples/maven-demo" "$twice"
 single_calls=$("$jp" report "$demo"/target/jp/profiles/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
-if mvn_run twice-prepare "$twice" test-compile; then
+# Compiled first, so that the two builds do not compile into one directory at once; test-compile
+# runs jp:instrument too, whose run of profiles (empty, the tests did not run) goes.
+if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profiles"; then
     mvn_run twice-1 "$twice" test jp:report & first=$!
     mvn_run twice-2 "$twice" test jp:report & second=$!
     wait "$first"; first_status=$?

@@ -199,7 +199,8 @@ public class JpInstrument extends DefaultTask {
      */
     @TaskAction
     public void instrument() {
-        if (getClasses().matching(new PatternSet().include("**/*.class")).isEmpty() && !getSources().isEmpty()) {
+        FileTree classFiles = getClasses().matching(new PatternSet().include("**/*.class"));
+        if (classFiles.isEmpty() && !getSources().isEmpty()) {
             List<String> dirs = new ArrayList<>();
             for (File dir : getClassesDirs().getFiles()) {
                 dirs.add(relative(dir));

@@ -20,8 +20,9 @@ import org.gradle.api.tasks.TaskAction;
 import org.jpprof.engine.ReportRequest;
 
 /**
- * Renders profiles (by default those of this build's {@code jpProfileTest}, else of its last run) as one report: the
- * profiles are merged by calling context, so the forked test JVMs' profiles make one tree.
+ * Renders profiles (by default those of this build's {@code jpProfileTest}, else of its newest run
+ * with profiles) as one report: the profiles are merged by calling context, so the forked test
+ * JVMs' profiles make one tree.
  * Writes {@code index.html} (an interactive call tree, flame graph and hot methods, in one file)
  * and {@code report.txt} (a text tree in bytecodes) into {@code build/reports/jp}.
  *

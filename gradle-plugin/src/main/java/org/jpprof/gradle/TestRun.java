@@ -21,7 +21,7 @@ import org.jpprof.engine.RuntimeOptions;
  * {@code build/jp/profiles/<task>/} ({@link ProfileRuns}), so that two builds of the project at
  * once neither remove nor merge each other's profiles. The test task starts the run when it starts
  * and ends it when its tests are done; {@code jpReport} reads this run, or, when the test task did
- * not run in this build, the newest one.
+ * not run in this build, the newest one with profiles.
  */
 final class TestRun {
     private final File base;
@@ -84,7 +84,7 @@ final class TestRun {
         };
     }
 
-    /** The profiles to report on: this build's run's, else the newest run's. */
+    /** The profiles to report on: this build's run's, else the newest run's with profiles. */
     Callable<List<File>> profiles() {
         return new Callable<List<File>>() {
             @Override

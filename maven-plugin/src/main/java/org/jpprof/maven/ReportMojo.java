@@ -18,7 +18,7 @@ import org.jpprof.engine.ReportRequest;
 
 /**
  * Renders the profiles of the tests (this build's run under {@code target/jp/profiles/}, else the
- * newest run there) as
+ * newest run with profiles there) as
  * {@code target/site/jp/index.html} (an interactive call tree, flame graph and hot methods, in one
  * file) and {@code target/site/jp/report.txt}. The profiles of the test JVMs are merged by calling
  * context into one tree.
@@ -81,7 +81,7 @@ public class ReportMojo extends AbstractJpMojo {
     }
 
     /**
-     * The profiles of a project's test run in this build, else of its newest run, in name order.
+     * The profiles of a project's test run in this build, else of its newest run with profiles, in name order.
      * This build's run ends here ({@link ProfileRuns#finish}).
      */
     private static List<File> profilesOf(MavenProject module) throws MojoExecutionException {

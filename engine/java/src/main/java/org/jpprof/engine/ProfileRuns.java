@@ -92,15 +92,22 @@ public final class ProfileRuns {
     }
 
     /**
-     * The newest run under {@code base}.
+     * The newest run under {@code base} that has profiles: a build that stopped before its tests
+     * ran leaves an empty run, which should not hide the run before it.
      *
      * @param base the directory of the runs
      * @return the run's directory, or {@code null} when there is none
-     * @throws IOException if {@code base} cannot be listed
+     * @throws IOException if {@code base} or a run cannot be listed
      */
     public static Path latest(Path base) throws IOException {
-        List<Path> runs = runs(base);
-        return runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        List<Path> newestFirst = runs(base);
+        Collections.reverse(newestFirst);
+        for (Path run : newestFirst) {
+            if (!profiles(run).isEmpty()) {
+                return run;
+            }
+        }
+        return null;
     }
 
     /**

@@ -20,13 +20,16 @@ class ProfileRunsTest {
     Path base;
 
     @Test
-    void each_run_has_its_own_directory_and_a_report_reads_the_newest() throws IOException {
+    void each_run_has_its_own_directory_and_a_report_reads_the_newest_with_profiles() throws IOException {
         assertNull(ProfileRuns.latest(base));
         Path first = ProfileRuns.start(base);
         Path second = ProfileRuns.start(base);
         assertNotEquals(first, second);
-        assertEquals(second, ProfileRuns.latest(base));
+        assertNull(ProfileRuns.latest(base), "runs without profiles");
+        Files.write(first.resolve("a.jpprof"), new byte[0]);
+        assertEquals(first, ProfileRuns.latest(base), "the newest run with profiles");
         Files.write(second.resolve("b.jpprof"), new byte[0]);
+        assertEquals(second, ProfileRuns.latest(base));
         Files.write(second.resolve("a.jpprof"), new byte[0]);
         Files.write(second.resolve("notes.txt"), new byte[0]);
         assertEquals(Arrays.asList(second.resolve("a.jpprof"), second.resolve("b.jpprof")), ProfileRuns.profiles(second));
