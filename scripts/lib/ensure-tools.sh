@@ -29,7 +29,7 @@ ensure_tools() {
             cc) command -v cc >/dev/null 2>&1 || packages+=(gcc libc6-dev) ;;
             git) command -v git >/dev/null 2>&1 || packages+=(git) ;;
             chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
-            node) command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
+            node) if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi ;;
             cargo | rustfmt | clippy) ;;
             *) echo "ensure_tools: no tool '$tool'" >&2; return 2 ;;
         esac
