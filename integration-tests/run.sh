@@ -11,6 +11,10 @@
 # exit status is 1 when any suite failed.
 #
 # Arguments, if any, are suite names: only those run (`bash integration-tests/run.sh fmt clippy`).
+#
+# First it installs what the selected suites need and is missing (scripts/lib/ensure-tools.sh): a
+# JDK 17 with jmods, Maven, gcc and git for all; rustfmt and clippy for fmt and clippy, Gradle for
+# gradle, Chromium and Node/npm for reports. A Rust toolchain (rustup) must be there already.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,6 +57,20 @@ for want in "$@"; do
         exit 2
     fi
 done
+
+# shellcheck source=../scripts/lib/ensure-tools.sh
+source "$root/scripts/lib/ensure-tools.sh"
+tools=(jdk maven cc git cargo)
+for name in "${names[@]}"; do
+    selected "$name" "$@" || continue
+    case $name in
+        fmt) tools+=(rustfmt) ;;
+        clippy) tools+=(clippy) ;;
+        gradle) tools+=(gradle) ;;
+        reports) tools+=(chromium node) ;;
+    esac
+done
+ensure_tools "${tools[@]}" || exit 2
 
 passed=0
 failed=0

@@ -11,9 +11,11 @@
 #   4. prints, for each, where the reports are and the hottest calling contexts by bytecodes executed.
 # Each build tool has its own section below; each ends by calling `summary` with its profiles.
 #
-# Uses the `gradle` on PATH (Debian's 4.4.1 works). junit comes from Maven Central the first time
-# and is kept in ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home (shared with the gradle suite), after
-# which the demo runs offline. The plain CLI demo, without a build tool, is scripts/demo-cli.sh.
+# First it installs what it needs and is missing (scripts/lib/ensure-tools.sh): a JDK 17 with jmods,
+# Maven, Gradle (Debian's 4.4.1 works) and gcc (cargo's linker); a Rust toolchain (rustup) must be
+# there already. junit comes from Maven Central the first time and is kept in
+# ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home (shared with the gradle suite), after which the demo
+# runs offline. The plain CLI demo, without a build tool, is scripts/demo-cli.sh.
 set -euo pipefail
 
 started=$SECONDS
@@ -22,6 +24,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/scripts/lib/hottest.sh"
 # shellcheck source=lib/jp-repo.sh
 source "$root/scripts/lib/jp-repo.sh"
+# shellcheck source=lib/ensure-tools.sh
+source "$root/scripts/lib/ensure-tools.sh"
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
@@ -48,7 +52,7 @@ summary() {
 }
 
 # --- 1. JP's artifacts ----------------------------------------------------------------------------
-command -v gradle >/dev/null || die "no gradle on PATH (apt-get install gradle)"
+ensure_tools jdk maven gradle cc cargo || die "cannot install the tools it needs"
 [[ -n $version ]] || die "no version in $root/pom.xml"
 step "building JP: mvn package (runtime, engine with its JNI library, Gradle plugin) and jp (cargo)"
 mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am 2>&1 | sed "s/\x1b\[0m//g"
@@ -72,7 +76,7 @@ gradle_demo() {
     step "Gradle: cd $project && gradle jpProfileTest jpReport ($(gradle --version 2>/dev/null | awk '/^Gradle / { print $2; exit }'))"
     (cd "$project" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="$repo" \
         jpProfileTest jpReport)
-    local profiles=("$project"/build/jp/profiles/jpProfileTest/*.jpprof)
+    local profiles=("$project"/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
     [[ -f ${profiles[0]} ]] || die "gradle jpProfileTest wrote no profile"
     [[ -s $project/build/reports/jp/index.html ]] || die "gradle jpReport wrote no report"
     summary gradle-demo org.example.leaderboard. "$project/build/reports/jp" "${profiles[@]}"
@@ -91,13 +95,13 @@ maven_demo() {
     mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am 2>&1 | sed 's/\x1b\[0m//g'
     install_jp "$repo" "$version" engine maven-plugin
     write_maven_settings "$settings" "$HOME/.m2/repository"
-    cp -rL "$root/examples/maven-demo" "$project"
+    cp -r "$root/examples/maven-demo" "$project"
     rm -rf "$project/target"
     sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" "$project/pom.xml"
     step "Maven: cd $project && mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
     # Debian's Maven prints bare colour resets even in batch mode; they are dropped.
     (cd "$project" && mvn -B -ntp -s "$settings" -Dmaven.repo.local="$repo" verify) 2>&1 | sed 's/\x1b\[0m//g'
-    local profiles=("$project"/target/jp/profiles/*.jpprof)
+    local profiles=("$project"/target/jp/profiles/run-*/*.jpprof)
     [[ -f ${profiles[0]} ]] || die "mvn verify wrote no profile"
     [[ -s $project/target/site/jp/index.html ]] || die "jp:report wrote no report"
     echo "packaged jar: $project/target/maven-demo-1.0.0.jar (the original classes)"

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Gradle suite: the plugin org.jpprof.jp (gradle-plugin/, docs/gradle.md) in real builds, with the
-# `gradle` on PATH (Debian's 4.4.1; .ci/run installs it).
+# `gradle` on PATH (Debian's 4.4.1; run.sh installs it when missing).
 #
+#   0. the set-up step of the demo and of the test command (scripts/lib/ensure-tools.sh) in a dry
+#      run, with a PATH without gradle: each would install Gradle, and nothing else;
 #   1. builds the plugin and the engine with Maven (and `jp` with cargo, to read profiles) and puts
 #      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
 #   2. checks that the plugin, compiled against the Gradle 8 API, calls only what this Gradle has
 #      (integration-tests/gradle/ApiCheck.java), outside the classes it loads on newer Gradle only;
-#   3. runs a copy of examples/gradle-demo: `gradle jpProfileTest jpReport` passes its tests on
-#      instrumented classes, the profile's hottest context is the quadratic sort, jpReport writes
-#      build/reports/jp/index.html (a complete HTML document) and report.txt (naming the sort),
-#      and the compiler output is untouched;
+#   3. runs a plain copy (cp -r) of examples/gradle-demo: `gradle jpProfileTest jpReport` passes
+#      its tests on instrumented classes, the profile's hottest context is the quadratic sort,
+#      jpReport writes build/reports/jp/index.html (a complete HTML document) and report.txt
+#      (naming the sort), and the compiler output is untouched; two builds at once in one project
+#      each write a run of profiles of their own and report it alone;
 #   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
 #      every class; an edited class is the only one rewritten and the output equals a clean
 #      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -18,8 +21,9 @@
 #      class loader loads the engine's library in the same JVM) that instruments and reports;
 #   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module),
 #      with a report per module;
-#   7. bad input, each failing the task with a message naming the file, and no JVM crashing (no
-#      hs_err file): a corrupt class in the compiler output, an output directory that cannot be
+#   7. bad input, each failing the task with a message naming the file or setting, and no JVM
+#      crashing (no hs_err file): sources without classes, a wrong agent or granularity in the
+#      jp block, a corrupt class in the compiler output, an output directory that cannot be
 #      created (a file in its place), an unreadable profile, a report file that cannot be written,
 #      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
@@ -61,6 +65,29 @@ cleanup() {
     if ((failed == 0)); then rm -rf "$work"; else echo "gradle.sh: work files kept in $work"; fi
 }
 trap cleanup EXIT
+
+# --- 0. set-up on a machine without Gradle --------------------------------------------------------
+# The demo and the test command install what is missing (scripts/lib/ensure-tools.sh). Their set-up
+# step alone (JP_ENSURE_DRY_RUN=1) with a PATH that has everything this machine has but gradle
+# would install Gradle, and only Gradle.
+no_gradle=$work/path-without-gradle
+mkdir -p "$no_gradle"
+IFS=: read -r -a path_dirs <<<"$PATH"
+for dir in "${path_dirs[@]}"; do
+    for tool in "$dir"/*; do
+        name=${tool##*/}
+        [[ $name != gradle && -x $tool && ! -e $no_gradle/$name ]] && ln -s "$tool" "$no_gradle/$name"
+    done
+done
+for command in scripts/demo.sh "integration-tests/run.sh gradle"; do
+    # shellcheck disable=SC2086 # the command's words
+    if (cd "$root" && PATH=$no_gradle JP_ENSURE_DRY_RUN=1 bash $command) >"$work/ensure.log" 2>&1 &&
+        grep -qx 'ensure_tools: would run: apt-get update && apt-get install -y --no-install-recommends gradle' "$work/ensure.log"; then
+        pass "set-up: without gradle on PATH, bash $command would install gradle, and nothing else"
+    else
+        fail "set-up: without gradle on PATH, bash $command would install gradle"; show "$work/ensure.log"
+    fi
+done
 
 # --- 1. build and install -------------------------------------------------------------------------
 (cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build -p jp-cli failed"
@@ -119,9 +146,9 @@ else
     fail "demo: gradle classes"; show "$work/classes.log"
 fi
 if gradle_run demo "$demo" "${tasks[@]}"; then
-    pass "demo: gradle ${tasks[*]} ($gradle_version)"
+    pass "demo: gradle ${tasks[*]} on a plain copy (cp -r) of examples/gradle-demo ($gradle_version)"
 else
-    fail "demo: gradle ${tasks[*]} ($gradle_version)"; show "$work/demo.log" 40
+    fail "demo: gradle ${tasks[*]} on a plain copy (cp -r) of examples/gradle-demo ($gradle_version)"; show "$work/demo.log" 40
 fi
 
 # JUnit's XML results: the tests run, and how many failed or broke.
@@ -142,7 +169,7 @@ else
     fail "demo: compiler output untouched, build/jp/classes/main instrumented"
 fi
 
-check_demo_profiles build/jp/profiles/jpProfileTest "$demo"/build/jp/profiles/jpProfileTest/jpProfileTest-*.jpprof
+check_demo_profiles build/jp/profiles/jpProfileTest/run-* "$demo"/build/jp/profiles/jpProfileTest/run-*/jpProfileTest-*.jpprof
 
 html=$demo/build/reports/jp/index.html
 text=$demo/build/reports/jp/report.txt
@@ -159,6 +186,38 @@ if gradle_run ide "$demo" jpIdeSetup; then
     check_ide_settings jpIdeSetup "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" "$demo/build/jp/classes/main"
 else
     fail "ide: jpIdeSetup prints the class path and JVM options"; show "$work/ide.log"
+fi
+
+# --- 3b. two builds at once in one project --------------------------------------------------------
+# Each build's tests write into a run directory of their own, and each jpReport reports its own
+# run: one profile, with the calls of one run (the demo's above), not those of both. (Gradle 4.4.1
+# runs the two side by side. Each build reports into a directory of its own: two builds writing
+# one output directory at once can fail Gradle's snapshot of it, JP or not.)
+twice=$work/twice
+copy_project "$root/examples/gradle-demo" "$twice"
+printf '\njpReport { outputDir = file("build/reports/jp-" + project.findProperty("side")) }\n' >>"$twice/build.gradle"
+single_calls=$("$jp" report "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
+if gradle_run twice-prepare "$twice" testClasses jpInstrument; then
+    gradle_run twice-1 "$twice" "${tasks[@]}" -Pside=1 & first=$!
+    gradle_run twice-2 "$twice" "${tasks[@]}" -Pside=2 & second=$!
+    wait "$first"; first_status=$?
+    wait "$second"; second_status=$?
+    runs=("$twice"/build/jp/profiles/jpProfileTest/run-*/)
+    totals=()
+    for run in "${runs[@]}"; do
+        totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
+    done
+    if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
+        [[ ${totals[*]} == "$single_calls $single_calls" ]] &&
+        grep -q "^jp: report of 1 profile: $twice/build/reports/jp-1/" "$work/twice-1.log" &&
+        grep -q "^jp: report of 1 profile: $twice/build/reports/jp-2/" "$work/twice-2.log"; then
+        pass "at once: two builds of jpProfileTest in one project, each with a run of its own ($single_calls calls each) and a report of it"
+    else
+        fail "at once: two builds, a run each (runs: ${#runs[@]}, calls: ${totals[*]:-none}, one run: $single_calls)"
+        grep -h '^jp: report of' "$work/twice-1.log" "$work/twice-2.log"; show "$work/twice-1.log" 10; show "$work/twice-2.log" 10
+    fi
+else
+    fail "at once: gradle testClasses jpInstrument"; show "$work/twice-prepare.log"
 fi
 
 # --- 4. incremental work --------------------------------------------------------------------------
@@ -240,8 +299,8 @@ fi
 # Another build-script class path: Gradle loads the plugin, and so the engine, in a new class loader.
 sed -i "s|classpath 'org.jpprof:jp-gradle-plugin|classpath files('extra')\n        &|" "$daemon/build.gradle"
 # jpReport reads the demo's profiles (this daemon's home has no junit for jpProfileTest, offline).
-mkdir -p "$daemon/build/jp/profiles/jpProfileTest"
-cp "$demo"/build/jp/profiles/jpProfileTest/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/"
+mkdir -p "$daemon/build/jp/profiles/jpProfileTest/run-copied"
+cp "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/run-copied/"
 if in_daemon daemon3 jpInstrument jpReport --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
     [[ $(instrumented daemon3 jpInstrument) == *": 0 rewritten, "* ]] &&
     grep -q '^jp: report of [0-9]* profiles\{0,1\}: ' "$work/daemon3.log" &&
@@ -255,8 +314,8 @@ fi
 multi=$work/multi
 copy_project "$root/integration-tests/gradle/multi-module" "$multi"
 if gradle_run multi "$multi" "${tasks[@]}"; then
-    core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/*.jpprof)
-    app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/*.jpprof)
+    core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
+    app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
         grep -q 'org.acme.core.Fib.fib' "$multi/core/build/reports/jp/report.txt" &&
         grep -q 'org.acme.app.Table.row' "$multi/app/build/reports/jp/report.txt" &&
@@ -290,6 +349,33 @@ else
     fail "bad input: gradle classes"; show "$work/bad-classes.log"
 fi
 
+# Sources but no classes (compileJava excluded on a clean copy): jpInstrument fails naming the
+# directory, instead of instrumenting nothing.
+uncompiled=$work/uncompiled
+copy_project "$root/examples/gradle-demo" "$uncompiled"
+if gradle_run uncompiled "$uncompiled" jpInstrument -x compileJava; then
+    fail "bad input: jpInstrument with sources but no classes fails"; show "$work/uncompiled.log"
+elif grep -q "jp: jpInstrument: no class files in build/classes/java/main, but there are sources (src/main/java/.*\.java): compile them first" "$work/uncompiled.log"; then
+    pass "bad input: jpInstrument with sources but no classes fails: $(grep -m1 -o 'jp: jpInstrument: no class files.*first' "$work/uncompiled.log")"
+else
+    fail "bad input: jpInstrument with sources but no classes names build/classes/java/main"; show "$work/uncompiled.log"
+fi
+
+# Settings the runtime would only warn about fail the build, naming the setting.
+for setting in "agent = 'a periodic agent'" "granularity = 'ten'"; do
+    name=${setting%% *}
+    wrong=$work/wrong-$name
+    copy_project "$root/examples/gradle-demo" "$wrong"
+    printf '\njp {\n    %s\n}\n' "$setting" >>"$wrong/build.gradle"
+    if gradle_run "wrong-$name" "$wrong" jpProfileTest; then
+        fail "bad input: jp { $setting } fails the build"; show "$work/wrong-$name.log"
+    elif grep -q "jp: jp.$name = '[^']*' is \(neither\|not\).*in the jp { } block of project :" "$work/wrong-$name.log"; then
+        pass "bad input: jp { $setting } fails the build: $(grep -m1 -o "jp: jp.$name = .*" "$work/wrong-$name.log")"
+    else
+        fail "bad input: jp { $setting } fails the build naming jp.$name"; show "$work/wrong-$name.log"
+    fi
+done
+
 # An output directory that cannot be created: a file stands where it should be.
 blocked=$bad/build/jp/classes/main
 rm -rf "$blocked" && mkdir -p "$(dirname "$blocked")" && echo 'not a directory' >"$blocked"
@@ -303,10 +389,10 @@ fi
 rm -f "$blocked"
 
 # An unreadable profile, and a report file that cannot be written: jpReport fails naming the file.
-profiles_dir=$bad/build/jp/profiles/jpProfileTest
+profiles_dir=$bad/build/jp/profiles/jpProfileTest/run-copied
 reports=$bad/build/reports/jp
 mkdir -p "$profiles_dir"
-cp "$demo"/build/jp/profiles/jpProfileTest/*.jpprof "$profiles_dir/"
+cp "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof "$profiles_dir/"
 printf 'jp-profile 1\nframe 1 x\n' >"$profiles_dir/truncated.jpprof"
 if gradle_run bad-profile "$bad" jpReport; then
     fail "bad input: an unreadable profile fails jpReport"; show "$work/bad-profile.log"
@@ -330,7 +416,7 @@ rm -rf "$reports/index.html"
 # No profiles at all: jpReport succeeds and says where it looked.
 rm -f "$profiles_dir"/*.jpprof
 if gradle_run no-profiles "$bad" jpReport &&
-    grep -q "^jp: no profiles to report on in $profiles_dir; run jpProfileTest first" "$work/no-profiles.log"; then
+    grep -q "^jp: no profiles to report on in ${profiles_dir%/*}; run jpProfileTest first" "$work/no-profiles.log"; then
     pass "no profiles: jpReport says so and succeeds"
 else
     fail "no profiles: jpReport says so and succeeds"; show "$work/no-profiles.log"

@@ -6,19 +6,24 @@
 #      JP's artifacts into a throwaway local Maven repository, as `mvn install` lays them out;
 #      other artifacts come from the user's local repository, read as a file:// repository, and
 #      only what is missing there from Maven Central; the builds after the first run offline (-o);
-#   2. runs a copy of examples/maven-demo: `mvn verify` passes its tests on instrumented classes,
-#      the profile's hottest context is the quadratic sort, jp:report writes the report, and the
-#      packaged jar holds the compiler's classes, byte for byte;
+#   2. the two demos' sources are equal copies (no links); a plain copy (cp -r) of
+#      examples/maven-demo: `mvn verify` passes its tests on instrumented classes, the profile's
+#      hottest context is the quadratic sort, jp:report writes the report, and the packaged jar
+#      holds the compiler's classes, byte for byte; two builds at once in one project each write a
+#      run of profiles of their own and report it alone;
 #   3. jp:ide: the printed class path runs the application instrumented;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
 #      its output; -Djp.skip skips with a message and the tests run on the compiler's classes;
 #   5. a generated multi-module reactor (app depending on core) built with `mvn -T 2 verify
-#      jp:report`: each module profiled on its own instrumented classes, one report of both;
+#      jp:report`: each module profiled on its own instrumented classes, one report of both; the
+#      same with one jpDirectory for both modules and -T 4: refused, naming the module that has it;
 #   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
 #      the second loading the plugin, and the engine's library, in a new class loader;
-#   7. bad input: a corrupt class or jp.toml fails jp:instrument, and a corrupt profile jp:report,
-#      with a message naming the file, and no JVM crashes (no hs_err file).
+#   7. bad input: sources without classes, a wrong agent or granularity, a corrupt class or
+#      jp.toml fail jp:instrument, and a corrupt profile jp:report, with a message naming the
+#      directory, setting or file, and no JVM crashes (no hs_err file); empty items in
+#      -Djp.includes are left out.
 #
 # Prints PASS/FAIL/SKIP lines; exits 1 if a check failed, 2 if the suite could not run. The work
 # directory is kept when a check fails.
@@ -79,17 +84,24 @@ test_counts() {
 
 # A copy of a project with this JP's version, and without jp:report where the engine has none.
 copy_project() { # FROM TO
-    cp -rL "$1" "$2" && rm -rf "$2/target" &&
+    cp -r "$1" "$2" && rm -rf "$2/target" &&
         find "$2" -name pom.xml -exec sed -i "s|<jp.version>[^<]*</jp.version>|<jp.version>$version</jp.version>|" {} +
 }
 
 # --- 2. the demo ----------------------------------------------------------------------------------
+# The two demos profile the same code, each from a copy of its own (a user copies an example).
+if diff -r "$root/examples/gradle-demo/src" "$root/examples/maven-demo/src" >"$work/examples.log" &&
+    [[ -z $(find "$root/examples" -type l) ]]; then
+    pass "examples: no links; maven-demo/src equals gradle-demo/src"
+else
+    fail "examples: no links; maven-demo/src equals gradle-demo/src"; show "$work/examples.log"
+fi
 demo=$work/demo
 copy_project "$root/examples/maven-demo" "$demo"
 if mvn_run demo "$demo" verify; then
-    pass "demo: mvn verify ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
+    pass "demo: mvn verify on a plain copy (cp -r) of examples/maven-demo ($(mvn -v 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' | awk '/^Apache Maven/ { print $3; exit }'))"
 else
-    fail "demo: mvn verify"; show "$work/demo.log" 40
+    fail "demo: mvn verify on a plain copy (cp -r) of examples/maven-demo"; show "$work/demo.log" 40
 fi
 online=0
 
@@ -112,13 +124,43 @@ else
     fail "demo: the jar holds the original classes"; show "$work/jar-diff.log"
 fi
 
-check_demo_profiles target/jp/profiles "$demo"/target/jp/profiles/test-*.jpprof
+check_demo_profiles target/jp/profiles/run-* "$demo"/target/jp/profiles/run-*/test-*.jpprof
 
 if [[ -s $demo/target/site/jp/index.html && -s $demo/target/site/jp/report.txt ]] &&
     grep -q 'Leaderboard' "$demo/target/site/jp/report.txt" && grep -qi '<html' "$demo/target/site/jp/index.html"; then
     pass "demo: jp:report wrote target/site/jp/index.html and report.txt"
 else
     fail "demo: jp:report wrote target/site/jp/index.html and report.txt"; show "$work/demo.log"
+fi
+
+# --- 2b. two builds at once in one project --------------------------------------------------------
+# Each build's tests write into a run directory of their own, and each jp:report reports its own
+# run: one profile, with the calls of one run (the demo's above), not those of both.
+twice=$work/twice
+copy_project "$root/examples/maven-demo" "$twice"
+single_calls=$("$jp" report "$demo"/target/jp/profiles/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
+# Compiled first, so that the two builds do not compile into one directory at once; test-compile
+# runs jp:instrument too, whose run of profiles (empty, the tests did not run) goes.
+if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profiles"; then
+    mvn_run twice-1 "$twice" test jp:report & first=$!
+    mvn_run twice-2 "$twice" test jp:report & second=$!
+    wait "$first"; first_status=$?
+    wait "$second"; second_status=$?
+    runs=("$twice"/target/jp/profiles/run-*/)
+    totals=()
+    for run in "${runs[@]}"; do
+        totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
+    done
+    if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
+        [[ ${totals[*]} == "$single_calls $single_calls" ]] &&
+        grep -q 'jp: report of maven-demo (1 profile): ' "$work/twice-1.log" && grep -q 'jp: report of maven-demo (1 profile): ' "$work/twice-2.log"; then
+        pass "at once: two builds of mvn test jp:report in one project, each with a run of its own ($single_calls calls each) and a report of it"
+    else
+        fail "at once: two builds, a run each (runs: ${#runs[@]}, calls: ${totals[*]:-none}, one run: $single_calls)"
+        grep -h 'jp: report of' "$work/twice-1.log" "$work/twice-2.log"; show "$work/twice-1.log" 10; show "$work/twice-2.log" 10
+    fi
+else
+    fail "at once: mvn test-compile"; show "$work/twice-prepare.log"
 fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------
@@ -159,9 +201,9 @@ else
     fail "incremental: a deleted class loses its instrumented class: $(instrumented delete)"; show "$work/delete.log"
 fi
 
-rm -f "$demo"/target/jp/profiles/*.jpprof
+rm -rf "$demo"/target/jp/profiles/run-*
 if mvn_run skip "$demo" verify -Djp.skip && grep -q 'jp: skipped (jp.skip is set)' "$work/skip.log" &&
-    ! grep -q 'jp: target/classes -> ' "$work/skip.log" && ! compgen -G "$demo/target/jp/profiles/*.jpprof" >/dev/null &&
+    ! grep -q 'jp: target/classes -> ' "$work/skip.log" && ! compgen -G "$demo/target/jp/profiles/run-*/*.jpprof" >/dev/null &&
     read -r tests bad < <(test_counts "$demo/target/surefire-reports") && ((tests > 0 && bad == 0)); then
     pass "skip: -Djp.skip skips with a message; $tests tests passed on the compiler's classes, no profile"
 else
@@ -221,8 +263,8 @@ XML
 module_pom core
 module_pom app core
 if mvn_run multi "$multi" -T 2 verify jp:report; then
-    core_profiles=("$multi"/core/target/jp/profiles/*.jpprof)
-    app_profiles=("$multi"/app/target/jp/profiles/*.jpprof)
+    core_profiles=("$multi"/core/target/jp/profiles/run-*/*.jpprof)
+    app_profiles=("$multi"/app/target/jp/profiles/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
         "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
         "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String' &&
@@ -241,6 +283,21 @@ if mvn_run multi "$multi" -T 2 verify jp:report; then
     fi
 else
     fail "multi: mvn -T 2 verify"; show "$work/multi.log" 40
+fi
+
+# One jpDirectory for all modules: each module's jp:instrument would delete the classes the other
+# wrote there (as inputs that are gone). The second module to instrument is refused, naming the
+# first; the reactor is built with -T 4 as a user with more cores would.
+shared=$work/shared
+cp -r "$multi" "$shared" && rm -rf "$shared/target" "$shared"/*/target
+sed -i 's|<bba>precise</bba>|&<jpDirectory>${maven.multiModuleProjectDirectory}/target/jp</jpDirectory>|' "$shared/pom.xml"
+if mvn_run shared "$shared" -T 4 verify; then
+    fail "shared jpDirectory: two modules with one jpDirectory are refused"; show "$work/shared.log"
+elif grep -q "jp: $shared/target/jp is the jpDirectory of org.acme:core ($shared/core) already: modules must not share one" "$work/shared.log" &&
+    grep -q 'thread count of 4' "$work/shared.log" && ! grep -q 'NoClassDefFoundError' "$work/shared.log"; then
+    pass "shared jpDirectory: mvn -T 4 verify refuses app's jpDirectory, which core has: $(grep -m1 -o 'jp: [^ ]* is the jpDirectory of [^:]*:[^ ]*' "$work/shared.log")"
+else
+    fail "shared jpDirectory: the refusal names the directory and the module that has it"; show "$work/shared.log"
 fi
 
 # --- 6. two builds in one JVM ---------------------------------------------------------------------
@@ -265,9 +322,39 @@ else
 fi
 
 # --- 7. bad input ---------------------------------------------------------------------------------
+# Sources but no classes (jp:instrument before compiling): a failure naming the directory.
+uncompiled=$work/uncompiled
+copy_project "$root/examples/maven-demo" "$uncompiled"
+mkdir -p "$uncompiled/target/classes"
+if mvn_run uncompiled "$uncompiled" jp:instrument; then
+    fail "bad input: jp:instrument with sources but no classes fails"; show "$work/uncompiled.log"
+elif grep -q "jp: $uncompiled/target/classes holds no class files, but the project has sources (.*\.java): compile first (\`mvn compile jp:instrument\`" "$work/uncompiled.log"; then
+    pass "bad input: jp:instrument with sources but an empty target/classes fails: $(grep -m1 -o 'jp: [^ ]* holds no class files.*there' "$work/uncompiled.log")"
+else
+    fail "bad input: jp:instrument with sources but no classes names target/classes and says to compile first"; show "$work/uncompiled.log"
+fi
+
 bad=$work/bad
 copy_project "$root/examples/maven-demo" "$bad"
 if mvn_run bad-compile "$bad" compile; then
+    # Empty items in a list on the command line are left out (Maven gives them as nulls).
+    if mvn_run includes "$bad" jp:instrument '-Djp.includes=org.example.**,,org.other.**,' &&
+        grep -q 'jp: target/classes -> target/jp/classes: [1-9][0-9]* rewritten' "$work/includes.log"; then
+        pass "settings: -Djp.includes=org.example.**,,org.other.**, instruments, leaving out the empty items"
+    else
+        fail "settings: -Djp.includes with empty items"; show "$work/includes.log"
+    fi
+    # Settings the runtime would only warn about fail the build, naming the setting.
+    for setting in 'agent=a periodic agent' 'granularity=ten'; do
+        name=${setting%%=*}
+        if mvn_run "wrong-$name" "$bad" jp:instrument "-Djp.$setting"; then
+            fail "bad input: -Djp.$setting fails the build"; show "$work/wrong-$name.log"
+        elif grep -q "jp: jp.$name = '${setting#*=}' is \(neither\|not\)" "$work/wrong-$name.log"; then
+            pass "bad input: -Djp.$setting fails the build: $(grep -m1 -o "jp: jp.$name = .*line" "$work/wrong-$name.log")"
+        else
+            fail "bad input: -Djp.$setting fails the build naming jp.$name"; show "$work/wrong-$name.log"
+        fi
+    done
     printf '\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00\x10garbage' >"$bad/target/classes/org/example/leaderboard/Broken.class"
     if mvn_run bad "$bad" jp:instrument; then
         fail "bad input: a corrupt class fails jp:instrument"; show "$work/bad.log"
@@ -285,11 +372,11 @@ if mvn_run bad-compile "$bad" compile; then
     else
         fail "bad input: the failure names jp.toml"; show "$work/bad-config.log"
     fi
-    mkdir -p "$bad/target/jp/profiles"
-    printf 'not a profile' >"$bad/target/jp/profiles/broken.jpprof"
+    mkdir -p "$bad/target/jp/profiles/run-broken"
+    printf 'not a profile' >"$bad/target/jp/profiles/run-broken/broken.jpprof"
     if mvn_run bad-profile "$bad" jp:report; then
         fail "bad input: a corrupt profile fails jp:report"; show "$work/bad-profile.log"
-    elif grep -q "$bad/target/jp/profiles/broken.jpprof" "$work/bad-profile.log" && no_crash "$bad" "$work"; then
+    elif grep -q "$bad/target/jp/profiles/run-broken/broken.jpprof" "$work/bad-profile.log" && no_crash "$bad" "$work"; then
         pass "bad input: a corrupt profile fails jp:report naming it"
     else
         fail "bad input: the failure names broken.jpprof"; show "$work/bad-profile.log"

@@ -20,6 +20,7 @@ import org.gradle.api.tasks.PathSensitive;
 import org.gradle.api.tasks.PathSensitivity;
 import org.gradle.api.tasks.SkipWhenEmpty;
 import org.gradle.api.tasks.TaskAction;
+import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.InstrumentResult;
 
 /**
@@ -36,6 +37,7 @@ import org.jpprof.engine.InstrumentResult;
 @CacheableTask
 public class JpInstrument extends DefaultTask {
     private FileCollection classesDirs;
+    private FileCollection sources;
     private String bba;
     private List<String> include;
     private List<String> exclude;
@@ -48,6 +50,7 @@ public class JpInstrument extends DefaultTask {
     /** A task with nothing to instrument until the plugin (or the build script) sets its inputs. */
     public JpInstrument() {
         classesDirs = getProject().files();
+        sources = getProject().files();
         projectDir = getProject().getProjectDir();
     }
 
@@ -68,6 +71,25 @@ public class JpInstrument extends DefaultTask {
     /** @param classesDirs the compiler output directories to instrument */
     public void setClassesDirs(FileCollection classesDirs) {
         this.classesDirs = classesDirs;
+    }
+
+    /**
+     * The sources the classes are compiled from (the plugin sets the source set's Java, Kotlin,
+     * Groovy and Scala files). With sources but no class files the task fails, rather than
+     * instrumenting nothing; with neither, Gradle skips it (NO-SOURCE).
+     *
+     * @return the source files
+     */
+    @InputFiles
+    @SkipWhenEmpty
+    @PathSensitive(PathSensitivity.RELATIVE)
+    public FileCollection getSources() {
+        return sources;
+    }
+
+    /** @param sources the sources the classes are compiled from */
+    public void setSources(FileCollection sources) {
+        this.sources = sources;
     }
 
     /** @return {@code default}, {@code precise}, or {@code null} (the config file's, else default) */
@@ -171,9 +193,23 @@ public class JpInstrument extends DefaultTask {
         return path.startsWith(project) ? path.substring(project.length()) : path;
     }
 
-    /** Runs the engine and fails the task if any input could not be instrumented. */
+    /**
+     * Runs the engine and fails the task if any input could not be instrumented, or if there are
+     * sources but nothing compiled.
+     */
     @TaskAction
     public void instrument() {
+        FileTree classFiles = getClasses().matching(new PatternSet().include("**/*.class"));
+        if (classFiles.isEmpty() && !getSources().isEmpty()) {
+            List<String> dirs = new ArrayList<>();
+            for (File dir : getClassesDirs().getFiles()) {
+                dirs.add(relative(dir));
+            }
+            throw new GradleException("jp: " + getName() + ": no class files in " + String.join(", ", dirs)
+                    + ", but there are sources (" + relative(getSources().getFiles().iterator().next())
+                    + "): compile them first (the source set's classes task), or check that the compiler"
+                    + " writes where the source set's output.classesDirs say");
+        }
         List<File> inputs = new ArrayList<>();
         for (File dir : getClassesDirs().getFiles()) {
             if (dir.exists()) {

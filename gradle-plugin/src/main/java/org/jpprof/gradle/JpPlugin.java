@@ -13,12 +13,12 @@ import org.gradle.api.Plugin;
 import org.gradle.api.Project;
 import org.gradle.api.Task;
 import org.gradle.api.file.ConfigurableFileCollection;
-import org.gradle.api.file.ConfigurableFileTree;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.plugins.AppliedPlugin;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
+import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
 import org.jpprof.engine.EngineException;
 import org.jpprof.engine.RuntimeJar;
@@ -57,6 +57,9 @@ public class JpPlugin implements Plugin<Project> {
     /** The task that prints the IDE settings. */
     public static final String IDE_SETUP = "jpIdeSetup";
 
+    /** The sources whose classes the instrument tasks expect: Java, Kotlin, Groovy, Scala. */
+    private static final String[] COMPILED_SOURCES = {"**/*.java", "**/*.kt", "**/*.groovy", "**/*.scala"};
+
     @Override
     public void apply(final Project project) {
         final JpExtension extension = project.getExtensions().create(EXTENSION, JpExtension.class);
@@ -76,6 +79,8 @@ public class JpPlugin implements Plugin<Project> {
         private final Project project;
         private final JpExtension extension;
         private final SourceSetContainer sourceSets;
+        /** The profiles of this build's jpProfileTest, which jpReport reads; see testRun(). */
+        private TestRun testRun;
 
         Wiring(Project project, JpExtension extension) {
             this.project = project;
@@ -137,6 +142,9 @@ public class JpPlugin implements Plugin<Project> {
                                     "Instruments the classes of source set '" + sourceSet.getName()
                                             + "' for JP's profiler.");
                             task.setClassesDirs(sourceSet.getOutput().getClassesDirs());
+                            task.setSources(
+                                    sourceSet.getAllSource().matching(
+                                            new PatternSet().include(COMPILED_SOURCES)));
                             Compat.whenEvaluated(
                                     project,
                                     new Action<Project>() {
@@ -176,9 +184,9 @@ public class JpPlugin implements Plugin<Project> {
                             Map<String, Object> properties = new LinkedHashMap<>();
                             agentProperties(properties);
                             task.systemProperties(properties);
-                            File profiles = profilesDir(task.getName());
-                            task.getOutputs().dir(profiles);
-                            task.doFirst(new PrepareProfiles(profiles, task.getName()));
+                            task.getOutputs().dir(testRun().base());
+                            task.doFirst(testRun().starter());
+                            task.addTestListener(testRun().finisher());
                         }
                     });
         }
@@ -193,9 +201,7 @@ public class JpPlugin implements Plugin<Project> {
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            ConfigurableFileTree profiles = project.fileTree(profilesDir(PROFILE_TEST));
-                            profiles.include("*.jpprof");
-                            task.conventionProfiles(profiles);
+                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
                             if (task.getOutputDir() == null) {
                                 task.setOutputDir(new File(buildDir(), "reports/jp"));
                             }
@@ -237,12 +243,17 @@ public class JpPlugin implements Plugin<Project> {
                     });
         }
 
-        /** {@code jp.agent} and {@code jp.granularity}, when set. */
+        /** {@code jp.agent} and {@code jp.granularity}, when set; a wrong one fails the build. */
         private void agentProperties(Map<String, Object> properties) {
-            Object granularity = extension.getGranularity();
-            properties.putAll(
-                    RuntimeOptions.properties(
-                            null, extension.getAgent(), granularity == null ? null : granularity.toString()));
+            Object setting = extension.getGranularity();
+            String granularity = setting == null ? null : setting.toString();
+            try {
+                RuntimeOptions.check(extension.getAgent(), granularity);
+            } catch (IllegalArgumentException e) {
+                throw new GradleException("jp: " + e.getMessage() + ", in the jp { } block of project "
+                        + project.getPath(), e);
+            }
+            properties.putAll(RuntimeOptions.properties(null, extension.getAgent(), granularity));
         }
 
         /**
@@ -305,6 +316,14 @@ public class JpPlugin implements Plugin<Project> {
             return selected;
         }
 
+        /** This build's jpProfileTest run, made once the build script has set the build directory. */
+        private TestRun testRun() {
+            if (testRun == null) {
+                testRun = new TestRun(profilesDir(PROFILE_TEST), PROFILE_TEST);
+            }
+            return testRun;
+        }
+
         private File configFile() {
             Object file = extension.getConfigFile();
             return file == null ? null : project.file(file);
@@ -333,37 +352,6 @@ public class JpPlugin implements Plugin<Project> {
                 return "jpInstrument";
             }
             return "jpInstrument" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
-        }
-    }
-
-    /**
-     * The first action of {@code jpProfileTest}: removes the profiles of its last run, so that the
-     * report shows this run only, and tells the test JVMs where to write theirs (an absolute path,
-     * set only now so that the task's inputs stay relocatable for the build cache).
-     */
-    private static final class PrepareProfiles implements Action<Task> {
-        private final File dir;
-        private final String prefix;
-
-        PrepareProfiles(File dir, String prefix) {
-            this.dir = dir;
-            this.prefix = prefix;
-        }
-
-        @Override
-        public void execute(Task task) {
-            File[] old = dir.listFiles();
-            if (old != null) {
-                for (File file : old) {
-                    if (file.getName().endsWith(".jpprof") && !file.delete()) {
-                        throw new GradleException("jp: cannot delete the old profile " + file);
-                    }
-                }
-            }
-            if (!dir.isDirectory() && !dir.mkdirs()) {
-                throw new GradleException("jp: cannot create " + dir);
-            }
-            ((Test) task).systemProperty(RuntimeOptions.OUTPUT, new File(dir, prefix + "-%p.jpprof").getAbsolutePath());
         }
     }
 }

@@ -20,8 +20,9 @@ import org.gradle.api.tasks.TaskAction;
 import org.jpprof.engine.ReportRequest;
 
 /**
- * Renders profiles (by default those of the last {@code jpProfileTest}) as one report: the
- * profiles are merged by calling context, so the forked test JVMs' profiles make one tree.
+ * Renders profiles (by default those of this build's {@code jpProfileTest}, else of its newest run
+ * with profiles) as one report: the profiles are merged by calling context, so the forked test
+ * JVMs' profiles make one tree.
  * Writes {@code index.html} (an interactive call tree, flame graph and hot methods, in one file)
  * and {@code report.txt} (a text tree in bytecodes) into {@code build/reports/jp}.
  *
@@ -35,6 +36,8 @@ import org.jpprof.engine.ReportRequest;
 public class JpReport extends DefaultTask {
     private FileCollection profiles;
     private boolean profilesSet;
+    /** The directory of the plugin's profiles, for messages; {@code null} when the build set them. */
+    private File profilesDir;
     private File outputDir;
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
@@ -67,10 +70,14 @@ public class JpReport extends DefaultTask {
         this.profilesSet = true;
     }
 
-    /** The profiles the plugin gives when none were set on the task. */
-    void conventionProfiles(FileCollection profiles) {
+    /**
+     * The profiles the plugin gives when none were set on the task: those of a run of
+     * {@code jpProfileTest}, whose runs are in {@code dir}.
+     */
+    void conventionProfiles(FileCollection profiles, File dir) {
         if (!profilesSet) {
             this.profiles = profiles;
+            this.profilesDir = dir;
         }
     }
 
@@ -123,6 +130,9 @@ public class JpReport extends DefaultTask {
     /** Where the profiles were looked for, when they are a directory's files. */
     private String where() {
         FileCollection profiles = getProfiles();
+        if (profilesDir != null) {
+            return " in " + profilesDir;
+        }
         return profiles instanceof ConfigurableFileTree ? " in " + ((ConfigurableFileTree) profiles).getDir() : "";
     }
 

@@ -1,12 +1,23 @@
 package org.jpprof.maven;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.jpprof.engine.InstrumentResult;
+import org.jpprof.engine.ProfileRuns;
 import org.jpprof.engine.RuntimeOptions;
 
 /**
@@ -14,6 +25,11 @@ import org.jpprof.engine.RuntimeOptions;
  * class directory and setting up the test run.
  */
 abstract class AbstractInstrumentMojo extends AbstractJpMojo {
+    /** The project property naming the directory of this build's test profiles, for jp:report. */
+    static final String PROFILES_RUN = "jp.profilesRun";
+    /** The file in the jpDirectory that names the module using it. */
+    private static final String OWNER = "owner";
+
     /** The compiler's class directory, which is only read. */
     @Parameter(defaultValue = "${project.build.outputDirectory}", required = true)
     protected File classesDirectory;
@@ -71,6 +87,7 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     /** Instruments {@code input} into {@code output}, with the cache {@code jp/cache/<name>}. */
     protected InstrumentResult instrument(File input, File output, String name)
             throws MojoExecutionException, MojoFailureException {
+        claimJpDirectory();
         EngineCalls.Settings settings = new EngineCalls.Settings(bba, includes, excludes, configFile);
         InstrumentResult result = EngineCalls.instrument(input, output, new File(jpDirectory, "cache/" + name), settings);
         for (InstrumentResult.Diagnostic skipped : result.skipped()) {
@@ -83,39 +100,139 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
         return result;
     }
 
+    /**
+     * Makes sure that no other module uses this module's {@code jpDirectory}: each module's
+     * instrumenting would take the classes another one wrote there for inputs that are gone, and
+     * delete them. The first module to instrument there writes its name into the file
+     * {@code owner}, atomically (a hard link to a complete file); any other module is refused.
+     */
+    private void claimJpDirectory() throws MojoExecutionException {
+        Path marker = new File(jpDirectory, OWNER).toPath();
+        String me = project.getBasedir().getAbsolutePath() + "\n" + project.getGroupId() + ":"
+                + project.getArtifactId() + "\n";
+        String owner;
+        try {
+            Files.createDirectories(marker.getParent());
+            if (!Files.exists(marker)) {
+                Path draft = Files.createTempFile(marker.getParent(), OWNER, ".tmp");
+                try {
+                    Files.write(draft, me.getBytes(StandardCharsets.UTF_8));
+                    Files.createLink(marker, draft);
+                } catch (FileAlreadyExistsException e) {
+                    // another module came first
+                } finally {
+                    Files.deleteIfExists(draft);
+                }
+            }
+            owner = new String(Files.readAllBytes(marker), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new MojoExecutionException("jp: " + marker + ": cannot record which module uses " + jpDirectory
+                    + ": " + e, e);
+        }
+        if (!owner.equals(me)) {
+            String[] lines = owner.split("\n");
+            String other = lines.length == 2 ? lines[1] + " (" + lines[0] + ")" : "another module";
+            throw new MojoExecutionException("jp: " + jpDirectory + " is the jpDirectory of " + other
+                    + " already: modules must not share one, since each would delete the instrumented classes"
+                    + " of the others. Give each module its own, such as the default ${project.build.directory}/jp or"
+                    + " <jpDirectory>.../target/jp/${project.artifactId}</jpDirectory>; if " + other
+                    + " no longer uses it, delete " + marker);
+        }
+    }
+
+    /**
+     * Whether {@code classes} holds class files to instrument. When it does not, but a source root
+     * holds Java or Kotlin sources, the compiler's output is not where the goal reads (the goal
+     * ran before compiling, or the build sends the classes elsewhere): the goal fails rather than
+     * instrumenting nothing and running the tests on nothing.
+     *
+     * @param classes the compiler's output directory
+     * @param sourceRoots the compile source roots that should have produced it
+     * @param compilePhase the phase that compiles them, for the message
+     * @return {@code true} if there are classes, {@code false} if there are neither classes nor sources
+     * @throws MojoFailureException if there are sources but no classes, naming both
+     */
+    protected boolean hasClasses(File classes, List<String> sourceRoots, String compilePhase)
+            throws MojoFailureException {
+        if (first(classes.toPath(), ".class").isPresent()) {
+            return true;
+        }
+        for (String root : sourceRoots) {
+            Optional<Path> source = first(Paths.get(root), ".java", ".kt");
+            if (source.isPresent()) {
+                throw new MojoFailureException("jp: " + classes + " "
+                        + (classes.isDirectory() ? "holds no class files" : "does not exist")
+                        + ", but the project has sources (" + source.get() + "): compile first (`mvn "
+                        + compilePhase + " jp:" + goalName() + "`, or a phase such as `mvn verify`), or check"
+                        + " that the compiler writes its classes there");
+            }
+        }
+        return false;
+    }
+
+    /** The goal's name, for messages. */
+    protected abstract String goalName();
+
+    /** The first regular file under {@code dir} whose name ends with one of {@code suffixes}. */
+    private static Optional<Path> first(Path dir, String... suffixes) throws MojoFailureException {
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(file -> {
+                String name = file.getFileName().toString();
+                for (String suffix : suffixes) {
+                    if (name.endsWith(suffix) && Files.isRegularFile(file)) {
+                        return true;
+                    }
+                }
+                return false;
+            }).findFirst();
+        } catch (IOException | UncheckedIOException e) {
+            throw new MojoFailureException("jp: " + dir + ": cannot list the directory: " + e, e);
+        }
+    }
+
     /** Where the test JVMs write their profiles: {@code jp/profiles}. */
     protected File profilesDirectory() {
         return new File(jpDirectory, "profiles");
     }
 
-    /** The runtime's options: where the profile goes, and the agent's settings. */
-    protected List<String> runtimeJvmArgs(File output) {
+    /** The runtime's options: where the profile goes, and the agent's settings, checked. */
+    protected List<String> runtimeJvmArgs(File output) throws MojoExecutionException {
+        try {
+            RuntimeOptions.check(blankToNull(agent), blankToNull(granularity));
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage() + ", in the configuration of jp-maven-plugin"
+                    + " or on the command line", e);
+        }
         return new ArrayList<>(RuntimeOptions.jvmArgs(
                 RuntimeOptions.properties(output.getAbsolutePath(), blankToNull(agent), blankToNull(granularity))));
     }
 
     /**
-     * Makes the tests run with JP's runtime: writes the runtime jar, removes the profiles of the
-     * last test run (so that a report shows one run) and sets the properties of
-     * {@link TestProperties#runtime}.
+     * Makes the tests run with JP's runtime: writes the runtime jar, starts a run of profiles (a
+     * directory of its own under {@code jp/profiles}, so that a report shows this run and two
+     * builds at once keep theirs apart; {@link ProfileRuns}), named for jp:report by
+     * {@link #PROFILES_RUN}, and sets the properties of {@link TestProperties#runtime}.
      */
     protected void setUpTestRun() throws MojoExecutionException {
         File runtimeJar = EngineCalls.runtimeJar(new File(jpDirectory, "runtime"));
-        File profiles = profilesDirectory();
-        File[] old = profiles.listFiles();
-        if (old != null) {
-            for (File file : old) {
-                if (file.isFile() && file.getName().endsWith(".jpprof") && !file.delete()) {
-                    throw new MojoExecutionException("jp: " + file + ": cannot delete the profile of the last run");
-                }
-            }
-        }
-        if (!profiles.isDirectory() && !profiles.mkdirs()) {
-            throw new MojoExecutionException("jp: " + profiles + ": cannot create the profiles directory");
-        }
-        List<String> jvmArgs = runtimeJvmArgs(new File(profiles, "test-%p.jpprof"));
+        List<String> jvmArgs = runtimeJvmArgs(new File(startRun(), "test-%p.jpprof"));
         setProperties(TestProperties.runtime(
                 project.getProperties(), session.getUserProperties(), runtimeJar, jvmArgs));
+    }
+
+    private File startRun() throws MojoExecutionException {
+        File profiles = profilesDirectory();
+        Path run;
+        try {
+            run = ProfileRuns.start(profiles.toPath());
+        } catch (IOException e) {
+            throw new MojoExecutionException("jp: cannot start a run of profiles in " + profiles + ": " + e, e);
+        }
+        setProperties(Collections.singletonMap(PROFILES_RUN, run.toString()));
+        return run.toFile();
     }
 
     @Override

@@ -30,9 +30,25 @@ final class EngineCalls {
 
         Settings(String bba, List<String> includes, List<String> excludes, File configFile) {
             this.bba = bba;
-            this.includes = includes == null ? new ArrayList<String>() : includes;
-            this.excludes = excludes == null ? new ArrayList<String>() : excludes;
+            this.includes = patterns(includes);
+            this.excludes = patterns(excludes);
             this.configFile = configFile;
+        }
+
+        /**
+         * The patterns, trimmed, without empty items: Maven makes {@code -Djp.includes=a,,b} a
+         * list with a {@code null} in it, and a trailing comma is an easy slip.
+         */
+        private static List<String> patterns(List<String> items) {
+            List<String> patterns = new ArrayList<>();
+            if (items != null) {
+                for (String item : items) {
+                    if (item != null && !item.trim().isEmpty()) {
+                        patterns.add(item.trim());
+                    }
+                }
+            }
+            return patterns;
         }
     }
 

@@ -32,9 +32,14 @@ public class IdeMojo extends AbstractInstrumentMojo {
     protected String mainClass;
 
     @Override
+    protected String goalName() {
+        return "ide";
+    }
+
+    @Override
     protected void run() throws MojoExecutionException, MojoFailureException {
-        if (!classesDirectory.isDirectory()) {
-            throw new MojoExecutionException("jp: " + classesDirectory + " does not exist; run `mvn compile jp:ide`");
+        if (!hasClasses(classesDirectory, project.getCompileSourceRoots(), "compile")) {
+            throw new MojoExecutionException("jp: no classes in " + classesDirectory + "; run `mvn compile jp:ide`");
         }
         File instrumented = new File(jpDirectory, "classes");
         instrument(classesDirectory, instrumented, "classes");

@@ -26,7 +26,7 @@ import org.codehaus.plexus.util.xml.Xpp3Dom;
 public class InstrumentMojo extends AbstractInstrumentMojo {
     @Override
     protected void run() throws MojoExecutionException, MojoFailureException {
-        if (!classesDirectory.isDirectory()) {
+        if (!hasClasses(classesDirectory, project.getCompileSourceRoots(), "compile")) {
             getLog().info("jp: no classes in " + relative(classesDirectory) + "; nothing to instrument");
             skipped();
             return;
@@ -41,6 +41,11 @@ public class InstrumentMojo extends AbstractInstrumentMojo {
             getLog().info("jp: Surefire's classesDirectory is not ${" + TestProperties.CLASSES + "}, so the tests "
                     + "run on " + relative(classesDirectory) + " (see docs/maven.md for the POM snippet)");
         }
+    }
+
+    @Override
+    protected String goalName() {
+        return "instrument";
     }
 
     /** Whether Surefire's configuration, or one of its executions', names {@code jp.classesDirectory}. */

@@ -17,7 +17,7 @@ import org.apache.maven.plugins.annotations.Mojo;
 public class InstrumentTestMojo extends AbstractInstrumentMojo {
     @Override
     protected void run() throws MojoExecutionException, MojoFailureException {
-        if (!testClassesDirectory.isDirectory()) {
+        if (!hasClasses(testClassesDirectory, project.getTestCompileSourceRoots(), "test-compile")) {
             getLog().info("jp: no test classes in " + relative(testClassesDirectory) + "; nothing to instrument");
             skipped();
             return;
@@ -29,5 +29,10 @@ public class InstrumentTestMojo extends AbstractInstrumentMojo {
         }
         setProperties(Collections.singletonMap(TestProperties.TEST_CLASSES, output.getAbsolutePath()));
         setProperties(TestProperties.original(project.getProperties(), classesDirectory, testClassesDirectory));
+    }
+
+    @Override
+    protected String goalName() {
+        return "instrument-test";
     }
 }

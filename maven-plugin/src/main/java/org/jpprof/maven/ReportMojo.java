@@ -1,8 +1,10 @@
 package org.jpprof.maven;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import org.apache.maven.model.Reporting;
@@ -11,10 +13,12 @@ import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.jpprof.engine.ProfileRuns;
 import org.jpprof.engine.ReportRequest;
 
 /**
- * Renders the profiles of the tests ({@code target/jp/profiles/*.jpprof}) as
+ * Renders the profiles of the tests (this build's run under {@code target/jp/profiles/}, else the
+ * newest run with profiles there) as
  * {@code target/site/jp/index.html} (an interactive call tree, flame graph and hot methods, in one
  * file) and {@code target/site/jp/report.txt}. The profiles of the test JVMs are merged by calling
  * context into one tree.
@@ -76,18 +80,24 @@ public class ReportMojo extends AbstractJpMojo {
         return new File(site != null ? site : module.getBuild().getDirectory() + "/site", "jp");
     }
 
-    /** The profiles of a project's last test run, in name order. */
-    private static List<File> profilesOf(MavenProject module) {
-        File dir = new File(module.getBuild().getDirectory(), "jp/profiles");
-        File[] files = dir.listFiles();
+    /**
+     * The profiles of a project's test run in this build, else of its newest run with profiles, in name order.
+     * This build's run ends here ({@link ProfileRuns#finish}).
+     */
+    private static List<File> profilesOf(MavenProject module) throws MojoExecutionException {
+        String started = module.getProperties().getProperty(AbstractInstrumentMojo.PROFILES_RUN);
+        Path runs = new File(module.getBuild().getDirectory(), "jp/profiles").toPath();
         List<File> profiles = new ArrayList<>();
-        if (files != null) {
-            Arrays.sort(files);
-            for (File file : files) {
-                if (file.isFile() && file.getName().endsWith(".jpprof")) {
-                    profiles.add(file);
-                }
+        try {
+            Path run = started != null ? Paths.get(started) : ProfileRuns.latest(runs);
+            for (Path profile : ProfileRuns.profiles(run)) {
+                profiles.add(profile.toFile());
             }
+            if (started != null) {
+                ProfileRuns.finish(run);
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException("jp: cannot list the profiles in " + runs + ": " + e, e);
         }
         return profiles;
     }
