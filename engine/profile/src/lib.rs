@@ -28,6 +28,7 @@ mod ids;
 mod merge;
 mod model;
 mod parse;
+pub mod tests;
 mod write;
 
 pub use model::{Children, FrameId, Metric, Node, NodeId, Profile};
