@@ -14,6 +14,8 @@ show() { sed 's/^/    | /' "$1" | tail -n "${2:-25}"; }
 # Whether a JVM crashed under these directories (HotSpot's hs_err_pid*.log).
 no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; }
 # A directory's files and their hashes, for comparisons.
+# total_calls PROFILE...: the calls of all contexts of the profiles together (needs $jp).
+total_calls() { "$jp" report "$@" --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }'; }
 digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
 
 # check_demo_profiles WHERE PROFILE...: the profiles of the demo's test run show its hot spot: the

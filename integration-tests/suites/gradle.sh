@@ -196,7 +196,7 @@ fi
 twice=$work/twice
 copy_project "$root/examples/gradle-demo" "$twice"
 printf '\njpReport { outputDir = file("build/reports/jp-" + project.findProperty("side")) }\n' >>"$twice/build.gradle"
-single_calls=$("$jp" report "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
+single_calls=$(total_calls "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
 if gradle_run twice-prepare "$twice" testClasses jpInstrument; then
     gradle_run twice-1 "$twice" "${tasks[@]}" -Pside=1 & first=$!
     gradle_run twice-2 "$twice" "${tasks[@]}" -Pside=2 & second=$!
@@ -205,7 +205,7 @@ if gradle_run twice-prepare "$twice" testClasses jpInstrument; then
     runs=("$twice"/build/jp/profiles/jpProfileTest/run-*/)
     totals=()
     for run in "${runs[@]}"; do
-        totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
+        totals+=("$(total_calls "$run"/*.jpprof)")
     done
     if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
         [[ ${totals[*]} == "$single_calls $single_calls" ]] &&

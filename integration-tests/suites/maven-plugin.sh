@@ -138,7 +138,7 @@ fi
 # run: one profile, with the calls of one run (the demo's above), not those of both.
 twice=$work/twice
 copy_project "$root/examples/maven-demo" "$twice"
-single_calls=$("$jp" report "$demo"/target/jp/profiles/run-*/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')
+single_calls=$(total_calls "$demo"/target/jp/profiles/run-*/*.jpprof)
 # Compiled first, so that the two builds do not compile into one directory at once; test-compile
 # runs jp:instrument too, whose run of profiles (empty, the tests did not run) goes.
 if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profiles"; then
@@ -149,7 +149,7 @@ if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profi
     runs=("$twice"/target/jp/profiles/run-*/)
     totals=()
     for run in "${runs[@]}"; do
-        totals+=("$("$jp" report "$run"/*.jpprof --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }')")
+        totals+=("$(total_calls "$run"/*.jpprof)")
     done
     if ((first_status == 0 && second_status == 0)) && ((${#runs[@]} == 2)) &&
         [[ ${totals[*]} == "$single_calls $single_calls" ]] &&
