@@ -65,7 +65,7 @@ final class Agents {
             Thread hook = new Thread(new Runnable() {
                 @Override
                 public void run() {
-                    agent.write();
+                    agent.writeAtExit();
                 }
             }, "jp-profile-writer");
             try {
@@ -75,6 +75,29 @@ final class Agents {
             }
         }
         return profiler;
+    }
+
+    /** Never started: only added and removed again to learn whether the JVM is shutting down. */
+    private static final Thread PROBE = new Thread("jp-shutdown-probe");
+    private static volatile boolean shutdownSeen;
+
+    /**
+     * Whether the JVM is shutting down, from the moment the shutdown hooks start (the only API
+     * that tells: a hook can no longer be added). Asked once per thread that registers.
+     */
+    static boolean shuttingDown() {
+        if (shutdownSeen) return true;
+        synchronized (PROBE) {
+            try {
+                Runtime.getRuntime().addShutdownHook(PROBE);
+                Runtime.getRuntime().removeShutdownHook(PROBE);
+            } catch (IllegalStateException e) {
+                shutdownSeen = true;
+            } catch (SecurityException e) {
+                // not allowed to tell: counted as running
+            }
+        }
+        return shutdownSeen;
     }
 
     /** {@code jp.granularity}: bytecodes between two reports per thread. */

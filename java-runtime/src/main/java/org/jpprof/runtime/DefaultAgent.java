@@ -8,20 +8,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The built-in agent: merges every thread's tree into one profile, written at JVM exit (the
  * shutdown hook {@link Agents} installs) and on demand ({@link JP#writeProfile()}).
  *
- * <p>Threads are held weakly. Once a thread has been collected its tree is merged into the
- * finished-threads tree and dropped, so that millions of short-lived threads do not grow memory
- * without bound: the finished tree has one node per distinct calling context.
+ * <p>Memory stays bounded however many threads run: a thread's tree is merged into the tree of
+ * finished work, and dropped, when the thread's outermost instrumented method returns (the 1st,
+ * 2nd, 4th, 8th... time, so that a pool thread that returns after every task merges rarely),
+ * and otherwise once the thread has been collected. The finished tree has one node per distinct
+ * calling context.
+ *
+ * <p>Work done during shutdown, in other shutdown hooks above all, is in the profile however the
+ * hooks interleave: a thread that starts running instrumented code once the JVM shuts down hands
+ * its tree over at every return to its root, and every tree handed over after the profile was
+ * written at exit writes the profile again, to the same file.
  */
 final class DefaultAgent implements Profiler {
     private final long granularity;
@@ -29,11 +33,14 @@ final class DefaultAgent implements Profiler {
     private final String output;
     private final String start = Instant.now().toString();
     private final ReferenceQueue<Thread> collected = new ReferenceQueue<Thread>();
-    private final Set<Registration> live = ConcurrentHashMap.newKeySet();
-    /** The trees of collected threads. Guarded by this. */
+    /** Roots whose counts are not yet in {@link #finished}, with their threads. Guarded by this. */
+    private final Map<RC, Registration> live = new IdentityHashMap<RC, Registration>();
+    /** The merged trees of threads that returned to their roots or were collected. Guarded by this. */
     private final ProfileTree finished = new ProfileTree();
     /** Threads registered so far. Guarded by this. */
     private long threads;
+    /** Where the profile was written at exit, once it was: later work writes it again. Guarded by this. */
+    private Path writtenAtExit;
 
     /** A thread, weakly, with its root. */
     private static final class Registration extends WeakReference<Thread> {
@@ -52,10 +59,12 @@ final class DefaultAgent implements Profiler {
 
     @Override
     public long register(Thread thread, RC root) {
-        live.add(new Registration(thread, root, collected));
+        boolean late = Agents.shuttingDown();
         synchronized (this) {
             threads++;
             mergeCollected();
+            live.put(root, new Registration(thread, root, collected));
+            root.foldEveryReturn = late || writtenAtExit != null;
         }
         return granularity;
     }
@@ -65,7 +74,40 @@ final class DefaultAgent implements Profiler {
         return granularity;
     }
 
-    /** Threads registered and not yet collected (after merging those that were). */
+    /**
+     * {@code root}'s thread returned from its outermost instrumented method, on that thread.
+     * Merging its tree now bounds the memory of short-lived threads without waiting for the GC.
+     */
+    void returned(RC root) {
+        int returns = ++root.returns;
+        if (root.foldEveryReturn || (returns & (returns - 1)) == 0) {
+            fold(root);
+        }
+    }
+
+    /** {@code root}'s tree gets counts again after {@link #fold}: its thread is tracked again. */
+    synchronized void resumed(RC root) {
+        if (!live.containsKey(root)) {
+            live.put(root, new Registration(Thread.currentThread(), root, collected));
+        }
+    }
+
+    /**
+     * Merges {@code root}'s tree into the finished tree and empties it. On the root's own thread,
+     * while no method of that thread holds a node (it is back at its root).
+     */
+    private synchronized void fold(RC root) {
+        if (live.remove(root) == null) {
+            return; // nothing counted since the last fold
+        }
+        finished.add(root);
+        root.dropChildren();
+        if (writtenAtExit != null) {
+            writeTo(writtenAtExit);
+        }
+    }
+
+    /** Threads whose counts are not merged yet (after merging those of collected threads). */
     synchronized int running() {
         mergeCollected();
         return live.size();
@@ -78,10 +120,16 @@ final class DefaultAgent implements Profiler {
     private void mergeCollected() {
         for (Object ref; (ref = collected.poll()) != null;) {
             Registration registration = (Registration) ref;
-            if (live.remove(registration)) {
+            if (live.get(registration.root) == registration) {
+                live.remove(registration.root);
                 finished.add(registration.root);
             }
         }
+    }
+
+    /** Writes the profile at JVM exit; work handed over later writes the same file again. */
+    synchronized void writeAtExit() {
+        writtenAtExit = write();
     }
 
     /**
@@ -91,20 +139,29 @@ final class DefaultAgent implements Profiler {
      * @return the file written, or null when it could not be written (the reason went to stderr)
      */
     synchronized Path write() {
-        Path target = null;
+        Path target;
         try {
             target = outputPath(output);
+        } catch (RuntimeException e) {
+            Agents.warn("cannot write the profile to " + output + ": " + e);
+            return null;
+        }
+        return writeTo(target);
+    }
+
+    /** Guarded by this. */
+    private Path writeTo(Path target) {
+        try {
             mergeCollected();
             ProfileTree tree = new ProfileTree();
             tree.add(finished);
-            List<Registration> running = new ArrayList<Registration>(live);
-            for (Registration registration : running) {
-                tree.add(registration.root);
+            for (RC root : live.keySet()) {
+                tree.add(root);
             }
             ProfileWriter.write(tree, meta(), target);
             return target;
         } catch (Exception | LinkageError e) {
-            Agents.warn("cannot write the profile to " + (target == null ? output : target) + ": " + e);
+            Agents.warn("cannot write the profile to " + target + ": " + e);
             return null;
         }
     }

@@ -50,6 +50,7 @@ public class IC {
         IC[] table = children;
         if (table == null) {
             table = children = new IC[4];
+            firstChild();
         }
         int mask = table.length - 1;
         for (int i = mid.id & mask;; i = (i + 1) & mask) {
@@ -66,6 +67,16 @@ public class IC {
                 return child;
             }
         }
+    }
+
+    /** This context gets its first child (again, after {@link #dropChildren()}). */
+    void firstChild() {}
+
+    /** Forgets every child: the default agent, once it has merged a root's tree, starts it anew. */
+    final void dropChildren() {
+        children = null;
+        childCount = 0;
+        last = null;
     }
 
     private void grow() {

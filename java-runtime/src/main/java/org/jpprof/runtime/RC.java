@@ -1,5 +1,7 @@
 package org.jpprof.runtime;
 
+import java.lang.ref.WeakReference;
+
 /**
  * A thread's root context. Instrumented code finds it with {@link #current()}, enters a method's
  * context under {@link #top} and restores {@code top} on every way out of the method.
@@ -7,14 +9,17 @@ package org.jpprof.runtime;
 public final class RC extends IC {
     /** How many threads find their root on the fast path at once, at best; a power of two. */
     static final int SLOT_COUNT = 1 << 12;
-    /** Slots indexed by thread id: one load and one compare on the fast path. */
+    /** Slots indexed by thread id, checked by thread identity: a few loads and one compare on the fast path. */
     private static final RC[] SLOTS = new RC[SLOT_COUNT];
     private static final int MASK = SLOT_COUNT - 1;
     /** Where a thread whose slot another thread took finds its root again. */
     private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
 
-    /** The id of the owning thread. No reference to the thread itself: agents track it weakly. */
-    private final long threadId;
+    /**
+     * The owning thread, weakly: a root keeps no thread alive, and a root found in a slot is the
+     * calling thread's only when this is that very thread (ids can be overridden, identity not).
+     */
+    private final WeakReference<Thread> owner;
     /** The innermost active context; the root itself while no instrumented method runs. */
     public IC top = this;
     /** Bytecodes (an upper bound) left before the agent's next report for this thread. */
@@ -22,19 +27,22 @@ public final class RC extends IC {
     /** The agent this thread reports to; null when there is none. */
     private Profiler profiler;
     private boolean reporting;
+    /** How often this thread's outermost instrumented method returned; the default agent's. */
+    int returns;
+    /** Whether every return to the root hands the tree over; the default agent's. */
+    boolean foldEveryReturn;
 
-    RC(long threadId) {
+    RC(Thread owner) {
         super(null, null);
-        this.threadId = threadId;
+        this.owner = new WeakReference<Thread>(owner);
     }
 
     /** The calling thread's root, created and registered with the agent on first use. */
-    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; ids are unique either way
     public static RC current() {
         Thread thread = Thread.currentThread();
-        long id = thread.getId();
+        long id = ThreadIds.of(thread);
         RC rc = SLOTS[(int) id & MASK];
-        if (rc != null && rc.threadId == id) {
+        if (rc != null && rc.owner.get() == thread) {
             return rc;
         }
         return slowPath(thread, id);
@@ -43,7 +51,7 @@ public final class RC extends IC {
     private static RC slowPath(Thread thread, long id) {
         RC rc = LOCAL.get();
         if (rc == null) {
-            rc = new RC(id);
+            rc = new RC(thread);
             // Published before the agent runs, so that instrumented code the agent's work may
             // reach (class initializers, say) finds this root instead of recursing.
             LOCAL.set(rc);
@@ -91,7 +99,30 @@ public final class RC extends IC {
      */
     public final void exit(IC ic, int bytecodes) {
         ic.bytecodes += bytecodes;
-        top = ic.parent;
+        IC parent = ic.parent;
+        top = parent;
+        if (parent == this) {
+            returnedToRoot();
+        }
+    }
+
+    /**
+     * The thread's outermost instrumented method returned: nothing holds a node of this tree, and
+     * a short-lived thread has just done all its instrumented work. The default agent may take
+     * the tree over now rather than when the thread has been collected.
+     */
+    private void returnedToRoot() {
+        if (profiler instanceof DefaultAgent) {
+            ((DefaultAgent) profiler).returned(this);
+        }
+    }
+
+    /** A root whose tree the agent took over gets a first child again. */
+    @Override
+    final void firstChild() {
+        if (profiler instanceof DefaultAgent) {
+            ((DefaultAgent) profiler).resumed(this);
+        }
     }
 
     /** Makes {@code ic} the current context. */
