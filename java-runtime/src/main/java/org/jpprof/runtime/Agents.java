@@ -77,19 +77,17 @@ final class Agents {
         return profiler;
     }
 
-    /** Never started: only added and removed again to learn whether the JVM is shutting down. */
+    /** Never started nor added: only removed, to learn whether the JVM is shutting down. */
     private static final Thread PROBE = new Thread("jp-shutdown-probe");
     private static volatile boolean shutdownSeen;
 
     /**
-     * Whether the JVM is shutting down, from the moment the shutdown hooks start (the only API
-     * that tells: a hook can no longer be added). Asked once per thread that registers.
+     * Whether the JVM is shutting down, from the moment the shutdown hooks start: removing a
+     * hook, even one never added, is refused from then on (the only API that tells).
      */
     static boolean shuttingDown() {
-        if (shutdownSeen) return true;
-        synchronized (PROBE) {
+        if (!shutdownSeen) {
             try {
-                Runtime.getRuntime().addShutdownHook(PROBE);
                 Runtime.getRuntime().removeShutdownHook(PROBE);
             } catch (IllegalStateException e) {
                 shutdownSeen = true;

@@ -1,6 +1,7 @@
 package org.jpprof.runtime;
 
 import java.lang.ref.WeakReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A thread's root context. Instrumented code finds it with {@link #current()}, enters a method's
@@ -9,11 +10,22 @@ import java.lang.ref.WeakReference;
 public final class RC extends IC {
     /** How many threads find their root on the fast path at once, at best; a power of two. */
     static final int SLOT_COUNT = 1 << 12;
-    /** Slots indexed by thread id, checked by thread identity: a few loads and one compare on the fast path. */
-    private static final RC[] SLOTS = new RC[SLOT_COUNT];
+    /**
+     * Roots by thread id, checked by thread identity: a few loads and one compare on the fast
+     * path. A thread takes its slot when the slot is free or its holder has ended, never from a
+     * live thread, so a thread that holds a slot finds its root there until it ends. A thread
+     * that finds its slot held keeps its root in {@link #LOCAL} for good.
+     */
+    private static final AtomicReferenceArray<RC> SLOTS = new AtomicReferenceArray<RC>(SLOT_COUNT);
     private static final int MASK = SLOT_COUNT - 1;
-    /** Where a thread whose slot another thread took finds its root again. */
+    /** Where a thread whose slot a live thread held finds its root. */
     private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
+    /**
+     * Slots for which a thread put its root in {@link #LOCAL}. Only a thread's own mark matters to
+     * it, so plain writes do: a new thread of an unmarked slot needs no ThreadLocal at all, which
+     * spares millions of short-lived threads a thread-local map each.
+     */
+    private static final boolean[] IN_LOCAL = new boolean[SLOT_COUNT];
 
     /**
      * The owning thread, weakly: a root keeps no thread alive, and a root found in a slot is the
@@ -31,6 +43,8 @@ public final class RC extends IC {
     int returns;
     /** Whether every return to the root hands the tree over; the default agent's. */
     boolean foldEveryReturn;
+    /** Whether this root is in its thread's slot, where the default agent finds it. */
+    boolean inSlot;
 
     RC(Thread owner) {
         super(null, null);
@@ -40,30 +54,46 @@ public final class RC extends IC {
     /** The calling thread's root, created and registered with the agent on first use. */
     public static RC current() {
         Thread thread = Thread.currentThread();
-        long id = ThreadIds.of(thread);
-        RC rc = SLOTS[(int) id & MASK];
+        int slot = (int) ThreadIds.of(thread) & MASK;
+        RC rc = SLOTS.get(slot);
         if (rc != null && rc.owner.get() == thread) {
             return rc;
         }
-        return slowPath(thread, id);
+        return slowPath(thread, slot, rc);
     }
 
-    private static RC slowPath(Thread thread, long id) {
-        RC rc = LOCAL.get();
-        if (rc == null) {
-            rc = new RC(thread);
-            // Published before the agent runs, so that instrumented code the agent's work may
-            // reach (class initializers, say) finds this root instead of recursing.
-            LOCAL.set(rc);
-            SLOTS[(int) id & MASK] = rc;
-            Profiler profiler = Agents.profiler();
-            if (profiler != null) {
-                rc.attach(profiler, thread);
-            }
+    private static RC slowPath(Thread thread, int slot, RC held) {
+        RC rc = IN_LOCAL[slot] ? LOCAL.get() : null;
+        if (rc != null) {
             return rc;
         }
-        SLOTS[(int) id & MASK] = rc;
+        rc = new RC(thread);
+        // Published before the agent runs, so that instrumented code the agent's work may reach
+        // (class initializers, say) finds this root instead of recursing.
+        if ((held == null || !held.ownerAlive()) && SLOTS.compareAndSet(slot, held, rc)) {
+            rc.inSlot = true;
+            if (held != null) {
+                held.evicted();
+            }
+        } else {
+            IN_LOCAL[slot] = true;
+            LOCAL.set(rc);
+        }
+        Profiler profiler = Agents.profiler();
+        if (profiler != null) {
+            rc.attach(profiler, thread);
+        }
         return rc;
+    }
+
+    /** The root in slot {@code i} (of {@link #SLOT_COUNT}), or null. */
+    static RC slotRoot(int i) {
+        return SLOTS.get(i);
+    }
+
+    private boolean ownerAlive() {
+        Thread thread = owner.get();
+        return thread != null && thread.isAlive();
     }
 
     /** Enters {@code mid}'s context under {@link #top}, checking the agent's activation counter. */
@@ -117,11 +147,15 @@ public final class RC extends IC {
         }
     }
 
-    /** A root whose tree the agent took over gets a first child again. */
-    @Override
-    final void firstChild() {
+    /** The agent this root reports to, or null. */
+    Profiler profiler() {
+        return profiler;
+    }
+
+    /** This root, of an ended thread, left its slot to another thread's root. */
+    private void evicted() {
         if (profiler instanceof DefaultAgent) {
-            ((DefaultAgent) profiler).resumed(this);
+            ((DefaultAgent) profiler).evicted(this);
         }
     }
 

@@ -146,6 +146,28 @@ class ThreadsTest {
     }
 
     @Test
+    void the_tree_of_an_ended_thread_is_handed_over_when_another_thread_takes_its_slot() throws Exception {
+        MID[] mids = MID.table("precise.t/Evicted.run.()V.1");
+        Thread ended = new Thread(() -> RC.current().enter(mids[0])); // ends inside run
+        ended.start();
+        ended.join();
+        Thread taker = null;
+        for (int i = 0; i < 4 * RC.SLOT_COUNT && taker == null; i++) {
+            Thread candidate = new Thread(RC::current);
+            if (((ThreadIds.of(candidate) ^ ThreadIds.of(ended)) & (RC.SLOT_COUNT - 1)) == 0) taker = candidate;
+        }
+        assertNotNull(taker, "no thread id shares the slot");
+        DefaultAgent agent = (DefaultAgent) Agents.profiler();
+        RC endedRoot = RC.slotRoot((int) ThreadIds.of(ended) & (RC.SLOT_COUNT - 1));
+        assertEquals(1, endedRoot.children().length);
+        taker.start();
+        taker.join();
+        assertEquals(0, endedRoot.children().length, "the tree went to the agent with the slot");
+        assertEquals(1, ProfileFile.read(JP.writeProfile()).get("t.Evicted.run()V").calls);
+        assertNotNull(agent);
+    }
+
+    @Test
     void a_root_holds_no_reference_to_its_thread() throws Exception {
         RC[] root = new RC[1];
         java.lang.ref.WeakReference<Thread> thread = startAndForget(root);
