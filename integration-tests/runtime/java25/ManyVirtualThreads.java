@@ -2,7 +2,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
 
-/** One million tiny tasks, each on a virtual thread of its own. */
+/**
+ * Tiny tasks, each on a virtual thread of its own (the count is the argument). Once they have
+ * all ended it prints, on stderr, the heap still in use after a full collection.
+ */
 public class ManyVirtualThreads {
     static final LongAdder DONE = new LongAdder();
 
@@ -18,5 +21,9 @@ public class ManyVirtualThreads {
             }
         }
         System.out.println("tasks " + DONE.sum());
+        System.gc();
+        System.gc();
+        Runtime runtime = Runtime.getRuntime();
+        System.err.println("heap in use MB " + (runtime.totalMemory() - runtime.freeMemory()) / (1024 * 1024));
     }
 }

@@ -27,8 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * into the tree of finished work, when the thread's outermost instrumented method returns (the
  * 1st, 2nd, 4th, 8th... time, so that a pool thread that returns after every task hands over
  * rarely), and when another thread takes the slot of an ended thread. The agent finds running
- * threads' roots in the slots, and the few others (threads whose slot a live thread held) in a
- * map that holds their threads weakly; those are merged once their threads are collected.
+ * threads' roots in the slots, and the others (threads whose slot a live thread held) in a map
+ * that holds their threads weakly, from their first count to the hand-over; what such a thread
+ * counted after its last hand-over is merged once the thread is collected.
  * Handing over never waits for the lock (the threads may be virtual threads by the million): a
  * tree that finds the lock taken waits in a queue that whoever gets the lock next merges.
  *
@@ -111,6 +112,16 @@ final class DefaultAgent implements Profiler {
         }
         if ((root.foldEveryReturn || (returns & (returns - 1)) == 0) && root.hasChildren()) {
             handOver(root);
+            if (!root.inSlot) {
+                unslotted.remove(root); // until it counts again: see resumed
+            }
+        }
+    }
+
+    /** {@code root}, in no slot, counts again after its tree was handed over: tracked again. */
+    void resumed(RC root) {
+        if (!unslotted.containsKey(root)) {
+            unslotted.put(root, new Registration(Thread.currentThread(), root, collected));
         }
     }
 

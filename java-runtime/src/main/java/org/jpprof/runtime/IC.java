@@ -51,6 +51,7 @@ public class IC {
         IC[] table = children;
         if (table == null) {
             table = children = new IC[4];
+            firstChild();
         }
         int mask = table.length - 1;
         for (int i = mid.id & mask;; i = (i + 1) & mask) {
@@ -68,6 +69,9 @@ public class IC {
             }
         }
     }
+
+    /** This context gets its first child (again, after its children were detached or dropped). */
+    void firstChild() {}
 
     /** Whether this context has a child. */
     final boolean hasChildren() {

@@ -159,6 +159,13 @@ public final class RC extends IC {
         }
     }
 
+    @Override
+    final void firstChild() {
+        if (!inSlot && profiler instanceof DefaultAgent) {
+            ((DefaultAgent) profiler).resumed(this);
+        }
+    }
+
     /** Makes {@code ic} the current context. */
     public final void restore(IC ic) {
         top = ic;

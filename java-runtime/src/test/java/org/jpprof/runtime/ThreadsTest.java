@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,12 +102,43 @@ class ThreadsTest {
         assertEquals(0, agent.running(), "merged without waiting for the thread to be collected");
         assertEquals(0, rc.children().length);
         // New work registers the root again, and its next return to the root (the second) merges it.
-        rc.exit(rc.enter(mids[0]), 2);
+        IC again = rc.enter(mids[0]);
+        assertEquals(1, agent.running());
+        rc.exit(again, 2);
         assertEquals(0, agent.running());
         ProfileFile profile = ProfileFile.read(agent.write());
         assertEquals(2, profile.get("t.Task.run()V").calls);
         assertEquals(4, profile.get("t.Task.run()V").bytecodes);
         assertEquals(1, profile.get("t.Task.run()V", "t.Task.step()V").calls);
+    }
+
+    @Test
+    void the_agent_keeps_no_root_whose_tree_it_took_over() throws Exception {
+        DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("p.jpprof").toString());
+        MID[] mids = MID.table("precise.t/Once.run.()V.1");
+        List<WeakReference<RC>> roots = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>(); // kept: the roots must go without their threads going
+        for (int t = 0; t < 100; t++) {
+            Thread thread = new Thread(() -> {
+                RC rc = new RC(Thread.currentThread()); // in no slot: the agent tracks it itself
+                rc.attach(agent, Thread.currentThread());
+                rc.exit(rc.enter(mids[0]), 1);
+                synchronized (roots) {
+                    roots.add(new WeakReference<>(rc));
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) thread.join();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (roots.stream().anyMatch(root -> root.get() != null) && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(5);
+        }
+        assertEquals(0, roots.stream().filter(root -> root.get() != null).count());
+        assertEquals(100, threads.size());
+        assertEquals(100, ProfileFile.read(agent.write()).get("t.Once.run()V").calls);
     }
 
     @Test
