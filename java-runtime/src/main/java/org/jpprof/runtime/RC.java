@@ -1,7 +1,6 @@
 package org.jpprof.runtime;
 
 import java.lang.ref.WeakReference;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A thread's root context. Instrumented code finds it with {@link #current()}, enters a method's
@@ -11,13 +10,21 @@ public final class RC extends IC {
     /** How many threads find their root on the fast path at once, at best; a power of two. */
     static final int SLOT_COUNT = 1 << 12;
     /**
-     * Roots by thread id, checked by thread identity: a few loads and one compare on the fast
-     * path. A thread takes its slot when the slot is free or its holder has ended, never from a
+     * Roots by thread id ({@link ThreadIds}: unique per thread, and no subclass can change it):
+     * two loads and one compare on the fast path. A thread takes its slot when the slot is free or its holder has ended, never from a
      * live thread, so a thread that holds a slot finds its root there until it ends. A thread
      * that finds its slot held keeps its root in {@link #LOCAL} for good.
      */
-    private static final AtomicReferenceArray<RC> SLOTS = new AtomicReferenceArray<RC>(SLOT_COUNT);
+    private static final RC[] SLOTS = new RC[SLOT_COUNT];
+    /** Guard slot changes (a thread's first lookup only); the fast path reads without them. */
+    private static final Object[] SLOT_LOCKS = new Object[64];
+
+    static {
+        for (int i = 0; i < SLOT_LOCKS.length; i++) SLOT_LOCKS[i] = new Object();
+    }
     private static final int MASK = SLOT_COUNT - 1;
+    /** The id of roots made while thread ids cannot be read: the fast path never matches it. */
+    private static final long NO_ID = -1;
     /** Where a thread whose slot a live thread held finds its root. */
     private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
     /**
@@ -27,10 +34,9 @@ public final class RC extends IC {
      */
     private static final boolean[] IN_LOCAL = new boolean[SLOT_COUNT];
 
-    /**
-     * The owning thread, weakly: a root keeps no thread alive, and a root found in a slot is the
-     * calling thread's only when this is that very thread (ids can be overridden, identity not).
-     */
+    /** The owning thread's id: what the fast path compares (a reference would cost a load more). */
+    private final long threadId;
+    /** The owning thread, weakly: a root keeps no thread alive. */
     private final WeakReference<Thread> owner;
     /** The innermost active context; the root itself while no instrumented method runs. */
     public IC top = this;
@@ -48,29 +54,31 @@ public final class RC extends IC {
 
     RC(Thread owner) {
         super(null, null);
+        this.threadId = ThreadIds.AVAILABLE ? ThreadIds.of(owner) : NO_ID;
         this.owner = new WeakReference<Thread>(owner);
     }
 
     /** The calling thread's root, created and registered with the agent on first use. */
     public static RC current() {
         Thread thread = Thread.currentThread();
-        int slot = (int) ThreadIds.of(thread) & MASK;
-        RC rc = SLOTS.get(slot);
-        if (rc != null && rc.owner.get() == thread) {
+        long id = ThreadIds.of(thread);
+        RC rc = SLOTS[(int) id & MASK];
+        if (rc != null && rc.threadId == id) {
             return rc;
         }
-        return slowPath(thread, slot, rc);
+        return slowPath(thread, (int) id & MASK, rc);
     }
 
     private static RC slowPath(Thread thread, int slot, RC held) {
-        RC rc = IN_LOCAL[slot] ? LOCAL.get() : null;
+        // Without ids every thread keeps its root in LOCAL: slower, still right.
+        RC rc = IN_LOCAL[slot] || !ThreadIds.AVAILABLE ? LOCAL.get() : null;
         if (rc != null) {
             return rc;
         }
         rc = new RC(thread);
         // Published before the agent runs, so that instrumented code the agent's work may reach
         // (class initializers, say) finds this root instead of recursing.
-        if ((held == null || !held.ownerAlive()) && SLOTS.compareAndSet(slot, held, rc)) {
+        if (ThreadIds.AVAILABLE && (held == null || !held.ownerAlive()) && claim(slot, held, rc)) {
             rc.inSlot = true;
             if (held != null) {
                 held.evicted();
@@ -86,9 +94,18 @@ public final class RC extends IC {
         return rc;
     }
 
+    /** Puts {@code rc} in {@code slot} if {@code held} is still there. */
+    private static boolean claim(int slot, RC held, RC rc) {
+        synchronized (SLOT_LOCKS[slot & (SLOT_LOCKS.length - 1)]) {
+            if (SLOTS[slot] != held) return false;
+            SLOTS[slot] = rc;
+            return true;
+        }
+    }
+
     /** The root in slot {@code i} (of {@link #SLOT_COUNT}), or null. */
     static RC slotRoot(int i) {
-        return SLOTS.get(i);
+        return SLOTS[i];
     }
 
     private boolean ownerAlive() {

@@ -9,16 +9,21 @@ import java.lang.reflect.Field;
  * Thread ids read so that no subclass of {@link Thread} can change them. {@code Thread.getId()}
  * may be overridden: an override that is instrumented would call {@link RC#current()} again
  * without end, and one that returns the same id for several threads would make them share a
- * slot. So the id comes from {@code Thread.threadId()}, final since Java 19, and on older JVMs
- * from the field behind it. Both are a field load once compiled.
+ * root. So the id comes from {@code Thread.threadId()}, final since Java 19, and on older JVMs
+ * from the field behind it: a field load once compiled, and unique per thread for the life of
+ * the JVM (ids are never reused).
  */
 final class ThreadIds {
     private ThreadIds() {}
 
     private static final MethodType ID_TYPE = MethodType.methodType(long.class, Thread.class);
 
-    /** {@code (Thread)long}: the thread's id; 0 for every thread when neither way is open. */
-    static final MethodHandle ID = reader();
+    private static final MethodHandle READER = reader();
+    /** Whether ids can be read; when not, every thread keeps its root in a ThreadLocal. */
+    static final boolean AVAILABLE = READER != null;
+    /** {@code (Thread)long}: the thread's id; 0 for every thread when ids cannot be read. */
+    static final MethodHandle ID = AVAILABLE ? READER
+            : MethodHandles.dropArguments(MethodHandles.constant(long.class, 0L), 0, Thread.class);
 
     /** The id of {@code thread}. */
     static long of(Thread thread) {
@@ -47,8 +52,7 @@ final class ThreadIds {
                     MethodType.methodType(long.class, Object.class, long.class));
             return MethodHandles.insertArguments(getLong.bindTo(unsafe), 1, offset).asType(ID_TYPE);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            // Every thread then shares slot 0 and finds its root through the ThreadLocal: slower, still right.
-            return MethodHandles.dropArguments(MethodHandles.constant(long.class, 0L), 0, Thread.class);
+            return null;
         }
     }
 }
