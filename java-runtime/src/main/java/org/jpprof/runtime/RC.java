@@ -11,18 +11,20 @@ public final class RC extends IC {
     static final int SLOT_COUNT = 1 << 12;
     /**
      * Roots by thread id ({@link ThreadIds}: unique per thread, and no subclass can change it):
-     * two loads and one compare on the fast path. A thread takes its slot when the slot is free or its holder has ended, never from a
-     * live thread, so a thread that holds a slot finds its root there until it ends. A thread
-     * that finds its slot held keeps its root in {@link #LOCAL} for good.
+     * two loads and one compare on the fast path. A thread takes its slot when the slot is free
+     * or its holder has ended, never from a live thread, so a thread that holds a slot finds its
+     * root there until it ends. A thread that finds its slot held keeps its root in
+     * {@link #LOCAL} for good.
      */
     private static final RC[] SLOTS = new RC[SLOT_COUNT];
+    private static final int MASK = SLOT_COUNT - 1;
     /** Guard slot changes (a thread's first lookup only); the fast path reads without them. */
     private static final Object[] SLOT_LOCKS = new Object[64];
 
     static {
         for (int i = 0; i < SLOT_LOCKS.length; i++) SLOT_LOCKS[i] = new Object();
     }
-    private static final int MASK = SLOT_COUNT - 1;
+
     /** The id of roots made while thread ids cannot be read: the fast path never matches it. */
     private static final long NO_ID = -1;
     /** Where a thread whose slot a live thread held finds its root. */
@@ -103,9 +105,11 @@ public final class RC extends IC {
         }
     }
 
-    /** The root in slot {@code i} (of {@link #SLOT_COUNT}), or null. */
+    /** The root in slot {@code i} (of {@link #SLOT_COUNT}), or null; for other threads than its own. */
     static RC slotRoot(int i) {
-        return SLOTS[i];
+        synchronized (SLOT_LOCKS[i & (SLOT_LOCKS.length - 1)]) {
+            return SLOTS[i];
+        }
     }
 
     private boolean ownerAlive() {
