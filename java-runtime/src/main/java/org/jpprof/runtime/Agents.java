@@ -65,7 +65,7 @@ final class Agents {
             Thread hook = new Thread(new Runnable() {
                 @Override
                 public void run() {
-                    agent.write();
+                    agent.writeAtExit();
                 }
             }, "jp-profile-writer");
             try {
@@ -75,6 +75,27 @@ final class Agents {
             }
         }
         return profiler;
+    }
+
+    /** Never started nor added: only removed, to learn whether the JVM is shutting down. */
+    private static final Thread PROBE = new Thread("jp-shutdown-probe");
+    private static volatile boolean shutdownSeen;
+
+    /**
+     * Whether the JVM is shutting down, from the moment the shutdown hooks start: removing a
+     * hook, even one never added, is refused from then on (the only API that tells).
+     */
+    static boolean shuttingDown() {
+        if (!shutdownSeen) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(PROBE);
+            } catch (IllegalStateException e) {
+                shutdownSeen = true;
+            } catch (SecurityException e) {
+                // not allowed to tell: counted as running
+            }
+        }
+        return shutdownSeen;
     }
 
     /** {@code jp.granularity}: bytecodes between two reports per thread. */

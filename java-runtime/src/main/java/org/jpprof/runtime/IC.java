@@ -1,5 +1,6 @@
 package org.jpprof.runtime;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
@@ -50,6 +51,7 @@ public class IC {
         IC[] table = children;
         if (table == null) {
             table = children = new IC[4];
+            firstChild();
         }
         int mask = table.length - 1;
         for (int i = mid.id & mask;; i = (i + 1) & mask) {
@@ -66,6 +68,72 @@ public class IC {
                 return child;
             }
         }
+    }
+
+    /** This context gets its first child (again, after its children were detached or dropped). */
+    void firstChild() {}
+
+    /** Whether this context has a child. */
+    final boolean hasChildren() {
+        return children != null;
+    }
+
+    /**
+     * Moves the children to a new parentless context and forgets them here: the default agent
+     * takes a root's tree this way, and the root starts anew. Readers on other threads see the
+     * children either here or not at all.
+     */
+    final IC detachChildren() {
+        IC detached = new IC(null, null);
+        detached.children = children;
+        detached.childCount = childCount;
+        children = null;
+        childCount = 0;
+        last = null;
+        return detached;
+    }
+
+    /**
+     * Adds the counts of the tree below {@code from} to the tree below this context, context by
+     * context, creating what is missing. Methods match by identity: this is the cheap merge, for
+     * the many small trees of short-lived threads. Iterative: trees of recursions are deep.
+     * {@code work} is scratch space, empty before and after.
+     */
+    final void addTree(IC from, ArrayDeque<IC> work) {
+        work.push(from);
+        work.push(this);
+        while (!work.isEmpty()) {
+            IC target = work.pop();
+            IC[] table = work.pop().children;
+            if (table == null) continue;
+            for (IC child : table) {
+                if (child == null) continue;
+                IC merged = target.child(child.mid);
+                merged.calls += child.calls;
+                merged.bytecodes += child.bytecodes;
+                if (child.children != null) {
+                    work.push(child);
+                    work.push(merged);
+                }
+            }
+        }
+    }
+
+    /** The child context for {@code mid}, created when new, nothing counted. */
+    private IC child(MID mid) {
+        IC child = last;
+        if (child == null || child.mid != mid) {
+            child = find(mid);
+            last = child;
+        }
+        return child;
+    }
+
+    /** Forgets the children, which the default agent merged already. */
+    final void dropChildren() {
+        children = null;
+        childCount = 0;
+        last = null;
     }
 
     private void grow() {

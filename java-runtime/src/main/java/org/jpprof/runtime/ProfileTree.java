@@ -45,10 +45,10 @@ final class ProfileTree {
 
     final Node root = new Node(null, null);
 
-    /** Adds a thread's tree. Iterative: trees of deep recursions are deep. */
-    void add(RC thread) {
+    /** Adds the tree below {@code top} (a thread's root, say). Iterative: trees of deep recursions are deep. */
+    void add(IC top) {
         ArrayDeque<Object[]> work = new ArrayDeque<Object[]>();
-        work.push(new Object[] {thread, root});
+        work.push(new Object[] {top, root});
         while (!work.isEmpty()) {
             Object[] item = work.pop();
             IC from = (IC) item[0];

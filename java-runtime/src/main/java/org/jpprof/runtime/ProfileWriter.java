@@ -2,13 +2,16 @@ package org.jpprof.runtime;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +20,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Writes a merged tree in the profile format of docs/profile-format.md, version 1. */
 final class ProfileWriter {
@@ -32,14 +36,24 @@ final class ProfileWriter {
         }
     };
 
-    /** Writes atomically: a temporary file in the same directory, then a rename. */
+    /**
+     * Writes {@code target}. A regular file (or a new one) is written atomically: a temporary file
+     * in the same directory, created with the permissions the umask gives, then a rename. Anything
+     * else that exists (a device such as /dev/null, a FIFO) is written into as it is: a rename
+     * would replace it.
+     */
     static void write(ProfileTree tree, Map<String, String> meta, Path target) throws IOException {
+        if (Files.exists(target) && !Files.isRegularFile(target)) {
+            try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.WRITE)) {
+                write(tree, meta, out);
+            }
+            return;
+        }
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path temp = Files.createTempFile(dir, ".jp-", ".jpprof.tmp");
+        Path temp = createTemporary(dir);
         try {
-            try (Writer out = new BufferedWriter(
-                    new OutputStreamWriter(Files.newOutputStream(temp), StandardCharsets.UTF_8), 1 << 16)) {
+            try (OutputStream out = Files.newOutputStream(temp)) {
                 write(tree, meta, out);
             }
             try {
@@ -50,6 +64,27 @@ final class ProfileWriter {
         } finally {
             Files.deleteIfExists(temp);
         }
+    }
+
+    /**
+     * A new empty file in {@code dir}, with the default permissions: {@code Files.createTempFile}
+     * would make it readable by its owner only.
+     */
+    private static Path createTemporary(Path dir) throws IOException {
+        for (int attempt = 0;; attempt++) {
+            Path temp = dir.resolve(".jp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".jpprof.tmp");
+            try {
+                return Files.createFile(temp);
+            } catch (FileAlreadyExistsException e) {
+                if (attempt == 100) throw e;
+            }
+        }
+    }
+
+    private static void write(ProfileTree tree, Map<String, String> meta, OutputStream stream) throws IOException {
+        Writer out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
+        write(tree, meta, out);
+        out.flush();
     }
 
     static void write(ProfileTree tree, Map<String, String> meta, Writer out) throws IOException {

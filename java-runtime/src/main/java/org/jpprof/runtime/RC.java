@@ -1,5 +1,7 @@
 package org.jpprof.runtime;
 
+import java.lang.ref.WeakReference;
+
 /**
  * A thread's root context. Instrumented code finds it with {@link #current()}, enters a method's
  * context under {@link #top} and restores {@code top} on every way out of the method.
@@ -7,14 +9,37 @@ package org.jpprof.runtime;
 public final class RC extends IC {
     /** How many threads find their root on the fast path at once, at best; a power of two. */
     static final int SLOT_COUNT = 1 << 12;
-    /** Slots indexed by thread id: one load and one compare on the fast path. */
+    /**
+     * Roots by thread id ({@link ThreadIds}: unique per thread, and no subclass can change it):
+     * two loads and one compare on the fast path. A thread takes its slot when the slot is free
+     * or its holder has ended, never from a live thread, so a thread that holds a slot finds its
+     * root there until it ends. A thread that finds its slot held keeps its root in
+     * {@link #LOCAL} for good.
+     */
     private static final RC[] SLOTS = new RC[SLOT_COUNT];
     private static final int MASK = SLOT_COUNT - 1;
-    /** Where a thread whose slot another thread took finds its root again. */
-    private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
+    /** Guard slot changes (a thread's first lookup only); the fast path reads without them. */
+    private static final Object[] SLOT_LOCKS = new Object[64];
 
-    /** The id of the owning thread. No reference to the thread itself: agents track it weakly. */
+    static {
+        for (int i = 0; i < SLOT_LOCKS.length; i++) SLOT_LOCKS[i] = new Object();
+    }
+
+    /** The id of roots made while thread ids cannot be read: the fast path never matches it. */
+    private static final long NO_ID = -1;
+    /** Where a thread whose slot a live thread held finds its root. */
+    private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
+    /**
+     * Slots for which a thread put its root in {@link #LOCAL}. Only a thread's own mark matters to
+     * it, so plain writes do: a new thread of an unmarked slot needs no ThreadLocal at all, which
+     * spares millions of short-lived threads a thread-local map each.
+     */
+    private static final boolean[] IN_LOCAL = new boolean[SLOT_COUNT];
+
+    /** The owning thread's id: what the fast path compares (a reference would cost a load more). */
     private final long threadId;
+    /** The owning thread, weakly: a root keeps no thread alive. */
+    private final WeakReference<Thread> owner;
     /** The innermost active context; the root itself while no instrumented method runs. */
     public IC top = this;
     /** Bytecodes (an upper bound) left before the agent's next report for this thread. */
@@ -22,40 +47,74 @@ public final class RC extends IC {
     /** The agent this thread reports to; null when there is none. */
     private Profiler profiler;
     private boolean reporting;
+    /** How often this thread's outermost instrumented method returned; the default agent's. */
+    int returns;
+    /** Whether every return to the root hands the tree over; the default agent's. */
+    boolean foldEveryReturn;
+    /** Whether this root is in its thread's slot, where the default agent finds it. */
+    boolean inSlot;
 
-    RC(long threadId) {
+    RC(Thread owner) {
         super(null, null);
-        this.threadId = threadId;
+        this.threadId = ThreadIds.AVAILABLE ? ThreadIds.of(owner) : NO_ID;
+        this.owner = new WeakReference<Thread>(owner);
     }
 
     /** The calling thread's root, created and registered with the agent on first use. */
-    @SuppressWarnings("deprecation") // Thread.threadId() is Java 19+; ids are unique either way
     public static RC current() {
         Thread thread = Thread.currentThread();
-        long id = thread.getId();
+        long id = ThreadIds.of(thread);
         RC rc = SLOTS[(int) id & MASK];
         if (rc != null && rc.threadId == id) {
             return rc;
         }
-        return slowPath(thread, id);
+        return slowPath(thread, (int) id & MASK, rc);
     }
 
-    private static RC slowPath(Thread thread, long id) {
-        RC rc = LOCAL.get();
-        if (rc == null) {
-            rc = new RC(id);
-            // Published before the agent runs, so that instrumented code the agent's work may
-            // reach (class initializers, say) finds this root instead of recursing.
-            LOCAL.set(rc);
-            SLOTS[(int) id & MASK] = rc;
-            Profiler profiler = Agents.profiler();
-            if (profiler != null) {
-                rc.attach(profiler, thread);
-            }
+    private static RC slowPath(Thread thread, int slot, RC held) {
+        // Without ids every thread keeps its root in LOCAL: slower, still right.
+        RC rc = IN_LOCAL[slot] || !ThreadIds.AVAILABLE ? LOCAL.get() : null;
+        if (rc != null) {
             return rc;
         }
-        SLOTS[(int) id & MASK] = rc;
+        rc = new RC(thread);
+        // Published before the agent runs, so that instrumented code the agent's work may reach
+        // (class initializers, say) finds this root instead of recursing.
+        if (ThreadIds.AVAILABLE && (held == null || !held.ownerAlive()) && claim(slot, held, rc)) {
+            rc.inSlot = true;
+            if (held != null) {
+                held.evicted();
+            }
+        } else {
+            IN_LOCAL[slot] = true;
+            LOCAL.set(rc);
+        }
+        Profiler profiler = Agents.profiler();
+        if (profiler != null) {
+            rc.attach(profiler, thread);
+        }
         return rc;
+    }
+
+    /** Puts {@code rc} in {@code slot} if {@code held} is still there. */
+    private static boolean claim(int slot, RC held, RC rc) {
+        synchronized (SLOT_LOCKS[slot & (SLOT_LOCKS.length - 1)]) {
+            if (SLOTS[slot] != held) return false;
+            SLOTS[slot] = rc;
+            return true;
+        }
+    }
+
+    /** The root in slot {@code i} (of {@link #SLOT_COUNT}), or null; for other threads than its own. */
+    static RC slotRoot(int i) {
+        synchronized (SLOT_LOCKS[i & (SLOT_LOCKS.length - 1)]) {
+            return SLOTS[i];
+        }
+    }
+
+    private boolean ownerAlive() {
+        Thread thread = owner.get();
+        return thread != null && thread.isAlive();
     }
 
     /** Enters {@code mid}'s context under {@link #top}, checking the agent's activation counter. */
@@ -91,7 +150,41 @@ public final class RC extends IC {
      */
     public final void exit(IC ic, int bytecodes) {
         ic.bytecodes += bytecodes;
-        top = ic.parent;
+        IC parent = ic.parent;
+        top = parent;
+        if (parent == this) {
+            returnedToRoot();
+        }
+    }
+
+    /**
+     * The thread's outermost instrumented method returned: nothing holds a node of this tree, and
+     * a short-lived thread has just done all its instrumented work. The default agent may take
+     * the tree over now rather than when the thread has been collected.
+     */
+    private void returnedToRoot() {
+        if (profiler instanceof DefaultAgent) {
+            ((DefaultAgent) profiler).returned(this);
+        }
+    }
+
+    /** The agent this root reports to, or null. */
+    Profiler profiler() {
+        return profiler;
+    }
+
+    /** This root, of an ended thread, left its slot to another thread's root. */
+    private void evicted() {
+        if (profiler instanceof DefaultAgent) {
+            ((DefaultAgent) profiler).evicted(this);
+        }
+    }
+
+    @Override
+    final void firstChild() {
+        if (!inSlot && profiler instanceof DefaultAgent) {
+            ((DefaultAgent) profiler).resumed(this);
+        }
     }
 
     /** Makes {@code ic} the current context. */

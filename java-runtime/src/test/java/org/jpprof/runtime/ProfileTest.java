@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,13 +15,19 @@ import java.io.PrintStream;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,7 +67,7 @@ class ProfileTest {
     }
 
     @Test
-    void the_trees_of_terminated_threads_are_merged_once_their_threads_are_collected() throws Exception {
+    void the_trees_of_threads_that_end_inside_instrumented_code_are_merged_once_collected() throws Exception {
         DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("short.jpprof").toString());
         MID[] mids = MID.table("default.t/Short.run.()V.3.step.(I)V.2");
         runShortLivedThreads(agent, mids, 200);
@@ -86,14 +93,14 @@ class ProfileTest {
         Thread[] threads = new Thread[count];
         for (int t = 0; t < count; t++) {
             threads[t] = new Thread(() -> {
-                RC rc = new RC(Thread.currentThread().getId());
+                RC rc = new RC(Thread.currentThread());
                 rc.attach(agent, Thread.currentThread());
                 IC run = rc.enter(mids[0]);
                 for (int i = 0; i < 2; i++) {
                     IC step = rc.enter(mids[1]);
                     rc.exit(step, 2);
                 }
-                rc.exit(run, 3);
+                run.count(3); // and the thread ends inside run, as at a System.exit: no return to the root
             });
             threads[t].start();
         }
@@ -105,7 +112,7 @@ class ProfileTest {
         Path target = dir.resolve("sub/dir/p.jpprof");
         DefaultAgent agent = new DefaultAgent(1_000_000, target.toString());
         MID[] mids = MID.table("precise.t/F.main.([Ljava/lang/String;)V.4.rec.(I)J.3.<clinit>.()V.1");
-        RC rc = new RC(-1);
+        RC rc = new RC(Thread.currentThread());
         rc.attach(agent, Thread.currentThread());
         IC main = rc.enter(mids[0]);
         IC saved = rc.top;
@@ -194,6 +201,46 @@ class ProfileTest {
     }
 
     @Test
+    void a_profile_gets_the_permissions_of_any_new_file() throws Exception {
+        Path written = new DefaultAgent(1, dir.resolve("p.jpprof").toString()).write();
+        Path plain = Files.createFile(dir.resolve("plain")); // what the umask gives
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(written));
+    }
+
+    @Test
+    void a_device_output_is_written_into_and_stays_a_device() throws Exception {
+        Path devNull = Paths.get("/dev/null");
+        assumeTrue(Files.exists(devNull) && !Files.isRegularFile(devNull));
+        Object before = Files.readAttributes(devNull, "unix:rdev").get("rdev");
+        assertEquals(devNull, new DefaultAgent(1, "/dev/null").write());
+        assertFalse(Files.isRegularFile(devNull));
+        assertEquals(before, Files.readAttributes(devNull, "unix:rdev").get("rdev"));
+    }
+
+    @Test
+    void a_fifo_output_is_written_into_for_its_reader() throws Exception {
+        Path fifo = dir.resolve("profile.fifo");
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        } catch (IOException e) {
+            assumeTrue(false, "no mkfifo: " + e);
+            return;
+        }
+        assumeTrue(mkfifo.waitFor() == 0, "mkfifo failed");
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            Future<byte[]> read = reader.submit(() -> Files.readAllBytes(fifo));
+            assertEquals(fifo, new DefaultAgent(1, fifo.toString()).write());
+            String text = new String(read.get(20, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+            assertTrue(text.startsWith("jp-profile 1\n") && text.endsWith("end 0\n"), text);
+            assertFalse(Files.isRegularFile(fifo));
+        } finally {
+            reader.shutdownNow();
+        }
+    }
+
+    @Test
     void an_unwritable_output_is_one_line_on_stderr_that_names_the_path() throws Exception {
         Path file = Files.createFile(dir.resolve("a-file"));
         Path target = file.resolve("p.jpprof");
@@ -226,7 +273,7 @@ class ProfileTest {
         MID[] mids = MID.table("precise.t/Busy.loop.()V.100");
         long[] activation = new long[1];
         Thread thread = new Thread(() -> {
-            RC rc = new RC(Thread.currentThread().getId());
+            RC rc = new RC(Thread.currentThread());
             rc.attach(agent, Thread.currentThread());
             IC loop = rc.enter(mids[0]);
             for (int i = 0; i < 25; i++) {
@@ -251,7 +298,7 @@ class ProfileTest {
         try {
             System.setProperty("jp.granularity", "5_000");
             assertEquals(5_000, Agents.granularity());
-            assertEquals(5_000, ((DefaultAgent) Agents.load("default")).register(Thread.currentThread(), new RC(-1)));
+            assertEquals(5_000, ((DefaultAgent) Agents.load("default")).register(Thread.currentThread(), new RC(Thread.currentThread())));
             System.setProperty("jp.granularity", "-3");
             long[] granularity = new long[1];
             String err = stderrOf(() -> granularity[0] = Agents.granularity());
@@ -269,7 +316,7 @@ class ProfileTest {
     void instrumented_code_that_a_report_runs_triggers_no_report_of_its_own() {
         MID[] mids = MID.table("default.t/Agentish.helper.()V.5000");
         int[] reports = new int[1];
-        RC rc = new RC(-1);
+        RC rc = new RC(Thread.currentThread());
         rc.attach(new Profiler() {
             @Override
             public long register(Thread thread, RC root) {
@@ -296,7 +343,7 @@ class ProfileTest {
     @Test
     void an_agent_that_throws_is_reported_and_the_program_goes_on() throws Exception {
         MID[] mids = MID.table("default.t/Victim.m.()V.10");
-        RC rc = new RC(-1);
+        RC rc = new RC(Thread.currentThread());
         String err = stderrOf(() -> {
             rc.attach(new Profiler() {
                 @Override

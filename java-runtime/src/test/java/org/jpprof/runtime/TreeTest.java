@@ -239,7 +239,7 @@ class TreeTest {
     }
 
     @Test
-    void a_thread_whose_slot_another_thread_took_finds_its_root_again() throws InterruptedException {
+    void threads_that_share_a_slot_keep_roots_of_their_own() throws InterruptedException {
         AtomicReference<RC> before = new AtomicReference<>();
         AtomicReference<RC> after = new AtomicReference<>();
         AtomicReference<RC> taker = new AtomicReference<>();
