@@ -29,18 +29,6 @@ limit=${JP_ROUNDTRIP_TIMEOUT:-600}
 log() { printf '%s\n' "$*"; }
 die() { printf 'roundtrip.sh: %s\n' "$*" >&2; exit 2; }
 
-# The version in a JDK's `release` file, e.g. 17.0.15.
-
-find_jdk17() {
-    local candidate
-    for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-*; do
-        [[ -n $candidate && -f $candidate/jmods/java.base.jmod ]] || continue
-        [[ $(jdk_version "$candidate") == 17* ]] && { echo "$candidate"; return; }
-    done
-    return 1
-}
-
-
 # Extracts the whole image once; the directory name carries the exact version, and a marker file
 # written last tells a complete extraction from an interrupted one.
 extract_image() {

@@ -9,6 +9,8 @@
 #     have ended the heap in use (after a full GC) is within 32 MB of the plain run's. The
 #     executor queues what the carriers have not run yet; instrumented tasks run slower, so its
 #     queue grows larger than in the plain run: the extra heap is for that, not for the profiler;
+#   - class reloading: a class loaded 40,000 times by fresh class loaders runs instrumented in the
+#     plain run's -Xmx24m, every call counted;
 #   - shutdown hooks: a hook's 3,000 calls are in every profile, 6 runs, 3 at a time;
 #   - outputs: -Djp.output=/dev/null leaves the device, a FIFO is written into for its reader,
 #     and a profile file gets the umask's permissions.
@@ -29,26 +31,15 @@ skip() { echo "SKIP runtime $*"; }
 die() { echo "runtime.sh: $*" >&2; exit 2; }
 show() { sed 's/^/    | /' "$1" | tail -n "${2:-15}"; }
 
-jdk_version() { sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$1/release" 2>/dev/null; }
-find_jdk() { # find_jdk MAJOR CANDIDATE...: the first candidate that is a JDK of that version
-    local major=$1 candidate
-    shift
-    for candidate in "$@"; do
-        [[ -n $candidate && -x $candidate/bin/javac ]] || continue
-        [[ $(jdk_version "$candidate") == "$major"* ]] && { echo "$candidate"; return; }
-    done
-    return 1
-}
+# shellcheck source=../lib/jdks.sh
+source "$root/integration-tests/lib/jdks.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/jp-runtime.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 jdk17=$(find_jdk 17 "${JAVA_HOME:-}" /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-*) ||
     die "no JDK 17 found (set JAVA_HOME to one)"
-temurin=
-if [[ ${TEMURIN25_HOME:-} != none ]]; then
-    temurin=$(find_jdk 25 "${TEMURIN25_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25*) || temurin=
-fi
+temurin=$(find_temurin25) || temurin=
 java=$jdk17/bin/java
 
 (cd "$root" && cargo build --release --quiet -p jp-cli) >"$work/cargo.log" 2>&1 || { show "$work/cargo.log"; die "cargo build failed"; }
@@ -86,8 +77,8 @@ fi
 
 out=$work/shared
 if timeout 120 "$java" -Djp.output="$out.jpprof" -cp "$cp_instrumented" SharedId >"$out.out" 2>&1; then
-    got=$(total_calls "$out.jpprof" 'SharedId.work(I)I')
-    loops=$(calls "$out.jpprof" 'SharedId.loop()V')
+    got=$(total_calls "$out.jpprof" 'SharedId.work(int):int')
+    loops=$(calls "$out.jpprof" 'SharedId.loop():void')
     if [[ $got == 4000000 && $loops == 2 ]]; then
         pass "threads: two threads with one getId() value count exactly 4,000,000 calls of work, under 2 calls of loop"
     else
@@ -115,7 +106,7 @@ else
         timeout -s KILL 120 "$temurin/bin/java" -Xmx320m -Djp.output="$vt/vt.jpprof" -cp "$vt/instrumented:$runtime" \
             ManyVirtualThreads $tasks >"$vt/jp.out" 2>"$vt/jp.err"
         jp_status=$? jp_time=$((SECONDS - start))
-        got=$(total_calls "$vt/vt.jpprof" 'ManyVirtualThreads.task()V')
+        got=$(total_calls "$vt/vt.jpprof" 'ManyVirtualThreads.task():void')
         plain_heap=$(sed -n 's/^heap in use MB //p' "$vt/plain.err")
         jp_heap=$(sed -n 's/^heap in use MB //p' "$vt/jp.err")
         if ((plain_status != 0)); then
@@ -132,8 +123,38 @@ else
     fi
 fi
 
+# --- class reloading -------------------------------------------------------------------------
+# A plugin class loaded 40,000 times, each time by a new class loader dropped after one call: the
+# classes are unloaded, and an instrumented run must keep nothing per load (the runtime has one
+# method identifier per method, whatever loader loads its class), so it fits in the plain run's heap.
+reload=$work/reload
+loads=40000
+if "$jdk17/bin/javac" --release 8 -nowarn -Xlint:-options -d "$reload/host" "$programs"/reload/Reload.java \
+    >"$reload.javac.log" 2>&1 &&
+    "$jdk17/bin/javac" --release 8 -nowarn -Xlint:-options -d "$reload/plugin" "$programs"/reload/Plugin.java \
+        >>"$reload.javac.log" 2>&1 &&
+    "$jp" instrument "$reload/host" --out "$reload/host-jp" >"$reload.instrument.log" 2>&1 &&
+    "$jp" instrument "$reload/plugin" --out "$reload/plugin-jp" >>"$reload.instrument.log" 2>&1; then
+    timeout 300 "$java" -Xmx24m -cp "$reload/host" Reload "$reload/plugin" $loads >"$reload/plain.out" 2>&1
+    plain_status=$?
+    timeout 300 "$java" -Xmx24m -Djp.output="$reload/reload.jpprof" -cp "$reload/host-jp:$runtime" Reload "$reload/plugin-jp" $loads \
+        >"$reload/jp.out" 2>&1
+    jp_status=$?
+    got=$(total_calls "$reload/reload.jpprof" 'Plugin.getAsInt():int')
+    if ((plain_status != 0)); then
+        fail "class reloading: the plain run at -Xmx24m failed ($plain_status)"; show "$reload/plain.out"
+    elif ((jp_status == 0)) && cmp -s "$reload/plain.out" "$reload/jp.out" && [[ $got == "$loads" ]]; then
+        pass "class reloading: a class loaded $loads times in fresh class loaders runs instrumented in the plain run's -Xmx24m, exactly $got calls of getAsInt"
+    else
+        fail "class reloading: instrumented at -Xmx24m: status $jp_status, $got calls of getAsInt (want $loads)"
+        show "$reload/jp.out"
+    fi
+else
+    fail "class reloading: could not compile or instrument"; show "$reload.javac.log"; show "$reload.instrument.log"
+fi
+
 # --- shutdown hooks --------------------------------------------------------------------------
-hook_context='HookWork.hook()V;HookWork.work(I)V'
+hook_context='HookWork.hook():void;HookWork.work(int):void'
 counts=()
 for round in 1 2; do
     for i in 1 2 3; do
@@ -180,7 +201,7 @@ if command -v mkfifo >/dev/null; then
     wait "$reader"
     read_status=$?
     if ((status == 0 && read_status == 0)) && [[ -p $fifo ]] && head -n 1 "$work/fifo.read" | grep -q '^jp-profile ' &&
-        [[ $(calls "$work/fifo.read" 'Small.main([Ljava/lang/String;)V;Small.twice(I)I') == 10 ]]; then
+        [[ $(calls "$work/fifo.read" 'Small.main(java.lang.String[]):void;Small.twice(int):int') == 10 ]]; then
         pass "outputs: a FIFO output is written into, and its reader gets the profile"
     else
         fail "outputs: FIFO: program status $status, reader status $read_status, $(stat -c %F "$fifo")"

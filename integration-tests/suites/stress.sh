@@ -54,17 +54,6 @@ source "$root/integration-tests/lib/jdks.sh"
 log() { printf '%s\n' "$*"; }
 die() { printf 'stress.sh: %s\n' "$*" >&2; exit 2; }
 
-
-find_jdk17() {
-    local candidate
-    for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-*; do
-        [[ -n $candidate && -x $candidate/bin/javac && -f $candidate/jmods/java.base.jmod ]] || continue
-        [[ $(jdk_version "$candidate") == 17* ]] && { echo "$candidate"; return; }
-    done
-    return 1
-}
-
-
 now() { echo "${EPOCHREALTIME/[.,]/}"; }
 # Seconds, with one decimal, since START (from now()).
 seconds_since() {
