@@ -5,7 +5,8 @@
 //!
 //! Every format reads the same derived facts, computed once here: the
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
-//! their contexts ([`hot_methods`]), which contexts a `--threshold` or
+//! their contexts ([`hot_methods`]), the tests of a test run and their
+//! totals ([`tests_view::test_totals`]), which contexts a `--threshold` or
 //! `--max-depth` keeps ([`Visible`]), and the order in which siblings are
 //! listed ([`order`]). The line-oriented formats name frames as Java signatures
 //! ([`names`]), and every format stops at a size limit ([`limit`]).
