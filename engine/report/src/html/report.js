@@ -698,12 +698,13 @@
     expanded.clear();
     openHotPath();
     flame.zoom = id;
-    // Searches again in the new scope; with no query, this renders the tree.
+    show('tree');
+    window.scrollTo(0, 0);
+    // Searches again in the new scope (and scrolls to the first match); with no query, this
+    // renders the tree.
     const query = state.query;
     state.query = null;
     search(query);
-    show('tree');
-    window.scrollTo(0, 0);
   }
 
   // ---- Views and controls ----
