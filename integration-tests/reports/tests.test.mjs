@@ -39,7 +39,7 @@ const byBytecodes = [
 ].sort((a, b) => b[2] - a[2] || (a[0] < b[0] ? -1 : 1));
 const byCalls = [...byBytecodes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 
-function writeProfile(path) {
+function writeProfile(path, contexts) {
   const frames = new Map();
   const nodes = new Map();
   const lines = ['jp-profile 1', 'meta agent default'];
@@ -67,7 +67,7 @@ function writeProfile(path) {
 }
 
 const profile = join(JP_WORK, 'tests.jpprof');
-writeProfile(profile);
+writeProfile(profile, contexts);
 const browser = await launch();
 const { page } = await openReport(browser, report([profile], 'tests.html', '--format', 'html'));
 
@@ -191,6 +191,25 @@ await check('a profile without tests has no Tests tab', async () => {
 });
 
 await check('no console errors, warnings or exceptions on the Tests page', () => noErrors(page));
+
+await check('a run of 450 tests is listed 200 rows at a time, by bytecodes', async () => {
+  const many = [];
+  for (let i = 0; i < 450; i++) many.push([[`[test] demo.ManyTest#t${i}()`, `demo.Work.run${i % 7}()V`], 1 + (i % 13), 1000 + i]);
+  const file = join(JP_WORK, 'many-tests.jpprof');
+  writeProfile(file, many);
+  const { page: big, ms } = await openReport(browser, report([file], 'many-tests.html', '--format', 'html'));
+  await big.click('#tab-tests');
+  const rows = () => big.locator('#tests tbody tr').count();
+  const before = await rows();
+  const label = await big.textContent('#tests-more');
+  await big.click('#tests-more');
+  const after = await rows();
+  const first = await big.$eval('#tests tbody tr', (tr) => tr.cells[5].textContent);
+  if (before !== 200 || after !== 400 || first !== 'testdemo.ManyTest#t449()') throw new Error(`${before} rows, then ${after}; first ${first}`);
+  noErrors(big);
+  await big.close();
+  return `ready in ${ms} ms; ${before} rows, "${label}", then ${after}`;
+});
 
 await browser.close();
 finish();

@@ -641,7 +641,7 @@
   }
 
   // ---- Tests: ranked by bytecodes or calls; a row opens the tree and the graph at its context. ----
-  const tests = { rows: [], key: 'bytecodes' };
+  const tests = { rows: [], key: 'bytecodes', shown: 0 };
 
   function loadTests(data) {
     // Per test, by bytecodes: frame, position (0: left out of the page), calls, bytecodes, rank by calls.
@@ -662,10 +662,17 @@
       if (th.dataset.key === key) th.setAttribute('aria-sort', 'descending');
       else th.removeAttribute('aria-sort');
     });
-    const body = $('tests').tBodies[0];
-    body.textContent = '';
+    $('tests').tBodies[0].textContent = '';
+    tests.shown = 0;
+    moreTests();
+  }
+
+  function moreTests() {
+    const key = tests.key;
     const fragment = document.createDocumentFragment();
-    for (const test of tests.rows) {
+    const end = Math.min(tests.shown + CHUNK, tests.rows.length);
+    for (; tests.shown < end; tests.shown++) {
+      const test = tests.rows[tests.shown];
       const tr = element('tr');
       const id = testId(names[test.frame]);
       const name = element('td', 'method');
@@ -689,7 +696,11 @@
       }
       fragment.append(tr);
     }
-    body.append(fragment);
+    $('tests').tBodies[0].append(fragment);
+    const rest = tests.rows.length - tests.shown;
+    const button = $('tests-more');
+    button.hidden = rest === 0;
+    button.textContent = `show ${format(Math.min(rest, CHUNK))} more of ${format(rest)} not shown`;
   }
 
   /** Shows the call tree of context `id` alone (0: the whole profile) and zooms the graph to it. */
@@ -783,6 +794,7 @@
       renderTests();
     }));
     $('tree-all').addEventListener('click', () => focusContext(0));
+    $('tests-more').addEventListener('click', moreTests);
     $('loading').hidden = true;
     show('tree');
     document.body.dataset.ready = 'true';
