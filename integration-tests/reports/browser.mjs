@@ -1,5 +1,6 @@
 // Shared by the browser tests: a headless Chromium through playwright-core, started the way this
 // machine's closed network needs (no background connections), and PASS/FAIL bookkeeping.
+import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export async function launch() {
@@ -26,6 +27,22 @@ export async function openPage(browser, options = {}) {
   });
   page.on('pageerror', (error) => page.errors.push(`exception: ${error.message}`));
   return page;
+}
+
+// Opens a report from file:// and waits until the page says it is ready; returns the page and the
+// time taken.
+export async function openReport(browser, file, options) {
+  const page = await openPage(browser, options);
+  const started = Date.now();
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  return { page, ms: Date.now() - started };
+}
+
+// Throws with every console error, warning and exception the page recorded.
+export function noErrors(page) {
+  const problems = [...page.errors, ...page.warnings];
+  if (problems.length) throw new Error(problems.join('; '));
 }
 
 // check(name, fn): runs one named check, prints PASS/FAIL, remembers failures; finish() exits.

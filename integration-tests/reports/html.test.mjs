@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { check, finish, launch, openPage } from './browser.mjs';
+import { fileURLToPath } from 'node:url';
+import { check, finish, launch, noErrors, openReport as open } from './browser.mjs';
 
 const { JP, JP_PROFILES, JP_WORK } = process.env;
 const generator = join(dirname(fileURLToPath(import.meta.url)), '../bench/generate-profile.py');
@@ -36,26 +36,12 @@ function parse(path) {
 
 const number = (text) => Number(text.replaceAll(',', ''));
 
-// Opens a report and waits until the page says it is ready; returns the page and the time taken.
-async function open(browser, file, options) {
-  const page = await openPage(browser, options);
-  const started = Date.now();
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
-  return { page, ms: Date.now() - started };
-}
-
 // The rows of the tree as built: [name, total, self] of the top-level contexts, in order.
 function topLevel(page) {
   return page.$$eval('#tree > .node > .row', (rows) => rows.map((row) => {
     const cells = row.querySelectorAll('.num');
     return [row.querySelector('.name').title, cells[0].textContent, cells[1].textContent];
   }));
-}
-
-function noErrors(page) {
-  const problems = [...page.errors, ...page.warnings];
-  if (problems.length) throw new Error(problems.join('; '));
 }
 
 const browser = await launch();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Reports suite: `jp report`'s HTML page in a real headless browser, its speedscope files against
-# speedscope's published schema and in the speedscope app itself, and its folded files through
-# speedscope's importer of collapsed stacks.
+# Reports suite: `jp report`'s HTML page in a real headless browser (its Tests view on a profile
+# of a test run included), its speedscope files against speedscope's published schema and in the
+# speedscope app itself, and its folded files through speedscope's importer of collapsed stacks.
 #
 # Every `integration-tests/reports/*.test.mjs` runs under Node with these environment variables:
 #   JP          the jp binary (release build)

@@ -180,6 +180,25 @@ mod tests {
     }
 
     #[test]
+    fn a_test_frame_stays_first_with_the_semicolons_of_its_display_name_escaped() {
+        let p = profile(&[(
+            &[
+                "[test] demo.ParserTest#parses(String) > [1] \"a;b\"",
+                "demo.Parser.parse(Ljava/lang/String;)I",
+            ],
+            1,
+            40,
+        )]);
+        let text = folded(&p, Metric::Bytecodes);
+        assert_eq!(
+            text,
+            "[test] demo.ParserTest#parses(String) > [1] \"a\\u{3b}b\";demo.Parser.parse(java.lang.String):int 40\n"
+        );
+        let (stack, value) = text.trim_end().rsplit_once(' ').unwrap();
+        assert_eq!((stack.split(';').count(), value), (2, "40"));
+    }
+
+    #[test]
     fn the_size_is_exactly_what_is_written() {
         let p = profile(&[
             (&["m.A.main([Ljava/lang/String;)V"], 1, 0),

@@ -45,7 +45,8 @@ impl HotMethod {
 }
 
 /// Every method of `profile`, the largest self value in `metric` first
-/// (ties: the larger total, then the name).
+/// (ties: the larger total, then the name). Test frames (`[test] <test id>`)
+/// are no methods and are left out; the tests have [`crate::tests_view`].
 pub fn hot_methods(profile: &Profile, totals: &Totals, metric: Metric) -> Vec<HotMethod> {
     let mut methods: Vec<HotMethod> = (0..profile.frames().len() as u32)
         .map(|frame| HotMethod {
@@ -89,7 +90,9 @@ pub fn hot_methods(profile: &Profile, totals: &Totals, metric: Metric) -> Vec<Ho
         work.push(None);
         work.extend(profile.children(id).map(Some));
     }
-    methods.retain(|method| method.contexts > 0);
+    methods.retain(|method| {
+        method.contexts > 0 && jp_profile::tests::test_id(profile.frame(method.frame)).is_none()
+    });
     methods.sort_unstable_by(|a, b| {
         b.self_value(metric)
             .cmp(&a.self_value(metric))
@@ -127,6 +130,22 @@ mod tests {
         let main = find(&p, &methods, "main");
         assert_eq!((main.total_calls, main.total_bytecodes), (6, 415));
         assert!(!main.recursive);
+    }
+
+    #[test]
+    fn test_frames_are_no_methods() {
+        let p = crate::profile_with_tests();
+        let methods = hot_methods(&p, &Totals::of(&p), Metric::Bytecodes);
+        let names: Vec<&str> = methods.iter().map(|m| p.frame(m.frame)).collect();
+        assert_eq!(
+            names,
+            [
+                "demo.Parser.parse(I)I",
+                "demo.Lexer.next()I",
+                "demo.Parser.<clinit>()V",
+                "demo.Worker.run()V"
+            ]
+        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! One self-contained HTML page: the profile's metadata, an expandable
-//! call tree, an icicle graph on a canvas and a hot-methods table, with
-//! both metrics in the file and a switch between them. The page loads
+//! call tree, an icicle graph on a canvas, a hot-methods table and, for a
+//! profile of a test run, a Tests table ([`crate::tests_view`]) whose rows
+//! open the tree and the graph at that test's context, with both metrics in
+//! the file and a switch between them. The page loads
 //! nothing (no fonts, scripts or styles from elsewhere; its
 //! Content-Security-Policy forbids it), so it opens from `file://`, offline.
 //!
@@ -30,6 +32,7 @@ use std::io::{self, Write};
 use jp_profile::{Metric, NodeId, Profile};
 
 use crate::json_out::{Context, JsonOut};
+use crate::tests_view::test_totals;
 use crate::{hot_methods, order, Options, Totals, Visible};
 
 /// The page's style sheet.
@@ -116,8 +119,8 @@ impl Contexts {
     }
 }
 
-/// The data element's JSON: `meta`, `names`, the context arrays, `left`
-/// and `hot` (see the script's `load` for how it reads them).
+/// The data element's JSON: `meta`, `names`, the context arrays, `left`,
+/// `hot` and `tests` (see the script's `load` for how it reads them).
 fn write_data(
     profile: &Profile,
     options: &Options,
@@ -209,6 +212,28 @@ fn write_data(
         ]
     });
     page.numbers(hot)?;
+    // Per test, by bytecodes: frame, position in the context arrays (0, the
+    // root's, when the test is left out), calls, bytecodes, rank by calls.
+    page.raw(",\n\"tests\":");
+    let top_level: std::collections::HashMap<NodeId, usize> = contexts
+        .ids
+        .iter()
+        .zip(&contexts.depths)
+        .enumerate()
+        .filter(|&(_, (_, &depth))| depth == 1)
+        .map(|(position, (&id, _))| (id, position))
+        .collect();
+    let tests = test_totals(profile, totals);
+    let tests = tests.iter().flat_map(|test| {
+        [
+            u64::from(profile.node(test.node).frame.0),
+            top_level.get(&test.node).map_or(0, |&position| position as u64),
+            test.calls,
+            test.bytecodes,
+            test.rank_by_calls as u64,
+        ]
+    });
+    page.numbers(tests)?;
     page.raw("}\n");
     Ok(())
 }
@@ -451,6 +476,64 @@ mod tests {
             assert!(!asset.contains("http:") && !asset.contains("https:") && !asset.contains("url("));
             assert!(!asset.contains("src="), "no element loads a source");
         }
+    }
+
+    #[test]
+    fn the_tests_are_written_by_bytecodes_with_their_contexts_and_totals() {
+        let p = crate::profile_with_tests();
+        let options = Options {
+            threshold: 5.0,
+            ..Options::new(Metric::Calls)
+        };
+        let data = data(&page(&p, &options));
+        let names: Vec<&str> = data["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        let depth = numbers(&data["depth"]);
+        let frame: Vec<i64> = data["frame"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_i64().unwrap())
+            .collect();
+        let rows: Vec<(&str, bool, u64, u64, u64)> = numbers(&data["tests"])
+            .chunks(5)
+            .map(|row| {
+                let position = row[1] as usize;
+                if position != 0 {
+                    assert_eq!((depth[position], frame[position]), (1, row[0] as i64));
+                }
+                (names[row[0] as usize], position != 0, row[2], row[3], row[4])
+            })
+            .collect();
+        // Below 5% of the calls, the class-level context and the invocations are left out.
+        assert_eq!(
+            rows,
+            [
+                ("[test] demo.ParserTest#large()", true, 52, 1300, 2),
+                (
+                    "[test] demo.ParserTest#parses(String) > [1] \"a;b\"",
+                    false,
+                    1,
+                    100,
+                    4
+                ),
+                (
+                    "[test] demo.ParserTest#parses(String) > [2] \"c\"",
+                    false,
+                    1,
+                    100,
+                    5
+                ),
+                ("[test] demo.ParserTest#small()", true, 71, 100, 1),
+                ("[test] demo.ParserTest", false, 1, 30, 3),
+            ]
+        );
+        let without = super::tests::data(&page(&sample(), &options));
+        assert_eq!(numbers(&without["tests"]), Vec::<u64>::new());
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!
 //! Every format reads the same derived facts, computed once here: the
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
-//! their contexts ([`hot_methods`]), which contexts a `--threshold` or
+//! their contexts ([`hot_methods`]), the tests of a test run and their
+//! totals ([`tests_view::test_totals`]), which contexts a `--threshold` or
 //! `--max-depth` keeps ([`Visible`]), and the order in which siblings are
 //! listed ([`order`]). The line-oriented formats name frames as Java signatures
 //! ([`names`]), and every format stops at a size limit ([`limit`]).
@@ -37,6 +38,7 @@ pub mod order;
 mod read;
 pub mod run;
 pub mod speedscope;
+pub mod tests_view;
 pub mod text;
 mod totals;
 mod visible;
@@ -87,4 +89,51 @@ pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
     }
     profile.files = 1;
     profile
+}
+
+/// A profile of a test run, for tests: three tests, one of them
+/// parameterized with two invocations, a class-level context, and a
+/// thread that is no test.
+#[cfg(test)]
+pub(crate) fn profile_with_tests() -> Profile {
+    profile(&[
+        (&["[test] demo.ParserTest", "demo.Parser.<clinit>()V"], 1, 30),
+        (
+            &["[test] demo.ParserTest#large()", "demo.Parser.parse(I)I"],
+            2,
+            900,
+        ),
+        (
+            &[
+                "[test] demo.ParserTest#large()",
+                "demo.Parser.parse(I)I",
+                "demo.Lexer.next()I",
+            ],
+            50,
+            400,
+        ),
+        (
+            &["[test] demo.ParserTest#small()", "demo.Parser.parse(I)I"],
+            1,
+            40,
+        ),
+        (&["[test] demo.ParserTest#small()", "demo.Lexer.next()I"], 70, 60),
+        (
+            &[
+                "[test] demo.ParserTest#parses(String) > [1] \"a;b\"",
+                "demo.Parser.parse(I)I",
+            ],
+            1,
+            100,
+        ),
+        (
+            &[
+                "[test] demo.ParserTest#parses(String) > [2] \"c\"",
+                "demo.Parser.parse(I)I",
+            ],
+            1,
+            100,
+        ),
+        (&["demo.Worker.run()V", "[test] demo.NotATest#x()"], 1, 7),
+    ])
 }

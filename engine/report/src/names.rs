@@ -27,8 +27,13 @@ pub fn readable_frames(profile: &Profile) -> Vec<Cow<'_, str>> {
 
 /// `name` with its descriptor written as a Java signature (when it ends in
 /// a well-formed method descriptor; otherwise as it is), then escaped as
-/// [`escape`] does, and `;` as `\u{3b}`.
+/// [`escape`] does, and `;` as `\u{3b}`. A test frame (`[test] <test id>`)
+/// has no descriptor, even when its test's parameter list looks like one,
+/// and is only escaped.
 pub fn readable(name: &str) -> Cow<'_, str> {
+    if jp_profile::tests::test_id(name).is_some() {
+        return escape_frame(name);
+    }
     let signature = name
         .rmatch_indices('(')
         .find_map(|(start, _)| java_signature(&name[start..]).map(|signature| (start, signature)));
@@ -170,6 +175,15 @@ mod tests {
         assert_eq!(readable("a.B.f(L;)V"), "a.B.f(L\\u{3b})V");
         assert_eq!(readable("a.B.f()VV"), "a.B.f()VV");
         assert_eq!(readable("a.B.f(V)V"), "a.B.f(V)V");
+    }
+
+    #[test]
+    fn a_test_frame_is_escaped_and_keeps_its_parameter_list() {
+        assert_eq!(
+            readable("[test] a.ParserTest#parses(String, int) > [2] \"x;y\""),
+            "[test] a.ParserTest#parses(String, int) > [2] \"x\\u{3b}y\""
+        );
+        assert_eq!(readable("[test] a.T#f(I)V"), "[test] a.T#f(I)V");
     }
 
     #[test]

@@ -26,10 +26,10 @@ pub enum Format {
     /// Collapsed stacks, `frame;frame;frame value`, for flame-graph tools.
     Folded,
     /// A text tree with own values, subtree totals, proportional bars and
-    /// the hot methods.
+    /// the hot methods; for a profile of a test run, the tests first.
     Text,
-    /// One self-contained HTML page: call tree, icicle graph and hot
-    /// methods, both metrics.
+    /// One self-contained HTML page: call tree, icicle graph, hot
+    /// methods and, for a profile of a test run, the tests; both metrics.
     Html,
     /// speedscope's JSON file format, both metrics as two profiles.
     Speedscope,

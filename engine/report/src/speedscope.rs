@@ -27,6 +27,13 @@
 //! Samples are smaller only for shallow trees, and even then speedscope
 //! opens events faster. Events also cost the same at any depth.
 //!
+//! A profile of a test run needs nothing more: each test is a top-level
+//! context, so its totals in both metrics are the span of its frame
+//! (`[test] <test id>`), which the *Left Heavy* view ranks and *Sandwich*
+//! lists with its total. A speedscope profile per test would repeat the
+//! events of every test in a second place and double the file for what
+//! these views already show.
+//!
 //! Both profiles leave out the contexts that `--threshold` and `--max-depth`
 //! hide, as [`crate::folded`] does, so `endValue` is the sum of what is
 //! written. They also leave out the contexts whose subtree total in that
@@ -254,6 +261,38 @@ mod tests {
             (&["main", "work", "help"], 5, 0),
             (&["clinit"], 1, 4),
         ])
+    }
+
+    #[test]
+    fn each_test_spans_its_totals_in_both_profiles() {
+        let p = crate::profile_with_tests();
+        let file = export(&p, &Options::new(Metric::Bytecodes));
+        let names = frame_names(&file);
+        for (index, metric) in [(0, Metric::Bytecodes), (1, Metric::Calls)] {
+            // The span of each top-level frame, from its opening to its closing.
+            let mut spans = BTreeMap::new();
+            let (mut depth, mut opened) = (0, 0);
+            for event in file["profiles"][index]["events"].as_array().unwrap() {
+                let at = event["at"].as_u64().unwrap();
+                if event["type"] == "O" {
+                    depth += 1;
+                    if depth == 1 {
+                        opened = at;
+                    }
+                    continue;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    spans.insert(names[event["frame"].as_u64().unwrap() as usize], at - opened);
+                }
+            }
+            let tests = crate::tests_view::test_totals(&p, &Totals::of(&p));
+            assert_eq!(tests.len(), 5);
+            for test in tests {
+                let frame = jp_profile::tests::test_frame(test.test_id);
+                assert_eq!(spans[frame.as_str()], test.value(metric), "{frame} in {metric:?}");
+            }
+        }
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! with the profile's metadata and its totals in both metrics, then the
 //! calling-context tree twice, once with each context's own value and once
 //! with its subtree total, each line with a proportional bar, and last the
-//! hot methods.
+//! hot methods. A profile of a test run also gets a Tests section, before
+//! the trees: its tests ranked by their subtree totals, each with the
+//! methods that counted the most in it ([`crate::tests_view`]).
 //!
 //! ```text
 //! bytecodes       %  bar                   context
@@ -28,6 +30,7 @@ use std::io::{self, BufWriter, Write};
 
 use jp_profile::{FrameId, Metric, NodeId, Profile};
 
+use crate::tests_view::{hottest_methods, test_totals, TestScope};
 use crate::{hot_methods, names, order, HotMethod, Options, Totals, Visible};
 
 /// Width of a full bar, in characters.
@@ -36,6 +39,9 @@ const BAR_WIDTH: u64 = 20;
 const MAX_INDENT_DEPTH: u32 = 40;
 /// How many methods the hot-methods section lists at most.
 const HOT_METHODS: usize = 50;
+/// How many tests the Tests section lists at most, and how many methods under each.
+const TESTS: usize = 100;
+const METHODS_PER_TEST: usize = 3;
 /// Metadata keys shown first, in this order; any others follow by name.
 const KNOWN_META: [&str; 8] = ["agent", "jvm", "bba", "threads", "start", "end", "pid", "command"];
 /// What the marks of the report mean, written after the header.
@@ -64,6 +70,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
     let labels = names::readable_frames(profile);
+    write_tests(profile, &labels, &totals, options.metric, &mut out)?;
     let tree = Tree {
         names: &labels,
         totals: &totals,
@@ -352,6 +359,84 @@ fn write_hot_methods(
     Ok(())
 }
 
+/// The Tests section, if `profile` has tests: the tests by subtree total in
+/// `metric`, each with both totals, its share of the whole and, below it,
+/// its hottest methods by own value in `metric`.
+fn write_tests(
+    profile: &Profile,
+    names: &[Cow<'_, str>],
+    totals: &Totals,
+    metric: Metric,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let mut tests = test_totals(profile, totals);
+    if tests.is_empty() {
+        return Ok(());
+    }
+    tests.sort_unstable_by_key(|test| test.rank(metric));
+    let name = metric_name(metric);
+    let grand = totals.grand(metric);
+    let classes = tests.iter().filter(|test| test.scope == TestScope::Class).count();
+    let count = |n: usize, one: &str, many: &str| {
+        format!("{} {}", thousands(n as u64), if n == 1 { one } else { many })
+    };
+    let shown = &tests[..tests.len().min(TESTS)];
+    writeln!(out)?;
+    writeln!(out, "== Tests ({name}) ==")?;
+    write!(
+        out,
+        "{} and {}",
+        count(tests.len() - classes, "test", "tests"),
+        count(classes, "test class", "test classes")
+    )?;
+    if shown.len() < tests.len() {
+        write!(out, " (the {} with the most {name} listed)", shown.len())?;
+    }
+    writeln!(
+        out,
+        ", by total {name}; % of {} in all. Under each, its {METHODS_PER_TEST} methods with the most own {name}.",
+        thousands(grand)
+    )?;
+    writeln!(out)?;
+    let width = thousands(grand).len().max(name.len());
+    let calls_width = thousands(totals.grand(Metric::Calls)).len().max("calls".len());
+    let rank_width = thousands(tests.len() as u64).len().max("rank".len());
+    writeln!(
+        out,
+        "{:>rank_width$}  {name:>width$}       %  {:>calls_width$}  test",
+        "rank", "calls"
+    )?;
+    let mut line: Vec<u8> = Vec::with_capacity(256);
+    for test in shown {
+        line.clear();
+        push_thousands(&mut line, test.rank(metric) as u64, rank_width);
+        line.extend_from_slice(b"  ");
+        push_thousands(&mut line, test.value(metric), width);
+        line.extend_from_slice(b"  ");
+        push_percent(&mut line, test.value(metric), grand);
+        line.extend_from_slice(b"  ");
+        push_thousands(&mut line, test.calls, calls_width);
+        line.extend_from_slice(b"  ");
+        let label = &names[profile.node(test.node).frame.0 as usize];
+        line.extend_from_slice(label[jp_profile::tests::TEST_FRAME_PREFIX.len()..].as_bytes());
+        if test.scope == TestScope::Class {
+            line.extend_from_slice(b" (class-level)");
+        }
+        line.push(b'\n');
+        for (frame, value) in hottest_methods(profile, test.node, metric, METHODS_PER_TEST) {
+            line.resize(line.len() + rank_width + 2, b' ');
+            push_thousands(&mut line, value, width);
+            line.extend_from_slice(b"  ");
+            push_percent(&mut line, value, grand);
+            line.resize(line.len() + 2 + calls_width + 4, b' ');
+            line.extend_from_slice(names[frame.0 as usize].as_bytes());
+            line.push(b'\n');
+        }
+        out.write_all(&line)?;
+    }
+    Ok(())
+}
+
 /// `value` with a `,` between groups of three digits.
 fn thousands(value: u64) -> String {
     let mut text = Vec::new();
@@ -505,6 +590,48 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
    300    0.6%     300    0.6%      1         1  <clinit>
 "
         );
+    }
+
+    #[test]
+    fn a_profile_of_a_test_run_gets_a_tests_section() {
+        let report = text(&crate::profile_with_tests(), &Options::new(Metric::Bytecodes));
+        let start = report.find("\n== Tests").unwrap();
+        let end = report.find("\n== Contexts by own value").unwrap();
+        assert_eq!(
+            &report[start..end],
+            "
+== Tests (bytecodes) ==
+4 tests and 1 test class, by total bytecodes; % of 1,637 in all. Under each, its 3 methods with the most own bytecodes.
+
+rank  bytecodes       %  calls  test
+   1      1,300   79.4%     52  demo.ParserTest#large()
+            900   55.0%           demo.Parser.parse(int):int
+            400   24.4%           demo.Lexer.next():int
+   2        100    6.1%      1  demo.ParserTest#parses(String) > [1] \"a\\u{3b}b\"
+            100    6.1%           demo.Parser.parse(int):int
+   3        100    6.1%      1  demo.ParserTest#parses(String) > [2] \"c\"
+            100    6.1%           demo.Parser.parse(int):int
+   4        100    6.1%     71  demo.ParserTest#small()
+             60    3.7%           demo.Lexer.next():int
+             40    2.4%           demo.Parser.parse(int):int
+   5         30    1.8%      1  demo.ParserTest (class-level)
+             30    1.8%           demo.Parser.<clinit>():void
+"
+        );
+    }
+
+    #[test]
+    fn tests_are_ranked_in_the_reports_metric_and_a_profile_without_tests_has_no_section() {
+        let report = text(&crate::profile_with_tests(), &Options::new(Metric::Calls));
+        let tests = section(&report, "Tests (calls)");
+        assert!(
+            tests[1].starts_with("   1") && tests[1].ends_with("  demo.ParserTest#small()"),
+            "{}",
+            tests[1]
+        );
+        assert!(tests[2].ends_with("  demo.Lexer.next():int"), "{}", tests[2]);
+        let plain = text(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Calls));
+        assert!(!plain.contains("== Tests"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 // JP's HTML report: reads the profile from the #jp-data element and draws the call tree, the
-// icicle graph and the hot-methods table. Names only ever go into text nodes and the canvas.
+// icicle graph, the hot-methods table and the tests table. Names only ever go into text nodes and
+// the canvas.
 'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -21,6 +22,21 @@
     if (text !== undefined) node.textContent = text;
     return node;
   };
+
+  // ---- Test frames: `[test] <test id>`, a test's top-level context (docs/profile-format.md). ----
+  const TEST_PREFIX = '[test] ';
+  /** The test id of a test frame's name, or null for a method. */
+  const testId = (name) => (name.startsWith(TEST_PREFIX) ? name.slice(TEST_PREFIX.length) : null);
+  /** A class's own work has a class name for its test id, a test `<class>#<test>`. */
+  const isClassLevel = (id) => !id.includes('#');
+  /** A frame's name as shown in text: a test frame as `test <id>` or `test class <id>`. */
+  function readableName(name) {
+    const id = testId(name);
+    if (id === null) return name;
+    return `${isClassLevel(id) ? 'test class' : 'test'} ${id}`;
+  }
+  /** The badge put before a test id. */
+  const badge = (id) => (isClassLevel(id) ? element('span', 'badge class', 'test class') : element('span', 'badge', 'test'));
 
   // ---- The data: contexts depth first, the root at 0 with depth 0 and frame -1. ----
   let names, lowerNames, parent, frame, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
@@ -78,7 +94,8 @@
   }
 
   // ---- State shared by the views. ----
-  const state = { metric: 'bytecodes', sort: 'total', query: '', matchFrame: null, matches: [], current: -1, view: 'tree' };
+  // `root`: the context whose subtree the tree shows (a test's), 0 for the whole profile.
+  const state = { metric: 'bytecodes', sort: 'total', query: '', matchFrame: null, matches: [], current: -1, view: 'tree', root: 0 };
 
   // ---- Header ----
   function header(data) {
@@ -132,7 +149,16 @@
     built.clear();
     const tree = $('tree');
     tree.textContent = '';
-    fillList(0, tree);
+    $('tree-scope').hidden = state.root === 0;
+    if (state.root === 0) {
+      fillList(0, tree);
+      return;
+    }
+    // Rooted at a context: that context alone at the top, so that its own totals show.
+    const name = names[frame[state.root]];
+    $('tree-scope-name').textContent = `Call tree of ${readableName(name)}`;
+    Object.assign(tree, { list: [state.root], shown: 0, moreButton: null, leftLine: null });
+    showMore(tree, 1);
   }
 
   /** Builds the children of `id` into `box`: the first chunk, and any that must be shown. */
@@ -226,13 +252,16 @@
     span.textContent = '';
     if (depth[id] > MAX_INDENT + 1) span.append(element('span', 'depth', `[depth ${format(depth[id])}] `));
     if (recursive[id]) span.append(element('span', 'rec', 'R '));
-    const text = names[frame[id]];
-    span.title = text;
+    span.title = names[frame[id]];
+    // A test frame: a badge, then its test id, where the search marks its matches.
+    const test = testId(span.title);
+    const text = test === null ? span.title : test;
+    if (test !== null) span.append(badge(test));
     if (!state.query || !state.matchFrame[frame[id]]) {
       span.append(text);
       return;
     }
-    const lower = lowerNames[frame[id]];
+    const lower = lowerNames[frame[id]].slice(span.title.length - text.length);
     let at = 0;
     for (let found = lower.indexOf(state.query); found >= 0; found = lower.indexOf(state.query, at)) {
       span.append(text.slice(at, found), element('mark', '', text.slice(found, found + state.query.length)));
@@ -270,7 +299,11 @@
   /** Builds and expands the path to `id`, returning its element. */
   function reveal(id) {
     const path = [];
-    for (let at = id; at > 0; at = parent[at]) path.push(at);
+    for (let at = id; at > 0; at = parent[at]) {
+      path.push(at);
+      if (at === state.root) break;
+    }
+    if (state.root !== 0 && path[path.length - 1] !== state.root) return null;
     path.reverse();
     let box = $('tree');
     for (const at of path) {
@@ -288,7 +321,8 @@
 
   /** Opens the hottest path while it holds most of its parent. */
   function openHotPath() {
-    let at = 0;
+    let at = state.root;
+    if (at !== 0) expanded.add(at);
     for (let level = 0; level < 12; level++) {
       const list = sortedChildren(at);
       if (!list.length) break;
@@ -318,7 +352,9 @@
           frames += 1;
         }
       });
-      if (frames) for (let i = 1; i < count; i++) if (state.matchFrame[frame[i]]) state.matches.push(i);
+      // In the subtree the tree shows: contexts are depth first, so it is a range.
+      const [from, to] = subtree(state.root);
+      if (frames) for (let i = from; i < to; i++) if (state.matchFrame[frame[i]]) state.matches.push(i);
       expanded.clear();
       for (const match of state.matches.slice(0, REVEAL)) {
         forced.add(match);
@@ -334,6 +370,13 @@
     status();
     if (state.matches.length) goTo(0);
     if (state.view === 'flame') drawFlame();
+  }
+
+  /** The range of positions of the contexts below `id` (`id` too, unless it is the root). */
+  function subtree(id) {
+    let end = id + 1;
+    while (end < count && depth[end] > depth[id]) end += 1;
+    return [id === 0 ? 1 : id, end];
   }
 
   function status() {
@@ -381,6 +424,13 @@
   function label(id) {
     if (id === 0) return 'all threads';
     const name = names[frame[id]];
+    const test = testId(name);
+    if (test !== null) {
+      // `test ParserTest#large()`: the class's simple name and the test.
+      const hash = test.indexOf('#');
+      const className = hash >= 0 ? test.slice(0, hash) : test;
+      return `${isClassLevel(test) ? 'test class' : 'test'} ${className.slice(className.lastIndexOf('.') + 1)}${hash >= 0 ? test.slice(hash) : ''}`;
+    }
     const open = name.indexOf('(');
     const qualified = open >= 0 ? name.slice(0, open) : name;
     const parts = qualified.split('.');
@@ -477,7 +527,7 @@
       box.append(element('span', 'hint', '›'));
       const crumb = element('button', 'crumb', label(id));
       crumb.type = 'button';
-      crumb.title = names[frame[id]];
+      crumb.title = readableName(names[frame[id]]);
       crumb.addEventListener('click', () => zoomTo(id));
       box.append(crumb);
     }
@@ -513,7 +563,7 @@
     }
     const m = state.metric;
     tip.textContent = '';
-    tip.append(element('div', 'tip-name', id === 0 ? 'all threads' : (recursive[id] ? 'R ' : '') + names[frame[id]]));
+    tip.append(element('div', 'tip-name', id === 0 ? 'all threads' : (recursive[id] ? 'R ' : '') + readableName(names[frame[id]])));
     const line = (what, value) => {
       let text = `${what}: ${format(value)} ${m} (${percent(value, grand[m])} of all`;
       if (flame.zoom !== 0) text += `, ${percent(value, total[m][flame.zoom])} of the zoomed frame`;
@@ -590,6 +640,84 @@
     button.textContent = `show ${format(Math.min(rest, CHUNK))} more of ${format(rest)} not shown`;
   }
 
+  // ---- Tests: ranked by bytecodes or calls; a row opens the tree and the graph at its context. ----
+  const tests = { rows: [], key: 'bytecodes', shown: 0 };
+
+  function loadTests(data) {
+    // Per test, by bytecodes: frame, position (0: left out of the page), calls, bytecodes, rank by calls.
+    const list = data.tests;
+    for (let i = 0; i < list.length; i += 5) {
+      tests.rows.push({
+        frame: list[i], id: list[i + 1], calls: list[i + 2], bytecodes: list[i + 3],
+        rank: { bytecodes: i / 5 + 1, calls: list[i + 4] },
+      });
+    }
+    $('tab-tests').hidden = tests.rows.length === 0;
+  }
+
+  function renderTests() {
+    const key = tests.key;
+    tests.rows.sort((a, b) => a.rank[key] - b.rank[key]);
+    document.querySelectorAll('#tests th.sortable').forEach((th) => {
+      if (th.dataset.key === key) th.setAttribute('aria-sort', 'descending');
+      else th.removeAttribute('aria-sort');
+    });
+    $('tests').tBodies[0].textContent = '';
+    tests.shown = 0;
+    moreTests();
+  }
+
+  function moreTests() {
+    const key = tests.key;
+    const fragment = document.createDocumentFragment();
+    const end = Math.min(tests.shown + CHUNK, tests.rows.length);
+    for (; tests.shown < end; tests.shown++) {
+      const test = tests.rows[tests.shown];
+      const tr = element('tr');
+      const id = testId(names[test.frame]);
+      const name = element('td', 'method');
+      name.append(badge(id), id);
+      tr.append(
+        element('td', 'num', format(test.rank[key])),
+        element('td', 'num', format(test.bytecodes)), element('td', 'pct', percent(test.bytecodes, grand.bytecodes)),
+        element('td', 'num', format(test.calls)), element('td', 'pct', percent(test.calls, grand.calls)),
+        name,
+      );
+      if (test.id > 0) {
+        tr.dataset.id = test.id;
+        tr.tabIndex = 0;
+        tr.addEventListener('click', () => focusContext(test.id));
+        tr.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter') focusContext(test.id);
+        });
+      } else {
+        tr.className = 'left-out';
+        tr.title = 'Left out of this page by --threshold or --max-depth';
+      }
+      fragment.append(tr);
+    }
+    $('tests').tBodies[0].append(fragment);
+    const rest = tests.rows.length - tests.shown;
+    const button = $('tests-more');
+    button.hidden = rest === 0;
+    button.textContent = `show ${format(Math.min(rest, CHUNK))} more of ${format(rest)} not shown`;
+  }
+
+  /** Shows the call tree of context `id` alone (0: the whole profile) and zooms the graph to it. */
+  function focusContext(id) {
+    state.root = id;
+    expanded.clear();
+    openHotPath();
+    flame.zoom = id;
+    show('tree');
+    window.scrollTo(0, 0);
+    // Searches again in the new scope (and scrolls to the first match); with no query, this
+    // renders the tree.
+    const query = state.query;
+    state.query = null;
+    search(query);
+  }
+
   // ---- Views and controls ----
   function show(view) {
     state.view = view;
@@ -617,6 +745,9 @@
     $('metric').value = state.metric;
     header(data);
     loadHot(data);
+    loadTests(data);
+    tests.key = state.metric;
+    renderTests();
     openHotPath();
     renderTree();
     renderHot();
@@ -658,6 +789,12 @@
       renderHot();
     }));
     $('hot-more').addEventListener('click', moreHot);
+    document.querySelectorAll('#tests th.sortable').forEach((th) => th.addEventListener('click', () => {
+      tests.key = th.dataset.key;
+      renderTests();
+    }));
+    $('tree-all').addEventListener('click', () => focusContext(0));
+    $('tests-more').addEventListener('click', moreTests);
     $('loading').hidden = true;
     show('tree');
     document.body.dataset.ready = 'true';
