@@ -39,7 +39,7 @@ const BODY: &str = include_str!("html/body.html");
 /// The page's script: reads the data element and draws everything.
 const SCRIPT: &str = include_str!("html/report.js");
 /// Nothing from anywhere else: the inline style and script, and canvas images.
-const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 /// Metadata keys shown first, in this order; any others follow by name (as in [`crate::text`]).
 const KNOWN_META: [&str; 8] = ["agent", "jvm", "bba", "threads", "start", "end", "pid", "command"];
 
@@ -214,7 +214,7 @@ fn write_data(
 }
 
 /// Text in an element's content: `&`, `<`, `>` and quotes as character references.
-fn html_text(page: &mut JsonOut<impl Write>, text: &str) {
+pub(crate) fn html_text(page: &mut JsonOut<impl Write>, text: &str) {
     let mut start = 0;
     for (position, c) in text.char_indices() {
         let reference = match c {

@@ -28,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod folded;
+pub mod diff;
 mod hot;
 pub mod html;
 mod json_out;
@@ -42,6 +43,7 @@ mod totals;
 mod visible;
 
 pub use hot::{hot_methods, HotMethod};
+pub use diff::DiffFormat;
 pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
 pub use run::{Format, ReportError};
 pub use totals::Totals;
