@@ -189,8 +189,10 @@ pub fn render(diff: &Diff, format: DiffFormat, options: &DiffOptions, out: &mut 
 pub fn percent(change: &Change, metric: Metric) -> String {
     let base = change.base.get(metric);
     let delta = change.delta(metric);
-    if base == 0 {
-        return if delta == 0 { "0.0%".into() } else { "new".into() };
+    match (base, delta) {
+        (_, 0) => return "0.0%".into(),
+        (0, _) => return "new".into(),
+        _ => {}
     }
     format!("{:+.1}%", delta as f64 * 100.0 / base as f64)
 }

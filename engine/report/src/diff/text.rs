@@ -49,7 +49,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
 
 fn write_totals(diff: &Diff, options: &DiffOptions, churn: u128, out: &mut impl Write) -> io::Result<()> {
     let grand = diff.grand();
-    let mut table = Table::new(["", "base", "new", "change", "change %"]);
+    let mut table = Table::new(["", "base", "new", "change", "change %"], false);
     for metric in [Metric::Calls, Metric::Bytecodes] {
         table.row(numbers(metric_name(metric), &grand, metric));
     }
@@ -87,7 +87,7 @@ fn write_rows(
     if rows.is_empty() && left_out == 0 {
         return writeln!(out, "No {what} changed.");
     }
-    let mut table = Table::new(["status", "base", "new", "change", "change %", what]);
+    let mut table = Table::new(["status", "base", "new", "change", "change %", what], true);
     for row in rows {
         let mut cells = numbers(row.change.status().name(), &row.change, metric);
         let name = diff.tree.frame(row.frame);
@@ -107,7 +107,7 @@ fn write_paths(diff: &Diff, options: &DiffOptions, out: &mut impl Write) -> io::
     if paths.is_empty() {
         return writeln!(out, "No path changed.");
     }
-    let mut table = Table::new(["status", "base", "new", "change", "change %", "context"]);
+    let mut table = Table::new(["status", "base", "new", "change", "change %", "context"], true);
     for &(id, depth) in &paths {
         let total = diff.total[id.0 as usize];
         let status = diff.own[id.0 as usize].status();
@@ -142,16 +142,19 @@ fn signed(delta: i128) -> String {
     }
 }
 
-/// Columns sized to their widest cell: numbers right-aligned, the first
-/// column and the last (a name) left-aligned, two spaces between.
+/// Columns sized to their widest cell, two spaces between: the first
+/// column left-aligned, numbers right-aligned, and the last left-aligned
+/// when it holds names.
 struct Table {
     rows: Vec<Vec<String>>,
+    name_last: bool,
 }
 
 impl Table {
-    fn new<const N: usize>(head: [&str; N]) -> Table {
+    fn new<const N: usize>(head: [&str; N], name_last: bool) -> Table {
         Table {
             rows: vec![head.iter().map(|cell| cell.to_string()).collect()],
+            name_last,
         }
     }
 
@@ -171,15 +174,13 @@ impl Table {
             let mut line = String::new();
             for (column, cell) in row.iter().enumerate() {
                 let pad = " ".repeat(widths[column] - cell.chars().count());
-                let last = column + 1 == columns;
+                let name = column + 1 == columns && self.name_last;
                 if column > 0 {
                     line.push_str("  ");
                 }
-                if column == 0 || last {
+                if column == 0 || name {
                     line.push_str(cell);
-                    if !last {
-                        line.push_str(&pad);
-                    }
+                    line.push_str(&pad);
                 } else {
                     line.push_str(&pad);
                     line.push_str(cell);

@@ -40,7 +40,8 @@
   const format = (value) => Math.round(value).toLocaleString('en-US');
   const signed = (value) => (value > 0 ? '+' : value < 0 ? '-' : '') + format(Math.abs(value));
   const percent = (base, fresh) => {
-    if (base === 0) return fresh === 0 ? '0.0%' : 'new';
+    if (fresh === base) return '0.0%';
+    if (base === 0) return 'new';
     const value = ((fresh - base) * 100) / base;
     return `${value >= 0 ? '+' : ''}${value.toFixed(1)}%`;
   };
