@@ -98,7 +98,11 @@ pub fn main(args: &Args) -> ExitCode {
 }
 
 /// The diff on stdout, and its warnings.
-fn to_stdout(args: &Args, format: DiffFormat, options: &DiffOptions) -> Result<Vec<ReportWarning>, ReportError> {
+fn to_stdout(
+    args: &Args,
+    format: DiffFormat,
+    options: &DiffOptions,
+) -> Result<Vec<ReportWarning>, ReportError> {
     let (diff, warnings) = jp_report::diff::read(&args.base, &args.against, options)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     jp_report::diff::render(&diff, format, options, &mut stdout)

@@ -7,16 +7,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn profile(name: &str) -> String {
-    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/testdata/profiles").join(name);
+    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/testdata/profiles")
+        .join(name);
     path.to_str().unwrap().to_string()
 }
 
 fn jp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_jp"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn stdout(output: &Output) -> String {
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout.clone()).unwrap()
 }
 
@@ -29,7 +39,12 @@ fn a_profile_against_itself_shows_no_change_in_any_format() {
         assert!(text.contains(nothing), "{nothing}: {text}");
     }
     let json = diff("json");
-    for empty in ["\"methods\":[]", "\"tests\":[]", "\"contexts\":[]", "\"changed\":0,"] {
+    for empty in [
+        "\"methods\":[]",
+        "\"tests\":[]",
+        "\"contexts\":[]",
+        "\"changed\":0,",
+    ] {
         assert!(json.contains(empty), "{empty}: {json}");
     }
     let html = diff("html");
@@ -101,6 +116,9 @@ fn a_diff_over_the_size_limit_is_refused_and_leaves_nothing() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("the html diff reached the limit of 1 KiB"), "{stderr}");
+    assert!(
+        stderr.contains("the html diff reached the limit of 1 KiB"),
+        "{stderr}"
+    );
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -27,8 +27,8 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod folded;
 pub mod diff;
+pub mod folded;
 mod hot;
 pub mod html;
 mod json_out;
@@ -42,8 +42,8 @@ pub mod text;
 mod totals;
 mod visible;
 
-pub use hot::{hot_methods, HotMethod};
 pub use diff::DiffFormat;
+pub use hot::{hot_methods, HotMethod};
 pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
 pub use run::{Format, ReportError};
 pub use totals::Totals;

@@ -184,7 +184,10 @@ mod tests {
         let error = out.write_all(b"x").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
         let too_large = OutputTooLarge::of(&error).unwrap();
-        assert_eq!((too_large.format, too_large.limit), (Output::Report(Format::Html), 10));
+        assert_eq!(
+            (too_large.format, too_large.limit),
+            (Output::Report(Format::Html), 10)
+        );
         assert!(error
             .to_string()
             .starts_with("the html report reached the limit of 10 bytes"));
@@ -198,7 +201,13 @@ mod tests {
         let mut out = LimitedWriter::new(Vec::new(), Some(1), DiffFormat::Json);
         let error = out.write_all(b"{}").unwrap_err();
         let message = error.to_string();
-        assert!(message.starts_with("the json diff reached the limit of 1 bytes"), "{message}");
-        assert!(message.contains("--limit") && !message.contains("--max-depth"), "{message}");
+        assert!(
+            message.starts_with("the json diff reached the limit of 1 bytes"),
+            "{message}"
+        );
+        assert!(
+            message.contains("--limit") && !message.contains("--max-depth"),
+            "{message}"
+        );
     }
 }

@@ -66,7 +66,11 @@ fn depth_first(diff: &Diff, metric: Metric) -> Vec<(NodeId, u32)> {
         out.push((id, depth));
         siblings.clear();
         siblings.extend(diff.tree.children(id));
-        siblings.sort_by(|&a, &b| size(b).cmp(&size(a)).then_with(|| diff.frame_name(a).cmp(diff.frame_name(b))));
+        siblings.sort_by(|&a, &b| {
+            size(b)
+                .cmp(&size(a))
+                .then_with(|| diff.frame_name(a).cmp(diff.frame_name(b)))
+        });
         work.extend(siblings.iter().rev().map(|&child| (child, depth + 1)));
     }
     out
@@ -104,14 +108,21 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
     page.numbers(contexts.iter().map(|&(_, depth)| u64::from(depth)))?;
     // The root has no frame: it is written as frame 0 and never named.
     page.raw(",\n\"frame\":");
-    page.numbers(contexts.iter().map(|&(id, _)| u64::from(diff.tree.node(id).frame.0)))?;
+    page.numbers(
+        contexts
+            .iter()
+            .map(|&(id, _)| u64::from(diff.tree.node(id).frame.0)),
+    )?;
     page.raw(",\n\"present\":");
     page.numbers(contexts.iter().map(|&(id, _)| {
         let own = diff.own[id.0 as usize];
         u64::from(own.in_base) | u64::from(own.in_new) << 1
     }))?;
     for (key, value) in [
-        ("baseCalls", (|c: &super::Change| c.base.calls) as fn(&super::Change) -> u64),
+        (
+            "baseCalls",
+            (|c: &super::Change| c.base.calls) as fn(&super::Change) -> u64,
+        ),
         ("baseBytecodes", |c| c.base.bytecodes),
         ("newCalls", |c| c.new.calls),
         ("newBytecodes", |c| c.new.bytecodes),
@@ -173,7 +184,11 @@ mod tests {
 
     #[test]
     fn the_page_holds_every_context_of_both_sides_and_the_ranked_methods() {
-        let base = profile(&[(&["main"], 1, 10), (&["main", "f"], 1, 10), (&["main", "old"], 1, 3)]);
+        let base = profile(&[
+            (&["main"], 1, 10),
+            (&["main", "f"], 1, 10),
+            (&["main", "old"], 1, 3),
+        ]);
         let new = profile(&[(&["main"], 1, 10), (&["main", "f"], 1, 90)]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
         let data = data(&page(&diff));

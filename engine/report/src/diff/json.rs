@@ -45,7 +45,11 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
     json.raw(",\n\"totals\":{");
     let grand = diff.grand();
     let moved = diff.churn(Metric::Calls) + diff.churn(Metric::Bytecodes) > 0;
-    changes(&mut json, &grand, if moved { Status::Changed } else { Status::Unchanged });
+    changes(
+        &mut json,
+        &grand,
+        if moved { Status::Changed } else { Status::Unchanged },
+    );
     json.raw("}");
 
     let (methods, methods_left) = shown(&diff.methods(metric, &options.filter), churn, options);
@@ -59,7 +63,11 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
     json.raw("],\n\"contexts\":[");
     let (contexts, contexts_left) = changed_contexts(diff, options, churn);
     for (position, &id) in contexts.iter().enumerate() {
-        json.raw(if position == 0 { "\n{\"path\":[" } else { ",\n{\"path\":[" });
+        json.raw(if position == 0 {
+            "\n{\"path\":["
+        } else {
+            ",\n{\"path\":["
+        });
         for (depth, frame) in diff.tree.path(id).iter().enumerate() {
             if depth > 0 {
                 json.raw(",");
@@ -92,7 +100,11 @@ fn changed_contexts(diff: &Diff, options: &DiffOptions, churn: u128) -> (Vec<Nod
         .filter(|id| diff.own[id.0 as usize].status() != Status::Unchanged)
         .collect();
     let delta = |id: &NodeId| diff.own[id.0 as usize].delta(metric).unsigned_abs();
-    changed.sort_by(|a, b| delta(b).cmp(&delta(a)).then_with(|| diff.tree.path(*a).cmp(&diff.tree.path(*b))));
+    changed.sort_by(|a, b| {
+        delta(b)
+            .cmp(&delta(a))
+            .then_with(|| diff.tree.path(*a).cmp(&diff.tree.path(*b)))
+    });
     let all = changed.len();
     changed.retain(|id| options.above_threshold(delta(id), churn));
     changed.truncate(options.limit.unwrap_or(usize::MAX));
@@ -126,9 +138,21 @@ fn changes<W: Write>(json: &mut JsonOut<W>, change: &Change, status: Status) {
     json.raw("\"status\":");
     json.string(status.name());
     for (key, calls, bytecodes) in [
-        ("base", i128::from(change.base.calls), i128::from(change.base.bytecodes)),
-        ("new", i128::from(change.new.calls), i128::from(change.new.bytecodes)),
-        ("delta", change.delta(Metric::Calls), change.delta(Metric::Bytecodes)),
+        (
+            "base",
+            i128::from(change.base.calls),
+            i128::from(change.base.bytecodes),
+        ),
+        (
+            "new",
+            i128::from(change.new.calls),
+            i128::from(change.new.bytecodes),
+        ),
+        (
+            "delta",
+            change.delta(Metric::Calls),
+            change.delta(Metric::Bytecodes),
+        ),
     ] {
         json.raw(",\"");
         json.raw(key);
@@ -155,8 +179,14 @@ mod tests {
 
     #[test]
     fn every_list_holds_base_new_delta_and_status() {
-        let base = profile(&[(&["[test] T#a()", "m.A.f()V"], 2, 20), (&["[test] T#b()", "m.A.old()V"], 1, 5)]);
-        let new = profile(&[(&["[test] T#a()", "m.A.f()V"], 2, 50), (&["[test] T#b()", "m.A.g()V"], 1, 5)]);
+        let base = profile(&[
+            (&["[test] T#a()", "m.A.f()V"], 2, 20),
+            (&["[test] T#b()", "m.A.old()V"], 1, 5),
+        ]);
+        let new = profile(&[
+            (&["[test] T#a()", "m.A.f()V"], 2, 50),
+            (&["[test] T#b()", "m.A.g()V"], 1, 5),
+        ]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
         let json = json(&diff, &DiffOptions::new(Metric::Bytecodes));
         assert_eq!(json["totals"]["delta"]["bytecodes"], 30);
@@ -164,12 +194,18 @@ mod tests {
         assert_eq!(json["changed"], 40);
         let methods = json["methods"].as_array().unwrap();
         assert_eq!(methods[0]["method"], "m.A.f()V");
-        assert_eq!(methods[0]["delta"], serde_json::json!({"calls": 0, "bytecodes": 30}));
+        assert_eq!(
+            methods[0]["delta"],
+            serde_json::json!({"calls": 0, "bytecodes": 30})
+        );
         let statuses: Vec<&str> = methods.iter().map(|m| m["status"].as_str().unwrap()).collect();
         assert_eq!(statuses, ["changed", "added", "removed"]);
         assert_eq!(json["methods"][2]["delta"]["bytecodes"], -5);
         assert_eq!(json["tests"][0]["test"], "T#a()");
-        assert_eq!(json["contexts"][0]["path"], serde_json::json!(["[test] T#a()", "m.A.f()V"]));
+        assert_eq!(
+            json["contexts"][0]["path"],
+            serde_json::json!(["[test] T#a()", "m.A.f()V"])
+        );
         assert_eq!(json["contexts"].as_array().unwrap().len(), 3);
         assert_eq!(json["left_out"]["contexts"], 0);
     }
@@ -177,7 +213,10 @@ mod tests {
     #[test]
     fn a_profile_against_itself_has_empty_lists() {
         let p = profile(&[(&["m.A.main()V"], 1, 10)]);
-        let json = json(&Diff::of(&p, &p, &NameFilter::default()), &DiffOptions::new(Metric::Calls));
+        let json = json(
+            &Diff::of(&p, &p, &NameFilter::default()),
+            &DiffOptions::new(Metric::Calls),
+        );
         assert_eq!(json["totals"]["status"], "unchanged");
         for list in ["methods", "tests", "contexts"] {
             assert_eq!(json[list], serde_json::json!([]), "{list}");

@@ -197,7 +197,6 @@ pub fn percent(change: &Change, metric: Metric) -> String {
     format!("{:+.1}%", delta as f64 * 100.0 / base as f64)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,8 +204,16 @@ mod tests {
 
     #[test]
     fn changed_paths_are_the_contexts_above_a_change_largest_first() {
-        let base = profile(&[(&["main", "a", "f"], 1, 10), (&["main", "b"], 1, 10), (&["other"], 1, 5)]);
-        let new = profile(&[(&["main", "a", "f"], 1, 12), (&["main", "b"], 1, 40), (&["other"], 1, 5)]);
+        let base = profile(&[
+            (&["main", "a", "f"], 1, 10),
+            (&["main", "b"], 1, 10),
+            (&["other"], 1, 5),
+        ]);
+        let new = profile(&[
+            (&["main", "a", "f"], 1, 12),
+            (&["main", "b"], 1, 40),
+            (&["other"], 1, 5),
+        ]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
         let paths: Vec<(Vec<&str>, u32)> = changed_paths(&diff, &DiffOptions::new(Metric::Bytecodes))
             .into_iter()
@@ -254,8 +261,14 @@ mod tests {
     #[test]
     fn percentages_are_of_the_base() {
         let change = |base, new| Change {
-            base: Counts { calls: base, bytecodes: 0 },
-            new: Counts { calls: new, bytecodes: 0 },
+            base: Counts {
+                calls: base,
+                bytecodes: 0,
+            },
+            new: Counts {
+                calls: new,
+                bytecodes: 0,
+            },
             in_base: true,
             in_new: true,
         };

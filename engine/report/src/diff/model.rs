@@ -170,7 +170,10 @@ impl Diff {
     /// The sum of every context's absolute own change in `metric`: the
     /// total change that `--threshold` takes a share of.
     pub fn churn(&self, metric: Metric) -> u128 {
-        self.own.iter().map(|change| change.delta(metric).unsigned_abs()).sum()
+        self.own
+            .iter()
+            .map(|change| change.delta(metric).unsigned_abs())
+            .sum()
     }
 
     /// Each context's churn: the absolute own changes in `metric` summed
@@ -291,7 +294,11 @@ mod tests {
 
     #[test]
     fn a_profile_against_itself_has_no_change() {
-        let p = profile(&[(&["main"], 1, 10), (&["main", "f"], 3, 30), (&["[test] T#t()", "f"], 1, 5)]);
+        let p = profile(&[
+            (&["main"], 1, 10),
+            (&["main", "f"], 3, 30),
+            (&["[test] T#t()", "f"], 1, 5),
+        ]);
         let diff = Diff::of(&p, &p, &NameFilter::default());
         assert_eq!(diff.churn(Metric::Bytecodes), 0);
         assert_eq!(diff.churn(Metric::Calls), 0);
@@ -303,26 +310,55 @@ mod tests {
 
     #[test]
     fn contexts_join_by_path_and_methods_sum_their_contexts() {
-        let base = profile(&[(&["main", "a", "f"], 2, 20), (&["main", "b", "f"], 1, 10), (&["main", "old"], 1, 1)]);
-        let new = profile(&[(&["main", "a", "f"], 2, 90), (&["main", "b", "f"], 1, 10), (&["main", "fresh"], 4, 4)]);
+        let base = profile(&[
+            (&["main", "a", "f"], 2, 20),
+            (&["main", "b", "f"], 1, 10),
+            (&["main", "old"], 1, 1),
+        ]);
+        let new = profile(&[
+            (&["main", "a", "f"], 2, 90),
+            (&["main", "b", "f"], 1, 10),
+            (&["main", "fresh"], 4, 4),
+        ]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
         let methods = diff.methods(Metric::Bytecodes, &NameFilter::default());
         assert_eq!(
             names(&diff, &methods),
-            ["f changed", "fresh added", "old removed", "a unchanged", "b unchanged", "main unchanged"]
+            [
+                "f changed",
+                "fresh added",
+                "old removed",
+                "a unchanged",
+                "b unchanged",
+                "main unchanged"
+            ]
         );
-        assert_eq!((methods[0].change.base.bytecodes, methods[0].change.new.bytecodes), (30, 100));
+        assert_eq!(
+            (methods[0].change.base.bytecodes, methods[0].change.new.bytecodes),
+            (30, 100)
+        );
         assert_eq!(diff.churn(Metric::Bytecodes), 70 + 4 + 1);
         assert_eq!(diff.grand().delta(Metric::Bytecodes), 73);
-        let main = diff.tree.child(NodeId::ROOT, diff.tree.frame_id("main").unwrap()).unwrap();
+        let main = diff
+            .tree
+            .child(NodeId::ROOT, diff.tree.frame_id("main").unwrap())
+            .unwrap();
         assert_eq!(diff.subtree_churn(Metric::Bytecodes)[main.0 as usize], 75);
         assert!(diff.tests(Metric::Bytecodes).is_empty());
     }
 
     #[test]
     fn a_filter_counts_only_the_subtrees_of_matching_methods() {
-        let base = profile(&[(&["main"], 1, 100), (&["main", "work"], 1, 10), (&["main", "work", "f"], 1, 1)]);
-        let new = profile(&[(&["main"], 1, 500), (&["main", "work"], 1, 20), (&["main", "work", "f"], 1, 2)]);
+        let base = profile(&[
+            (&["main"], 1, 100),
+            (&["main", "work"], 1, 10),
+            (&["main", "work", "f"], 1, 1),
+        ]);
+        let new = profile(&[
+            (&["main"], 1, 500),
+            (&["main", "work"], 1, 20),
+            (&["main", "work", "f"], 1, 2),
+        ]);
         let filter = NameFilter(Some("work".into()));
         let diff = Diff::of(&base, &new, &filter);
         assert_eq!(diff.grand().delta(Metric::Bytecodes), 11);
@@ -336,9 +372,14 @@ mod tests {
         let new = profile(&[(&["[test] T#a()", "f"], 1, 12), (&["[test] T#a()", "g"], 1, 100)]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
         let tests = diff.tests(Metric::Bytecodes);
-        assert_eq!(names(&diff, &tests), ["[test] T#a() changed", "[test] T#gone() removed"]);
+        assert_eq!(
+            names(&diff, &tests),
+            ["[test] T#a() changed", "[test] T#gone() removed"]
+        );
         assert_eq!(tests[0].change.delta(Metric::Bytecodes), 102);
         let untested = profile(&[(&["main"], 1, 1)]);
-        assert!(Diff::of(&base, &untested, &NameFilter::default()).tests(Metric::Calls).is_empty());
+        assert!(Diff::of(&base, &untested, &NameFilter::default())
+            .tests(Metric::Calls)
+            .is_empty());
     }
 }

@@ -42,7 +42,11 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
         write_rows(diff, &rows, left_out, "test", "tests", metric, &mut out)?;
     }
 
-    writeln!(out, "\n== Changed paths (subtree change in {}) ==", metric_name(metric))?;
+    writeln!(
+        out,
+        "\n== Changed paths (subtree change in {}) ==",
+        metric_name(metric)
+    )?;
     write_paths(diff, options, &mut out)?;
     out.flush()
 }
@@ -61,7 +65,10 @@ fn write_totals(diff: &Diff, options: &DiffOptions, churn: u128, out: &mut impl 
         writeln!(out, "filter     frames containing {:?}", filter)?;
     }
     let churn = u64::try_from(churn).map_or_else(|_| churn.to_string(), thousands);
-    writeln!(out, "changed    {churn} (every context's own change, absolute, summed)")
+    writeln!(
+        out,
+        "changed    {churn} (every context's own change, absolute, summed)"
+    )
 }
 
 /// The status, base, new, change and change % of `change` in `metric`, after `label`.
@@ -97,7 +104,10 @@ fn write_rows(
     }
     table.write(out)?;
     if left_out > 0 {
-        writeln!(out, "({left_out} more changed {plural} left out by --threshold or --limit)")?;
+        writeln!(
+            out,
+            "({left_out} more changed {plural} left out by --threshold or --limit)"
+        )?;
     }
     Ok(())
 }
@@ -127,7 +137,11 @@ fn write_paths(diff: &Diff, options: &DiffOptions, out: &mut impl Write) -> io::
         .filter(|&&churn| churn > 0)
         .count();
     if shown < changed {
-        writeln!(out, "({} more changed contexts left out by --threshold or --limit)", changed - shown)?;
+        writeln!(
+            out,
+            "({} more changed contexts left out by --threshold or --limit)",
+            changed - shown
+        )?;
     }
     Ok(())
 }
