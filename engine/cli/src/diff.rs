@@ -16,6 +16,10 @@ use crate::report::{percentage, size_limit, MetricFlag, SizeLimit};
 
 /// How many rows each list of the text diff shows unless `--limit` says.
 const TEXT_LIMIT: usize = 50;
+/// How many rows each list of the JSON diff holds unless `--limit` says:
+/// a context is written with its whole path, so two unrelated profiles of
+/// a million contexts would make gigabytes.
+const JSON_LIMIT: usize = 1000;
 
 /// The diff formats, as flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -58,7 +62,8 @@ pub struct Args {
     /// total change (every context's absolute own change, summed).
     #[arg(long, value_name = "PERCENT", default_value = "0", value_parser = percentage)]
     threshold: f64,
-    /// The most rows of each list (default: 50 in text, all in JSON and HTML).
+    /// The most rows of each list (default: 50 in text, 1000 in JSON, all
+    /// in HTML); 0 for no limit.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
     /// Count only the contexts on whose path a frame's name contains this
@@ -80,7 +85,9 @@ pub struct Args {
 pub fn main(args: &Args) -> ExitCode {
     let format = args.format.into();
     let limit = match (args.limit, format) {
+        (Some(0), _) | (None, DiffFormat::Html) => None,
         (None, DiffFormat::Text) => Some(TEXT_LIMIT),
+        (None, DiffFormat::Json) => Some(JSON_LIMIT),
         (limit, _) => limit,
     };
     let options = DiffOptions {

@@ -132,7 +132,7 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
         page.raw("\":");
         page.numbers(contexts.iter().map(|&(id, _)| value(&diff.own[id.0 as usize])))?;
     }
-    let (methods, methods_left) = shown(&diff.methods(metric, &options.filter), churn, options);
+    let (methods, methods_left) = shown(&diff.methods(metric), churn, options);
     page.raw(",\n\"methods\":");
     rows(page, &methods)?;
     page.raw(",\"methodsLeft\":");

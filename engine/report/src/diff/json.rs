@@ -52,7 +52,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
     );
     json.raw("}");
 
-    let (methods, methods_left) = shown(&diff.methods(metric, &options.filter), churn, options);
+    let (methods, methods_left) = shown(&diff.methods(metric), churn, options);
     json.raw(",\n\"methods\":[");
     rows(&mut json, diff, &methods, "method", |name| name)?;
     let (tests, tests_left) = shown(&diff.tests(metric), churn, options);
@@ -100,11 +100,8 @@ fn changed_contexts(diff: &Diff, options: &DiffOptions, churn: u128) -> (Vec<Nod
         .filter(|id| diff.own[id.0 as usize].status() != Status::Unchanged)
         .collect();
     let delta = |id: &NodeId| diff.own[id.0 as usize].delta(metric).unsigned_abs();
-    changed.sort_by(|a, b| {
-        delta(b)
-            .cmp(&delta(a))
-            .then_with(|| diff.tree.path(*a).cmp(&diff.tree.path(*b)))
-    });
+    let order = diff.path_order();
+    changed.sort_unstable_by_key(|id| (std::cmp::Reverse(delta(id)), order[id.0 as usize]));
     let all = changed.len();
     changed.retain(|id| options.above_threshold(delta(id), churn));
     changed.truncate(options.limit.unwrap_or(usize::MAX));

@@ -241,7 +241,7 @@ mod tests {
         let base = profile(&[(&["a"], 1, 100), (&["b"], 1, 100), (&["c"], 1, 100)]);
         let new = profile(&[(&["a"], 1, 190), (&["b"], 1, 109), (&["c"], 1, 101)]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
-        let rows = diff.methods(Metric::Bytecodes, &NameFilter::default());
+        let rows = diff.methods(Metric::Bytecodes);
         let churn = diff.churn(Metric::Bytecodes);
         let all = shown(&rows, churn, &DiffOptions::new(Metric::Bytecodes));
         assert_eq!((all.0.len(), all.1), (3, 0));

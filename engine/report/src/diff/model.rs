@@ -112,6 +112,8 @@ pub struct Diff {
     pub own: Vec<Change>,
     /// Each context's subtree totals on both sides.
     pub total: Vec<Change>,
+    /// Whether each context is counted (the filter matches it or a context above it).
+    pub counted: Vec<bool>,
     /// How many profile files each side merged.
     pub files: (u64, u64),
     /// Whether both sides have test contexts (`[test] ...` top-level frames).
@@ -157,6 +159,7 @@ impl Diff {
             tree,
             own,
             total,
+            counted,
             files: (base.files, new.files),
             both_have_tests: has_tests(base) && has_tests(new),
         }
@@ -189,12 +192,11 @@ impl Diff {
 
     /// Every method with a counted context, its own counts summed over all
     /// its contexts; the largest absolute change in `metric` first.
-    pub fn methods(&self, metric: Metric, filter: &NameFilter) -> Vec<Row> {
-        let counted = counted(&self.tree, filter);
+    pub fn methods(&self, metric: Metric) -> Vec<Row> {
         let mut methods = vec![Change::default(); self.tree.frames().len()];
         let mut seen = vec![false; methods.len()];
         for (index, node) in self.tree.nodes().iter().enumerate().skip(1) {
-            if counted[index] {
+            if self.counted[index] {
                 methods[node.frame.0 as usize].add(&self.own[index]);
                 seen[node.frame.0 as usize] = true;
             }
@@ -226,6 +228,24 @@ impl Diff {
                 change: self.total[id.0 as usize],
             });
         self.ranked(rows.collect(), metric)
+    }
+
+    /// Each context's position in the order of paths (depth first,
+    /// siblings by name), indexed by [`NodeId`]: a tie-break that depends
+    /// on neither side's record order.
+    pub fn path_order(&self) -> Vec<u32> {
+        let rank = crate::order::frame_ranks(&self.tree);
+        let mut position = vec![0u32; self.own.len()];
+        let mut next = 0;
+        let mut work = vec![NodeId::ROOT];
+        let mut siblings = Vec::new();
+        while let Some(id) = work.pop() {
+            position[id.0 as usize] = next;
+            next += 1;
+            crate::order::by_name(&self.tree, id, &rank, &mut siblings);
+            work.extend(siblings.iter().rev());
+        }
+        position
     }
 
     /// The frame name of context `id`.
@@ -303,7 +323,7 @@ mod tests {
         assert_eq!(diff.churn(Metric::Bytecodes), 0);
         assert_eq!(diff.churn(Metric::Calls), 0);
         assert!(diff.own.iter().skip(1).all(|c| c.status() == Status::Unchanged));
-        let methods = diff.methods(Metric::Bytecodes, &NameFilter::default());
+        let methods = diff.methods(Metric::Bytecodes);
         assert!(methods.iter().all(|row| row.change.status() == Status::Unchanged));
         assert_eq!(diff.tests(Metric::Calls).len(), 1);
     }
@@ -321,7 +341,7 @@ mod tests {
             (&["main", "fresh"], 4, 4),
         ]);
         let diff = Diff::of(&base, &new, &NameFilter::default());
-        let methods = diff.methods(Metric::Bytecodes, &NameFilter::default());
+        let methods = diff.methods(Metric::Bytecodes);
         assert_eq!(
             names(&diff, &methods),
             [
@@ -362,7 +382,7 @@ mod tests {
         let filter = NameFilter(Some("work".into()));
         let diff = Diff::of(&base, &new, &filter);
         assert_eq!(diff.grand().delta(Metric::Bytecodes), 11);
-        let methods = diff.methods(Metric::Bytecodes, &filter);
+        let methods = diff.methods(Metric::Bytecodes);
         assert_eq!(names(&diff, &methods), ["work changed", "f changed"]);
     }
 

@@ -30,7 +30,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     writeln!(out, "JP profile diff\n")?;
     write_totals(diff, options, churn, &mut out)?;
 
-    let methods = diff.methods(metric, &options.filter);
+    let methods = diff.methods(metric);
     writeln!(out, "\n== Methods by change in own {} ==", metric_name(metric))?;
     let (rows, left_out) = shown(&methods, churn, options);
     write_rows(diff, &rows, left_out, "method", "methods", metric, &mut out)?;
