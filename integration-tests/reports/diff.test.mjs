@@ -2,15 +2,18 @@
 // the differential icicle graph paints growth in red and shrinkage in blue, hovering a frame tells
 // its base, new and change, clicking zooms, the method table lists the method that grew most first,
 // the test table ranks the tests, a profile against itself paints no colour and lists no change,
+// two unrelated generated profiles of 100,000 contexts each make a page that is ready in seconds,
 // and no page raises a console error. Screenshots go to $JP_WORK.
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { check, finish, launch, openPage } from './browser.mjs';
 
 const { JP, JP_PROFILES, JP_WORK } = process.env;
 const base = join(JP_PROFILES, 'diff_base.jpprof');
 const changed = join(JP_PROFILES, 'diff_new.jpprof');
+const generator = join(dirname(fileURLToPath(import.meta.url)), '../bench/generate-profile.py');
 
 function diff(from, to, name) {
   const out = join(JP_WORK, name);
@@ -140,6 +143,53 @@ await check('two different programs: everything added or removed, no console err
   noErrors(other);
   await other.close();
   return `statuses ${[...statuses].join(', ')}`;
+});
+
+await check('two generated profiles of 100,000 contexts: the page is ready in seconds, without errors', async () => {
+  const [one, two] = [join(JP_WORK, 'one.jpprof'), join(JP_WORK, 'two.jpprof')];
+  execFileSync('python3', [generator, '100000', one, '--seed', '1']);
+  execFileSync('python3', [generator, '100000', two, '--seed', '2']);
+  const started = Date.now();
+  const large = await open(browser, diff(one, two, 'large.html'));
+  const ms = Date.now() - started;
+  const contexts = await large.evaluate(() => window.jpDiff.contexts);
+  const { red, blue } = await colours(large);
+  await large.screenshot({ path: join(JP_WORK, 'diff-large.png') });
+  if (ms > 15_000) throw new Error(`ready after ${ms} ms`);
+  if (red === 0 || blue === 0) throw new Error(`${red} red and ${blue} blue pixels`);
+  noErrors(large);
+  await large.close();
+  return `${contexts} contexts joined, ready after ${ms} ms`;
+});
+
+await check('a recursion 15,000 deep: the graph stops at 900 rows, says so, and zooms deep', async () => {
+  const chain = (bytecodes) => {
+    const lines = ['jp-profile 1', 'frame 1 demo.Deep.recurse(I)I'];
+    for (let node = 1; node <= 15000; node += 1) lines.push(`node ${node} ${node - 1} 1 1 ${node === 15000 ? bytecodes : 1}`);
+    lines.push('end 15000', '');
+    return lines.join('\n');
+  };
+  const [one, two] = [join(JP_WORK, 'deep1.jpprof'), join(JP_WORK, 'deep2.jpprof')];
+  writeFileSync(one, chain(1));
+  writeFileSync(two, chain(50));
+  const deep = await open(browser, diff(one, two, 'deep.html'));
+  const height = await deep.evaluate(() => document.getElementById('flame').height / (window.devicePixelRatio || 1));
+  if (height !== 900 * 18) throw new Error(`canvas ${height} px high`);
+  const note = await deep.innerText('#flame-note');
+  if (!note.includes('deeper than 900 rows')) throw new Error(`note ${JSON.stringify(note)}`);
+  // The last row drawn, scrolled into view first: the mouse only reaches the viewport.
+  await deep.evaluate(() => {
+    const canvas = document.getElementById('flame');
+    window.scrollTo(0, canvas.getBoundingClientRect().top + window.scrollY + 899 * 18 - 400);
+  });
+  const box = await deep.locator('#flame').boundingBox();
+  await deep.mouse.click(box.x + 5, box.y + 899 * 18 + 9);
+  const zoomed = await deep.evaluate(() => window.jpDiff.zoom());
+  const after = await deep.evaluate(() => document.getElementById('flame').height / (window.devicePixelRatio || 1));
+  if (zoomed < 800 || after > 900 * 18) throw new Error(`zoomed into ${zoomed}, canvas ${after} px high`);
+  noErrors(deep);
+  await deep.close();
+  return `zoomed into context ${zoomed}, canvas ${after} px high`;
 });
 
 await browser.close();

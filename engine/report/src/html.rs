@@ -215,7 +215,7 @@ fn write_data(
 }
 
 /// Text in an element's content: `&`, `<`, `>` and quotes as character references.
-pub(crate) fn html_text(page: &mut JsonOut<impl Write>, text: &str) {
+fn html_text(page: &mut JsonOut<impl Write>, text: &str) {
     let mut start = 0;
     for (position, c) in text.char_indices() {
         let reference = match c {

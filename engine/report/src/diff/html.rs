@@ -18,7 +18,7 @@ use std::io::{self, Write};
 use jp_profile::{Metric, NodeId};
 
 use super::{shown, Diff, DiffOptions, Row};
-use crate::html::{html_text, CSP};
+use crate::html::CSP;
 use crate::json_out::{Context, JsonOut};
 use crate::text::metric_name;
 
@@ -39,8 +39,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
     page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
     page.raw(CSP);
     page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    html_text(&mut page, "JP profile diff");
-    page.raw("</title>\n<style>\n");
+    page.raw("JP profile diff</title>\n<style>\n");
     page.raw(STYLE);
     page.raw("</style>\n</head>\n<body>\n");
     page.raw(BODY);

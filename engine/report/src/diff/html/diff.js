@@ -4,6 +4,9 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const ROW = 18;
+  // A canvas cannot be much taller than 16,000 pixels; deeper frames are reached by zooming.
+  const MAX_ROWS = 900;
+  const MAX_ABOVE = 40;
   const data = JSON.parse($('jp-data').textContent);
   const names = data.names;
   const count = data.depth.length;
@@ -112,12 +115,19 @@
     for (let id = state.zoom; id !== 0; id = parent[id]) above.unshift(id);
     above.unshift(0);
     above.pop();
+    // Deep in a recursion, the root and the nearest callers stand for the whole path above.
+    if (above.length > MAX_ABOVE) above.splice(1, above.length - MAX_ABOVE);
     const scale = size(state.zoom) > 0 ? width / size(state.zoom) : 0;
     const rects = [];
     const stack = [[state.zoom, 0, above.length]];
     let deepest = above.length;
+    let cut = false;
     while (stack.length) {
       const [id, x, row] = stack.pop();
+      if (row >= MAX_ROWS) {
+        cut = true;
+        continue;
+      }
       rects.push(id, x, size(id) * scale, row);
       deepest = Math.max(deepest, row);
       let at = x;
@@ -155,6 +165,9 @@
     above.forEach((id, row) => place(id, 0, width, row));
     for (let i = 0; i < rects.length; i += 4) place(rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
     flame.width = width;
+    const note = $('flame-note');
+    note.hidden = !cut;
+    note.textContent = cut ? `Frames deeper than ${MAX_ROWS} rows are not drawn; click a deep frame to zoom in.` : '';
   }
 
   function hit(event) {
