@@ -191,12 +191,14 @@ impl Diff {
     }
 
     /// Every method with a counted context, its own counts summed over all
-    /// its contexts; the largest absolute change in `metric` first.
+    /// its contexts; the largest absolute change in `metric` first. Test
+    /// frames are not methods and are left out.
     pub fn methods(&self, metric: Metric) -> Vec<Row> {
         let mut methods = vec![Change::default(); self.tree.frames().len()];
         let mut seen = vec![false; methods.len()];
         for (index, node) in self.tree.nodes().iter().enumerate().skip(1) {
-            if self.counted[index] {
+            let test = jp_profile::tests::test_id(self.tree.frame(node.frame)).is_some();
+            if self.counted[index] && !test {
                 methods[node.frame.0 as usize].add(&self.own[index]);
                 seen[node.frame.0 as usize] = true;
             }
@@ -397,6 +399,8 @@ mod tests {
             ["[test] T#a() changed", "[test] T#gone() removed"]
         );
         assert_eq!(tests[0].change.delta(Metric::Bytecodes), 102);
+        let methods = diff.methods(Metric::Calls);
+        assert_eq!(names(&diff, &methods), ["g added", "f changed"]);
         let untested = profile(&[(&["main"], 1, 1)]);
         assert!(Diff::of(&base, &untested, &NameFilter::default())
             .tests(Metric::Calls)
