@@ -95,7 +95,7 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
     page.raw(",");
     page.number(diff.files.1);
     page.raw("],\"tested\":");
-    page.raw(if diff.both_have_tests { "true" } else { "false" });
+    page.raw(if diff.both_have_tests() { "true" } else { "false" });
     page.raw(",\n\"names\":[");
     for (position, name) in diff.tree.frames().iter().enumerate() {
         page.raw(if position == 0 { "\n" } else { ",\n" });

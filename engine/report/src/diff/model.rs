@@ -116,8 +116,9 @@ pub struct Diff {
     pub counted: Vec<bool>,
     /// How many profile files each side merged.
     pub files: (u64, u64),
-    /// Whether both sides have test contexts (`[test] ...` top-level frames).
-    pub both_have_tests: bool,
+    /// Whether the base and the new side have test contexts (`[test] ...`
+    /// top-level frames).
+    pub has_tests: (bool, bool),
 }
 
 impl Diff {
@@ -161,8 +162,13 @@ impl Diff {
             total,
             counted,
             files: (base.files, new.files),
-            both_have_tests: has_tests(base) && has_tests(new),
+            has_tests: (has_tests(base), has_tests(new)),
         }
+    }
+
+    /// Whether tests can be compared: both sides have them.
+    pub fn both_have_tests(&self) -> bool {
+        self.has_tests.0 && self.has_tests.1
     }
 
     /// The whole profiles' totals on both sides.
@@ -218,7 +224,7 @@ impl Diff {
     /// frame), the largest absolute change in `metric` first; none unless
     /// both sides have tests.
     pub fn tests(&self, metric: Metric) -> Vec<Row> {
-        if !self.both_have_tests {
+        if !self.both_have_tests() {
             return Vec::new();
         }
         let rows = self

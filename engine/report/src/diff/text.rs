@@ -35,11 +35,16 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     let (rows, left_out) = shown(&methods, churn, options);
     write_rows(diff, &rows, left_out, "method", "methods", metric, &mut out)?;
 
-    if diff.both_have_tests {
-        let tests = diff.tests(metric);
-        writeln!(out, "\n== Tests by change in {} ==", metric_name(metric))?;
-        let (rows, left_out) = shown(&tests, churn, options);
-        write_rows(diff, &rows, left_out, "test", "tests", metric, &mut out)?;
+    match diff.has_tests {
+        (true, true) => {
+            let tests = diff.tests(metric);
+            writeln!(out, "\n== Tests by change in {} ==", metric_name(metric))?;
+            let (rows, left_out) = shown(&tests, churn, options);
+            write_rows(diff, &rows, left_out, "test", "tests", metric, &mut out)?;
+        }
+        (true, false) => writeln!(out, "\nOnly the base profiles have tests: no test is compared.")?,
+        (false, true) => writeln!(out, "\nOnly the new profiles have tests: no test is compared.")?,
+        (false, false) => {}
     }
 
     writeln!(
