@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Reports suite: `jp report`'s HTML page in a real headless browser (its Tests view on a profile
 # of a test run included), its speedscope files against speedscope's published schema and in the
-# speedscope app itself, and its folded files through speedscope's importer of collapsed stacks.
+# speedscope app itself, and its folded files through speedscope's importer of collapsed stacks;
+# and `jp diff`'s HTML page (its differential icicle graph, hover, zoom and ranked tables) in the
+# same browser.
 #
 # Every `integration-tests/reports/*.test.mjs` runs under Node with these environment variables:
 #   JP          the jp binary (release build)

@@ -1,6 +1,7 @@
 //! The `jp` command line: glue over the engine crates. It parses flags,
 //! calls the engine and prints results; it computes nothing itself.
 
+mod diff;
 mod inspect;
 mod instrument;
 mod output;
@@ -31,6 +32,8 @@ enum Command {
     Instrument(instrument::Args),
     /// Merge profiles and write a report.
     Report(report::Args),
+    /// Compare profiles: what changed, per context, method and test.
+    Diff(diff::Args),
 }
 
 /// Exit code when every input was handled.
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Roundtrip(args) => roundtrip::run(&args),
         Command::Instrument(args) => instrument::run(&args),
         Command::Report(args) => return report::main(&args),
+        Command::Diff(args) => return diff::main(&args),
     };
     match result {
         Ok(true) => ExitCode::from(EXIT_OK),

@@ -93,7 +93,7 @@ pub struct Args {
 
 /// `--max-output-size`: a number of bytes, or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct SizeLimit(Option<u64>);
+pub(crate) struct SizeLimit(pub(crate) Option<u64>);
 
 /// Runs the command and gives its exit code: 0 for a report written (or a
 /// closed stdout; warnings go to stderr), 2 when a profile could not be
@@ -110,6 +110,12 @@ pub fn main(args: &Args) -> ExitCode {
         Some(path) => jp_report::run::run(&args.profiles, format, &options, path),
         None => to_stdout(&args.profiles, format, &options),
     };
+    exit_code(reported)
+}
+
+/// Prints the warnings or the errors of a report (or a diff) and gives its
+/// exit code: 0 when it was written (or stdout closed), 2 otherwise.
+pub(crate) fn exit_code(reported: Result<Vec<ReportWarning>, ReportError>) -> ExitCode {
     match reported {
         Ok(warnings) => {
             for warning in &warnings {
@@ -148,7 +154,7 @@ fn to_stdout(
 }
 
 /// A percentage from 0 to 100.
-fn percentage(text: &str) -> Result<f64, String> {
+pub(crate) fn percentage(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
         _ => Err(format!("`{text}` is not a percentage from 0 to 100")),
@@ -157,7 +163,7 @@ fn percentage(text: &str) -> Result<f64, String> {
 
 /// A size: bytes, or with a suffix `K`, `M`, `G` or `T` (also `KiB`, ...,
 /// any case), powers of 1024; `0` or `unlimited` for no limit.
-fn size_limit(text: &str) -> Result<SizeLimit, String> {
+pub(crate) fn size_limit(text: &str) -> Result<SizeLimit, String> {
     let invalid = || format!("`{text}` is not a size: bytes, or a number with K, M, G or T, or `unlimited`");
     if text.eq_ignore_ascii_case("unlimited") {
         return Ok(SizeLimit(None));

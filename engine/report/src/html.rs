@@ -42,7 +42,8 @@ const BODY: &str = include_str!("html/body.html");
 /// The page's script: reads the data element and draws everything.
 const SCRIPT: &str = include_str!("html/report.js");
 /// Nothing from anywhere else: the inline style and script, and canvas images.
-const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+pub(crate) const CSP: &str =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 /// Metadata keys shown first, in this order; any others follow by name (as in [`crate::text`]).
 const KNOWN_META: [&str; 8] = ["agent", "jvm", "bba", "threads", "start", "end", "pid", "command"];
 

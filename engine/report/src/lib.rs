@@ -28,6 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod diff;
 pub mod folded;
 mod hot;
 pub mod html;
@@ -43,6 +44,7 @@ pub mod text;
 mod totals;
 mod visible;
 
+pub use diff::DiffFormat;
 pub use hot::{hot_methods, HotMethod};
 pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
 pub use run::{Format, ReportError};

@@ -8,18 +8,57 @@ use std::fmt;
 use std::io::{self, Write};
 
 use crate::folded::FoldedSize;
-use crate::Format;
+use crate::{DiffFormat, Format};
 
 /// The default of [`crate::Options::max_output_size`]: 1 GiB, some 70
 /// times the HTML report of a million contexts.
 pub const DEFAULT_MAX_OUTPUT_SIZE: u64 = 1 << 30;
 
+/// What a limited output is: a report of one profile, or a diff of two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// `jp report`'s, in its format.
+    Report(Format),
+    /// `jp diff`'s, in its format.
+    Diff(DiffFormat),
+}
+
+impl Output {
+    /// `the html report`, `the json diff`: how the error names it.
+    fn describe(self) -> String {
+        match self {
+            Output::Report(format) => format!("the {} report", format.name()),
+            Output::Diff(format) => format!("the {} diff", format.name()),
+        }
+    }
+
+    /// The flags that make this output smaller.
+    fn narrowing(self) -> &'static str {
+        match self {
+            Output::Report(_) => "Leave contexts out with --threshold or --max-depth",
+            Output::Diff(_) => "Leave rows out with --threshold, --limit or --filter",
+        }
+    }
+}
+
+impl From<Format> for Output {
+    fn from(format: Format) -> Output {
+        Output::Report(format)
+    }
+}
+
+impl From<DiffFormat> for Output {
+    fn from(format: DiffFormat) -> Output {
+        Output::Diff(format)
+    }
+}
+
 /// A report larger than the limit; carried inside the `io::Error` of the
 /// write that met it (kind `FileTooLarge`), see [`OutputTooLarge::of`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutputTooLarge {
-    /// The report's format.
-    pub format: Format,
+    /// What was being written.
+    pub format: Output,
     /// The limit, in bytes.
     pub limit: u64,
     /// The size of a folded report, known before writing; `None` when
@@ -56,9 +95,10 @@ impl fmt::Display for OutputTooLarge {
             ),
             None => write!(
                 f,
-                "the {} report reached the limit of {limit} and was stopped there. \
-                 Leave contexts out with --threshold or --max-depth, or raise the limit with --max-output-size",
-                self.format.name()
+                "{} reached the limit of {limit} and was stopped there. \
+                 {}, or raise the limit with --max-output-size",
+                self.format.describe(),
+                self.format.narrowing()
             ),
         }
     }
@@ -88,17 +128,17 @@ pub struct LimitedWriter<W> {
     inner: W,
     written: u64,
     limit: Option<u64>,
-    format: Format,
+    format: Output,
 }
 
 impl<W: Write> LimitedWriter<W> {
     /// `inner` limited to `limit` bytes (none for `None`); `format` names the report in the error.
-    pub fn new(inner: W, limit: Option<u64>, format: Format) -> Self {
+    pub fn new(inner: W, limit: Option<u64>, format: impl Into<Output>) -> Self {
         LimitedWriter {
             inner,
             written: 0,
             limit,
-            format,
+            format: format.into(),
         }
     }
 }
@@ -144,12 +184,30 @@ mod tests {
         let error = out.write_all(b"x").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
         let too_large = OutputTooLarge::of(&error).unwrap();
-        assert_eq!((too_large.format, too_large.limit), (Format::Html, 10));
+        assert_eq!(
+            (too_large.format, too_large.limit),
+            (Output::Report(Format::Html), 10)
+        );
         assert!(error
             .to_string()
             .starts_with("the html report reached the limit of 10 bytes"));
         assert_eq!(out.inner, b"0123456789");
         let mut unlimited = LimitedWriter::new(Vec::new(), None, Format::Text);
         unlimited.write_all(&[0; 100]).unwrap();
+    }
+
+    #[test]
+    fn a_diff_too_large_names_the_flags_of_jp_diff() {
+        let mut out = LimitedWriter::new(Vec::new(), Some(1), DiffFormat::Json);
+        let error = out.write_all(b"{}").unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.starts_with("the json diff reached the limit of 1 bytes"),
+            "{message}"
+        );
+        assert!(
+            message.contains("--limit") && !message.contains("--max-depth"),
+            "{message}"
+        );
     }
 }

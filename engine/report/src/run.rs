@@ -133,7 +133,7 @@ pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dy
         if size.bytes > limit {
             let folded = Some(size);
             return Err(OutputTooLarge {
-                format,
+                format: format.into(),
                 limit,
                 folded,
             }
@@ -327,7 +327,7 @@ mod tests {
             };
             assert_eq!(
                 (source.format, source.folded.is_some()),
-                (format, format == Format::Folded)
+                (format.into(), format == Format::Folded)
             );
             assert_eq!(entries(dir.path()), ["chain.jpprof", "report.html"]);
             assert_eq!(std::fs::read_to_string(&out).unwrap(), "the last good report\n");

@@ -84,7 +84,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     out.flush()
 }
 
-fn metric_name(metric: Metric) -> &'static str {
+pub(crate) fn metric_name(metric: Metric) -> &'static str {
     match metric {
         Metric::Calls => "calls",
         Metric::Bytecodes => "bytecodes",
@@ -438,7 +438,7 @@ fn write_tests(
 }
 
 /// `value` with a `,` between groups of three digits.
-fn thousands(value: u64) -> String {
+pub(crate) fn thousands(value: u64) -> String {
     let mut text = Vec::new();
     push_thousands(&mut text, value, 0);
     String::from_utf8(text).expect("digits and commas")
@@ -497,7 +497,7 @@ fn push_bar(line: &mut Vec<u8>, value: u64, max: u64) {
 
 /// Two spaces per level above `depth`, up to [`MAX_INDENT_DEPTH`] levels;
 /// deeper, the indentation of the level after it and `[depth N] `.
-fn push_indent(line: &mut Vec<u8>, depth: u32) {
+pub(crate) fn push_indent(line: &mut Vec<u8>, depth: u32) {
     let levels = depth.min(MAX_INDENT_DEPTH + 1) - 1;
     line.resize(line.len() + 2 * levels as usize, b' ');
     if depth > MAX_INDENT_DEPTH + 1 {

@@ -1,0 +1,217 @@
+//! The diff as one self-contained HTML page, built as the report's page is
+//! ([`crate::html`]: the same Content-Security-Policy, nothing loaded from
+//! elsewhere, the data as escaped JSON in a `<script type="application/json">`
+//! element that the page's script reads): a differential icicle graph of the
+//! joined tree, each frame as wide as its subtree on both sides together and
+//! coloured by the change of its own value (red for growth, blue for
+//! shrinkage, deeper for larger changes), with hover details and click to
+//! zoom; and the ranked tables of methods and tests.
+//!
+//! The graph holds every context of the joined tree, depth first, siblings
+//! by their combined subtree total in the metric, as flat arrays of depth,
+//! frame, presence (1: base, 2: new, 3: both) and the own calls and
+//! bytecodes of each side. The tables hold the rows that the text diff
+//! lists (`--threshold`, `--limit`).
+
+use std::io::{self, Write};
+
+use jp_profile::{Metric, NodeId};
+
+use super::{shown, Diff, DiffOptions, Row};
+use crate::html::CSP;
+use crate::json_out::{Context, JsonOut};
+use crate::text::metric_name;
+
+/// The page's style sheet.
+const STYLE: &str = include_str!("html/diff.css");
+/// The page's body, filled in by the script.
+const BODY: &str = include_str!("html/body.html");
+/// The page's script: reads the data element and draws everything.
+const SCRIPT: &str = include_str!("html/diff.js");
+
+/// Writes the HTML diff.
+///
+/// # Errors
+/// Those of `out`.
+pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Result<()> {
+    let mut page = JsonOut::new(&mut out, Context::Script);
+    page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
+    page.raw(CSP);
+    page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    page.raw("JP profile diff</title>\n<style>\n");
+    page.raw(STYLE);
+    page.raw("</style>\n</head>\n<body>\n");
+    page.raw(BODY);
+    page.raw("<script type=\"application/json\" id=\"jp-data\">");
+    write_data(diff, options, &mut page)?;
+    page.raw("</script>\n<script>\n");
+    page.raw(SCRIPT);
+    page.raw("</script>\n</body>\n</html>\n");
+    page.flush()
+}
+
+/// Every context, depth first from the root, siblings by combined subtree
+/// total in `metric` (largest first, ties by name), with its depth.
+fn depth_first(diff: &Diff, metric: Metric) -> Vec<(NodeId, u32)> {
+    let size = |id: NodeId| {
+        let total = diff.total[id.0 as usize];
+        u128::from(total.base.get(metric)) + u128::from(total.new.get(metric))
+    };
+    let mut out = Vec::with_capacity(diff.own.len());
+    let mut work = vec![(NodeId::ROOT, 0u32)];
+    let mut siblings = Vec::new();
+    while let Some((id, depth)) = work.pop() {
+        out.push((id, depth));
+        siblings.clear();
+        siblings.extend(diff.tree.children(id));
+        siblings.sort_by(|&a, &b| {
+            size(b)
+                .cmp(&size(a))
+                .then_with(|| diff.frame_name(a).cmp(diff.frame_name(b)))
+        });
+        work.extend(siblings.iter().rev().map(|&child| (child, depth + 1)));
+    }
+    out
+}
+
+/// The data element's JSON (see the script's `load`).
+fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W>) -> io::Result<()> {
+    let metric = options.metric;
+    let churn = diff.churn(metric);
+    page.raw("{\"version\":1,\"generator\":");
+    page.string(concat!("jp ", env!("CARGO_PKG_VERSION")));
+    page.raw(",\"metric\":");
+    page.string(metric_name(metric));
+    page.raw(",\"threshold\":");
+    page.string(&options.threshold.to_string());
+    page.raw(",\"filter\":");
+    match &options.filter.0 {
+        Some(text) => page.string(text),
+        None => page.raw("null"),
+    }
+    page.raw(",\"files\":[");
+    page.number(diff.files.0);
+    page.raw(",");
+    page.number(diff.files.1);
+    page.raw("],\"tested\":");
+    page.raw(if diff.both_have_tests() { "true" } else { "false" });
+    page.raw(",\n\"names\":[");
+    for (position, name) in diff.tree.frames().iter().enumerate() {
+        page.raw(if position == 0 { "\n" } else { ",\n" });
+        page.string(name);
+        page.flush_if_full()?;
+    }
+    let contexts = depth_first(diff, metric);
+    page.raw("],\n\"depth\":");
+    page.numbers(contexts.iter().map(|&(_, depth)| u64::from(depth)))?;
+    // The root has no frame: it is written as frame 0 and never named.
+    page.raw(",\n\"frame\":");
+    page.numbers(
+        contexts
+            .iter()
+            .map(|&(id, _)| u64::from(diff.tree.node(id).frame.0)),
+    )?;
+    page.raw(",\n\"present\":");
+    page.numbers(contexts.iter().map(|&(id, _)| {
+        let own = diff.own[id.0 as usize];
+        u64::from(own.in_base) | u64::from(own.in_new) << 1
+    }))?;
+    for (key, value) in [
+        (
+            "baseCalls",
+            (|c: &super::Change| c.base.calls) as fn(&super::Change) -> u64,
+        ),
+        ("baseBytecodes", |c| c.base.bytecodes),
+        ("newCalls", |c| c.new.calls),
+        ("newBytecodes", |c| c.new.bytecodes),
+    ] {
+        page.raw(",\n\"");
+        page.raw(key);
+        page.raw("\":");
+        page.numbers(contexts.iter().map(|&(id, _)| value(&diff.own[id.0 as usize])))?;
+    }
+    let (methods, methods_left) = shown(&diff.methods(metric), churn, options);
+    page.raw(",\n\"methods\":");
+    rows(page, &methods)?;
+    page.raw(",\"methodsLeft\":");
+    page.number(methods_left as u64);
+    let (tests, tests_left) = shown(&diff.tests(metric), churn, options);
+    page.raw(",\n\"tests\":");
+    rows(page, &tests)?;
+    page.raw(",\"testsLeft\":");
+    page.number(tests_left as u64);
+    page.raw("}\n");
+    Ok(())
+}
+
+/// Rows as a flat array of frame, presence, base calls, base bytecodes,
+/// new calls and new bytecodes.
+fn rows<W: Write>(page: &mut JsonOut<W>, rows: &[Row]) -> io::Result<()> {
+    page.numbers(rows.iter().flat_map(|row| {
+        let change = row.change;
+        [
+            u64::from(row.frame.0),
+            u64::from(change.in_base) | u64::from(change.in_new) << 1,
+            change.base.calls,
+            change.base.bytecodes,
+            change.new.calls,
+            change.new.bytecodes,
+        ]
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::NameFilter;
+    use crate::profile;
+    use serde_json::Value;
+
+    fn page(diff: &Diff) -> String {
+        let mut out = Vec::new();
+        write(diff, &DiffOptions::new(Metric::Bytecodes), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn data(page: &str) -> Value {
+        let open = "<script type=\"application/json\" id=\"jp-data\">";
+        let start = page.find(open).unwrap() + open.len();
+        let end = start + page[start..].find("</script>").unwrap();
+        serde_json::from_str(&page[start..end]).unwrap()
+    }
+
+    #[test]
+    fn the_page_holds_every_context_of_both_sides_and_the_ranked_methods() {
+        let base = profile(&[
+            (&["main"], 1, 10),
+            (&["main", "f"], 1, 10),
+            (&["main", "old"], 1, 3),
+        ]);
+        let new = profile(&[(&["main"], 1, 10), (&["main", "f"], 1, 90)]);
+        let diff = Diff::of(&base, &new, &NameFilter::default());
+        let data = data(&page(&diff));
+        assert_eq!(data["depth"], serde_json::json!([0, 1, 2, 2]));
+        assert_eq!(data["present"], serde_json::json!([0, 3, 3, 1]));
+        assert_eq!(data["newBytecodes"], serde_json::json!([0, 10, 90, 0]));
+        let names = data["names"].as_array().unwrap();
+        let first = data["methods"][0].as_u64().unwrap() as usize;
+        assert_eq!(names[first], "f");
+        assert_eq!(data["methods"].as_array().unwrap().len(), 2 * 6);
+    }
+
+    #[test]
+    fn the_page_loads_nothing_from_elsewhere_and_no_name_becomes_markup() {
+        let evil = "x.Evil.m</script><img src=x onerror=alert(1)>()V";
+        let p = profile(&[(&["main", evil], 1, 10)]);
+        let page = page(&Diff::of(&p, &profile(&[]), &NameFilter::default()));
+        assert!(page.contains(&format!("content=\"{CSP}\"")));
+        assert_eq!(page.matches("</script>").count(), 2);
+        assert!(!page.contains("<img"));
+        for asset in [STYLE, BODY, SCRIPT] {
+            assert!(!asset.contains("</script") && !asset.contains("</style"));
+            assert!(!asset.contains("http:") && !asset.contains("https:") && !asset.contains("url("));
+            assert!(!asset.contains("src="));
+        }
+    }
+}

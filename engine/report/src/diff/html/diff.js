@@ -1,0 +1,265 @@
+'use strict';
+// Reads the diff's data element and draws the summary, the differential icicle graph and the
+// tables. Names only ever go into text nodes (textContent) and the canvas, never into markup.
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const ROW = 18;
+  // A canvas cannot be much taller than 16,000 pixels; deeper frames are reached by zooming.
+  const MAX_ROWS = 900;
+  const MAX_ABOVE = 40;
+  const data = JSON.parse($('jp-data').textContent);
+  const names = data.names;
+  const count = data.depth.length;
+  const own = {
+    calls: [data.baseCalls, data.newCalls],
+    bytecodes: [data.baseBytecodes, data.newBytecodes],
+  };
+  const state = { metric: data.metric, zoom: 0 };
+
+  // Parents, children and subtree totals from the depth-first arrays.
+  const parent = new Int32Array(count);
+  const kids = Array.from({ length: count }, () => []);
+  const total = {};
+  {
+    const path = [0];
+    for (let i = 1; i < count; i += 1) {
+      const depth = data.depth[i];
+      path.length = depth;
+      parent[i] = path[depth - 1];
+      kids[parent[i]].push(i);
+      path.push(i);
+    }
+    for (const metric of ['calls', 'bytecodes']) {
+      const base = Float64Array.from(own[metric][0]);
+      const fresh = Float64Array.from(own[metric][1]);
+      for (let i = count - 1; i > 0; i -= 1) {
+        base[parent[i]] += base[i];
+        fresh[parent[i]] += fresh[i];
+      }
+      total[metric] = [base, fresh];
+    }
+  }
+
+  const format = (value) => Math.round(value).toLocaleString('en-US');
+  const signed = (value) => (value > 0 ? '+' : value < 0 ? '-' : '') + format(Math.abs(value));
+  const percent = (base, fresh) => {
+    if (fresh === base) return '0.0%';
+    if (base === 0) return 'new';
+    const value = ((fresh - base) * 100) / base;
+    return `${value >= 0 ? '+' : ''}${value.toFixed(1)}%`;
+  };
+  const status = (present, base, fresh) =>
+    present === 2 ? 'added' : present === 1 ? 'removed' : base === fresh ? 'unchanged' : 'changed';
+  const element = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  function summary() {
+    const box = $('summary');
+    box.textContent = '';
+    const add = (term, value) => {
+      box.append(element('dt', '', term), element('dd', '', value));
+    };
+    add('profiles', `base ${data.files[0]}, new ${data.files[1]}`);
+    for (const metric of ['calls', 'bytecodes']) {
+      const [base, fresh] = [total[metric][0][0], total[metric][1][0]];
+      add(`total ${metric}`, `${format(base)} → ${format(fresh)} (${signed(fresh - base)}, ${percent(base, fresh)})`);
+    }
+    if (data.filter !== null) add('filter', `frames containing "${data.filter}"`);
+  }
+
+  // Own change of every context in the metric, and the largest one, for the colours.
+  function ownDelta(metric) {
+    const [base, fresh] = own[metric];
+    let largest = 0;
+    const delta = new Float64Array(count);
+    for (let i = 1; i < count; i += 1) {
+      delta[i] = fresh[i] - base[i];
+      largest = Math.max(largest, Math.abs(delta[i]));
+    }
+    return { delta, largest };
+  }
+
+  function color(delta, largest) {
+    if (delta === 0 || largest === 0) return '#dcdfe4';
+    // sqrt: small changes stay visible next to a large one.
+    const t = 0.25 + 0.75 * Math.sqrt(Math.abs(delta) / largest);
+    const [r, g, b] = delta > 0 ? [214, 39, 40] : [31, 95, 191];
+    const mix = (channel) => Math.round(236 + (channel - 236) * t);
+    return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
+  }
+
+  function label(id) {
+    if (id === 0) return 'all threads';
+    const name = names[data.frame[id]];
+    if (name.startsWith('[test] ')) return name;
+    const open = name.indexOf('(');
+    const qualified = open >= 0 ? name.slice(0, open) : name;
+    const parts = qualified.split('.');
+    return parts.length > 2 ? parts.slice(-2).join('.') : qualified;
+  }
+
+  const flame = { rows: [], width: 0 };
+
+  function draw() {
+    const box = $('flame-box');
+    const canvas = $('flame');
+    const width = Math.max(box.clientWidth - 2, 100);
+    const [base, fresh] = total[state.metric];
+    const size = (id) => base[id] + fresh[id];
+    const { delta, largest } = ownDelta(state.metric);
+    const above = [];
+    for (let id = state.zoom; id !== 0; id = parent[id]) above.unshift(id);
+    above.unshift(0);
+    above.pop();
+    // Deep in a recursion, the root and the nearest callers stand for the whole path above.
+    if (above.length > MAX_ABOVE) above.splice(1, above.length - MAX_ABOVE);
+    const scale = size(state.zoom) > 0 ? width / size(state.zoom) : 0;
+    const rects = [];
+    const stack = [[state.zoom, 0, above.length]];
+    let deepest = above.length;
+    let cut = false;
+    while (stack.length) {
+      const [id, x, row] = stack.pop();
+      if (row >= MAX_ROWS) {
+        cut = true;
+        continue;
+      }
+      rects.push(id, x, size(id) * scale, row);
+      deepest = Math.max(deepest, row);
+      let at = x;
+      for (const kid of kids[id]) {
+        const w = size(kid) * scale;
+        if (w >= 1) stack.push([kid, at, row + 1]);
+        at += w;
+      }
+    }
+    const height = (deepest + 1) * ROW;
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    const context = canvas.getContext('2d');
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, width, height);
+    context.font = '11px ui-monospace, "DejaVu Sans Mono", monospace';
+    context.textBaseline = 'middle';
+    const charWidth = context.measureText('m').width || 7;
+    flame.rows = [];
+    const place = (id, x, w, row) => {
+      context.fillStyle = color(delta[id], largest);
+      context.fillRect(x, row * ROW, Math.max(w - 1, 0.5), ROW - 1);
+      if (w > 3 * charWidth) {
+        let text = label(id);
+        const fits = Math.floor((w - 6) / charWidth);
+        if (text.length > fits) text = `${text.slice(0, Math.max(fits - 1, 1))}…`;
+        context.fillStyle = '#1d2330';
+        context.fillText(text, x + 3, row * ROW + ROW / 2);
+      }
+      (flame.rows[row] || (flame.rows[row] = [])).push([x, x + w, id]);
+    };
+    above.forEach((id, row) => place(id, 0, width, row));
+    for (let i = 0; i < rects.length; i += 4) place(rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
+    flame.width = width;
+    const note = $('flame-note');
+    note.hidden = !cut;
+    note.textContent = cut ? `Frames deeper than ${MAX_ROWS} rows are not drawn; click a deep frame to zoom in.` : '';
+  }
+
+  function hit(event) {
+    const rect = $('flame').getBoundingClientRect();
+    const x = event.clientX - rect.left;
+    const row = flame.rows[Math.floor((event.clientY - rect.top) / ROW)];
+    if (!row) return -1;
+    const found = row.find(([from, to]) => x >= from && x < to);
+    return found ? found[2] : -1;
+  }
+
+  function details(id) {
+    const metric = state.metric;
+    const [ownBase, ownNew] = [own[metric][0][id], own[metric][1][id]];
+    const [base, fresh] = [total[metric][0][id], total[metric][1][id]];
+    const lines = [id === 0 ? 'all threads' : names[data.frame[id]]];
+    if (id !== 0) lines.push(`status: ${status(data.present[id], ownBase, ownNew)}`);
+    lines.push(`own ${metric}: base ${format(ownBase)}, new ${format(ownNew)}, change ${signed(ownNew - ownBase)} (${percent(ownBase, ownNew)})`);
+    lines.push(`subtree ${metric}: base ${format(base)}, new ${format(fresh)}, change ${signed(fresh - base)} (${percent(base, fresh)})`);
+    return lines.join('\n');
+  }
+
+  function table(id, rows, left, what) {
+    const body = $(id).querySelector('tbody');
+    body.textContent = '';
+    const metricIndex = state.metric === 'calls' ? 0 : 1;
+    const entries = [];
+    for (let i = 0; i < rows.length; i += 6) {
+      entries.push({ frame: rows[i], present: rows[i + 1], base: rows[i + 2 + metricIndex], fresh: rows[i + 4 + metricIndex] });
+    }
+    entries.sort((a, b) => Math.abs(b.fresh - b.base) - Math.abs(a.fresh - a.base));
+    for (const entry of entries) {
+      const tr = element('tr');
+      const kind = status(entry.present, entry.base, entry.fresh);
+      const change = entry.fresh - entry.base;
+      const name = names[entry.frame];
+      tr.append(
+        element('td', kind, kind),
+        element('td', 'num', format(entry.base)),
+        element('td', 'num', format(entry.fresh)),
+        element('td', `num ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`, signed(change)),
+        element('td', 'num', percent(entry.base, entry.fresh)),
+        element('td', 'name', what === 'test' && name.startsWith('[test] ') ? name.slice(7) : name),
+      );
+      body.append(tr);
+    }
+    if (entries.length === 0) {
+      const tr = element('tr');
+      const td = element('td', 'hint', `No ${what} changed.`);
+      td.colSpan = 6;
+      tr.append(td);
+      body.append(tr);
+    }
+    const note = $(`${id}-note`);
+    note.hidden = left === 0;
+    note.textContent = left === 0 ? '' : `${left} more changed ${what}s left out by --threshold or --limit (ranked by ${data.metric}).`;
+  }
+
+  function render() {
+    draw();
+    table('methods', data.methods, data.methodsLeft, 'method');
+    if (data.tested) table('tests', data.tests, data.testsLeft, 'test');
+  }
+
+  const canvas = $('flame');
+  const tooltip = $('tooltip');
+  canvas.addEventListener('mousemove', (event) => {
+    const id = hit(event);
+    tooltip.hidden = id < 0;
+    if (id < 0) return;
+    tooltip.textContent = details(id);
+    tooltip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - 660)}px`;
+    tooltip.style.top = `${event.clientY + 14}px`;
+  });
+  canvas.addEventListener('mouseleave', () => { tooltip.hidden = true; });
+  canvas.addEventListener('click', (event) => {
+    const id = hit(event);
+    if (id < 0) return;
+    state.zoom = id === state.zoom ? parent[id] : id;
+    draw();
+  });
+  $('metric').value = state.metric;
+  $('metric').addEventListener('change', (event) => {
+    state.metric = event.target.value;
+    render();
+  });
+  window.addEventListener('resize', draw);
+
+  summary();
+  $('tests-section').hidden = !data.tested;
+  $('loading').hidden = true;
+  render();
+  document.body.dataset.ready = 'true';
+  window.jpDiff = { contexts: count, zoom: () => state.zoom };
+}());
