@@ -258,7 +258,8 @@ public class JpPlugin implements Plugin<Project> {
 
         /**
          * {@code classpath} with the instrumented directories of {@code jp.sourceSets} in place of
-         * their compiler output, and the runtime jar; built by the instrument tasks.
+         * their compiler output, the runtime jar and the test listeners' jar (which gives each
+         * test run through JUnit Platform its own context); built by the instrument tasks.
          */
         private FileCollection instrumentedClasspath(final FileCollection classpath) {
             ConfigurableFileCollection files =
@@ -274,12 +275,14 @@ public class JpPlugin implements Plugin<Project> {
                                         }
                                     }
                                     File runtime;
+                                    File listeners;
                                     try {
                                         runtime = RuntimeJar.extractTo(jpDir("runtime").toPath()).toFile();
+                                        listeners = RuntimeJar.extractListenersTo(jpDir("runtime").toPath()).toFile();
                                     } catch (EngineException e) {
                                         throw new GradleException("jp: " + e.getMessage(), e);
                                     }
-                                    return Classpaths.swap(classpath, instrumented, runtime);
+                                    return Classpaths.swap(classpath, instrumented, runtime, listeners);
                                 }
                             });
             files.builtBy(classpath, instrumentTasks());
