@@ -237,8 +237,10 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     }
 
     @Override
-    protected void skipped() {
+    protected void skipped() throws MojoExecutionException {
         setProperties(TestProperties.original(project.getProperties(), classesDirectory, testClassesDirectory));
+        File listenersJar = EngineCalls.listenersJar(new File(jpDirectory, "runtime"));
+        setProperties(TestProperties.listeners(project.getProperties(), session.getUserProperties(), listenersJar));
     }
 
     private static String blankToNull(String value) {

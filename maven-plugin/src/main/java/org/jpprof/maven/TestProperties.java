@@ -55,12 +55,31 @@ final class TestProperties {
         out.put(SUREFIRE_ARG_LINE, ArgLine.prepend(
                 lookup(project, user, SUREFIRE_ARG_LINE), project.getProperty(ARG_LINE), jp));
         String jar = runtimeJar.getAbsolutePath();
-        String listeners = listenersJar.getAbsolutePath();
         out.put(RUNTIME_JAR, jar);
-        out.put(LISTENERS_JAR, listeners);
-        out.put(SUREFIRE_CLASSPATH, ArgLine.appendClasspath(
-                ArgLine.appendClasspath(lookup(project, user, SUREFIRE_CLASSPATH), jar), listeners));
+        putListeners(out, ArgLine.appendClasspath(lookup(project, user, SUREFIRE_CLASSPATH), jar), listenersJar);
         return out;
+    }
+
+    /**
+     * The properties that put the test listeners' jar alone on the class path, for a build that
+     * leaves the tests alone: a Surefire configuration that names JP's JUnit 4 listener (docs/maven.md)
+     * must find it, and without the runtime it does nothing.
+     *
+     * @param project the project's properties, as they are now
+     * @param user the build's user properties
+     * @param listenersJar the test listeners' jar
+     * @return the properties to set on the project
+     */
+    static Map<String, String> listeners(Properties project, Properties user, File listenersJar) {
+        Map<String, String> out = new LinkedHashMap<>();
+        putListeners(out, lookup(project, user, SUREFIRE_CLASSPATH), listenersJar);
+        return out;
+    }
+
+    private static void putListeners(Map<String, String> out, String classpath, File listenersJar) {
+        String jar = listenersJar.getAbsolutePath();
+        out.put(LISTENERS_JAR, jar);
+        out.put(SUREFIRE_CLASSPATH, ArgLine.appendClasspath(classpath, jar));
     }
 
     /**

@@ -62,4 +62,14 @@ class TestPropertiesTest {
         out = TestProperties.original(project, new File("/p/target/classes"), new File("/p/target/test-classes"));
         assertFalse(out.containsKey("jp.classesDirectory"));
     }
+
+    @Test
+    void a_skipped_build_still_has_the_listeners_on_the_class_path_once() {
+        Properties project = new Properties();
+        project.setProperty("maven.test.additionalClasspath", "/lib/extra.jar");
+        project.putAll(TestProperties.listeners(project, new Properties(), LISTENERS));
+        Map<String, String> again = TestProperties.listeners(project, new Properties(), LISTENERS);
+        assertEquals("/lib/extra.jar," + LISTENERS.getAbsolutePath(), again.get("maven.test.additionalClasspath"));
+        assertEquals(LISTENERS.getAbsolutePath(), again.get("jp.junitJar"));
+    }
 }
