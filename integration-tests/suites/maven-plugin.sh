@@ -330,12 +330,12 @@ if mvn_run multi "$multi" -T 2 verify jp:report; then
     core_profiles=("$multi"/core/target/jp/profiles/run-*/*.jpprof)
     app_profiles=("$multi"/app/target/jp/profiles/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
-        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
-        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String' &&
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.core\.FibTest#[^;]*;org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.app\.TableTest#[^;]*;org.acme.app.Table.row(int):java.lang.String' &&
         grep -q 'MultiThreadedBuilder implementation with a thread count of 2' "$work/multi.log" &&
         grep -q 'jp: target/classes -> target/jp/classes: 1 rewritten' "$work/multi.log" &&
         [[ $(grep -c 'jp: target/classes -> target/jp/classes: ' "$work/multi.log") == 2 ]]; then
-        pass "multi: mvn -T 2 verify: core and app (depending on core) each profiled on their own instrumented classes"
+        pass "multi: mvn -T 2 verify: core and app (depending on core) each profiled on their own instrumented classes, per test"
     else
         fail "multi: profiles of core (Fib.fib) and app (Table.row)"; show "$work/multi.log"
     fi
