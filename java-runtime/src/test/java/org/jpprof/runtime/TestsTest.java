@@ -68,6 +68,25 @@ class TestsTest {
         assertNull(profile.find("com.acme.FooTest.works()V"));
     }
 
+    /** A static initializer is top-level and restores what was current: it hands nothing over mid-test. */
+    @Test
+    void a_static_initializer_run_by_a_test_stays_top_level_and_the_test_goes_on() throws Exception {
+        DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("p.jpprof").toString());
+        MID clinit = MID.table("precise.com/acme/Lazy.<clinit>.()V.1")[0];
+        RC rc = new RC(Thread.currentThread());
+        rc.attach(agent, Thread.currentThread());
+        rc.beginTest(MID.test(WORKS));
+        IC saved = rc.top;
+        rc.enterRoot(clinit).count(2);
+        rc.restore(saved);
+        call(rc, mids[2], 7);
+        assertEquals(1, agent.running());
+        rc.endTest(MID.test(WORKS));
+        ProfileFile profile = ProfileFile.read(agent.write());
+        assertEquals(2, profile.get("com.acme.Lazy.<clinit>()V").bytecodes);
+        assertEquals(7, profile.get("[test] " + WORKS, "com.acme.FooTest.works()V").bytecodes);
+    }
+
     @Test
     void a_test_run_twice_adds_up_in_its_context() throws Exception {
         DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("p.jpprof").toString());
