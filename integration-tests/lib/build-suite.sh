@@ -17,6 +17,38 @@ no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; 
 # total_calls PROFILE...: the calls of all contexts of the profiles together (needs $jp).
 total_calls() { "$jp" report "$@" --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }'; }
 digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+# per_test_totals PROFILE...: one line per test context (`[test] <id>`), its id and the bytecodes of
+# its whole subtree, sorted (needs $jp).
+per_test_totals() {
+    "$jp" report "$@" --format folded --metric bytecodes |
+        awk '/^\[test\] / { value = $NF; sub(/ [0-9]+$/, ""); split($0, frames, ";"); s[frames[1]] += value }
+             END { for (t in s) print t " = " s[t] }' | LC_ALL=C sort
+}
+
+# check_per_test WHERE FOLDED-CALLS REPORTS: every test in Surefire's XML reports under REPORTS has
+# its own top-level context in FOLDED-CALLS (`jp report --format folded --metric calls`), run once,
+# and no method runs outside a test but static initializers. Surefire names a test `method` (JUnit
+# 4) or `method(Types)` (JUnit 5), and an invocation `method(Types)[n]`, whose context is
+# `[test] class#method(Types) > [n] <the rest of its display name>`.
+check_per_test() {
+    local where=$1 folded=$2 reports=$3 tests missing outside
+    tests=$(cat "$reports"/TEST-*.xml | grep -o '<testcase name="[^"]*" classname="[^"]*"' |
+        sed 's/<testcase name="\([^"]*\)" classname="\([^"]*\)"/\2#\1/' | LC_ALL=C sort -u)
+    missing=$(while read -r test; do
+        if [[ $test =~ ^(.*\))\[([0-9]+)\]$ ]]; then
+            grep -qE "^$(sed 's/[][().*^$+?{}|\\]/\\&/g' <<<"[test] ${BASH_REMATCH[1]} > [${BASH_REMATCH[2]}] ")[^;]* 1$" "$folded"
+        else
+            [[ $test == *')' ]] || test+='()'
+            grep -qxF "[test] $test 1" "$folded"
+        fi || echo "$test"
+    done <<<"$tests")
+    outside=$(grep -v '^\[test\] ' "$folded" | grep -v '^[^;]*<clinit>' | head -3)
+    if [[ -n $tests && -z $missing && -z $outside ]]; then
+        pass "per-test: $where: each of the $(wc -l <<<"$tests") tests is a top-level context, run once; nothing but static initializers outside"
+    else
+        fail "per-test: $where: tests without a context: ${missing:-none}; outside tests: ${outside:-nothing}"
+    fi
+}
 
 # check_demo_profiles WHERE PROFILE...: the profiles of the demo's test run show its hot spot: the
 # context with the most bytecodes of its own is Leaderboard.rank, and the insertion sort makes over

@@ -11,6 +11,9 @@
 #      hottest context is the quadratic sort, jp:report writes the report, and the packaged jar
 #      holds the compiler's classes, byte for byte; two builds at once in one project each write a
 #      run of profiles of their own and report it alone;
+#   2c. per-test contexts: in the demo's profiles every test is a top-level context, run once, with
+#      its set-up inside; three builds give identical per-test totals; in a JUnit 5 project
+#      (integration-tests/maven/params-demo) a parameterized test's invocations are told apart;
 #   3. jp:ide: the printed class path runs the application instrumented;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
@@ -103,6 +106,11 @@ if mvn_run demo "$demo" verify; then
 else
     fail "demo: mvn verify on a plain copy (cp -r) of examples/maven-demo"; show "$work/demo.log" 40
 fi
+# The JUnit 5 project of the per-test checks (2c), built while Maven may still fetch what it needs.
+params=$work/params
+copy_project "$root/integration-tests/maven/params-demo" "$params"
+mvn_run params "$params" verify
+params_status=$?
 online=0
 
 read -r tests bad < <(test_counts "$demo/target/surefire-reports")
@@ -161,6 +169,62 @@ if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profi
     fi
 else
     fail "at once: mvn test-compile"; show "$work/twice-prepare.log"
+fi
+
+# --- 2c. per-test contexts -------------------------------------------------------------------------
+# The demo (JUnit 4, Surefire's JUnit 4 provider with JP's listener): every test its own top-level
+# context, StatsTest's instance set-up (a field of four players) inside each of its tests, the
+# class's context from JUnit 4.13's class notifications; each build's per-test totals equal.
+demo_profiles=("$demo"/target/jp/profiles/run-*/test-*.jpprof)
+if "$jp" report "${demo_profiles[@]}" --format folded --metric calls --out "$work/demo-tests.folded"; then
+    check_per_test demo "$work/demo-tests.folded" "$demo/target/surefire-reports"
+else
+    fail "per-test: demo: jp report"
+fi
+setups=$(grep -cE '^\[test\] org\.example\.leaderboard\.StatsTest#[^;]*;org\.example\.leaderboard\.Player\.<init>[^;]* 4$' "$work/demo-tests.folded")
+if ((setups == 3)) && grep -qxF '[test] org.example.leaderboard.StatsTest 1' "$work/demo-tests.folded"; then
+    pass "per-test: demo: StatsTest's set-up (4 players) counts inside each of its 3 tests; the class has a context of its own"
+else
+    fail "per-test: demo: set-up inside the tests ($setups of 3)"; grep -F 'StatsTest' "$work/demo-tests.folded" | head -10
+fi
+per_test_totals "${demo_profiles[@]}" >"$work/demo-totals.txt"
+same=0
+for run in "$twice"/target/jp/profiles/run-*/; do
+    per_test_totals "$run"/*.jpprof >"$work/twice-totals.txt"
+    cmp -s "$work/demo-totals.txt" "$work/twice-totals.txt" && same=$((same + 1))
+done
+if ((same == 2)) && [[ -s $work/demo-totals.txt ]]; then
+    pass "per-test: demo: three builds give identical per-test totals ($(wc -l <"$work/demo-totals.txt") test contexts)"
+else
+    fail "per-test: demo: per-test totals differ between builds ($same of 2 equal)"; diff "$work/demo-totals.txt" "$work/twice-totals.txt" | head
+fi
+
+# A JUnit 5 project (Surefire's JUnit Platform provider, nothing of JP's in the POM but the
+# instrument goal): each invocation of a parameterized test a context of its own, with @BeforeEach
+# inside it and @BeforeAll under the class's context; the longer line runs more bytecodes.
+params_test='[test] org.example.params.FieldsTest#splits(String, int)'
+fields_split='org.example.params.Fields.split(java.lang.String):java.util.List'
+if ((params_status == 0)) && "$jp" report "$params"/target/jp/profiles/run-*/*.jpprof --format folded --metric calls \
+    --out "$work/params-calls.folded" && "$jp" report "$params"/target/jp/profiles/run-*/*.jpprof --format folded \
+    --metric bytecodes --out "$work/params-bytecodes.folded"; then
+    check_per_test params "$work/params-calls.folded" "$params/target/surefire-reports"
+    invocations=0
+    for invocation in '[1] a, 1' '[2] a,b, 2' '[3] a,b,c,d,e,f,g,h, 8'; do
+        grep -qxF "$params_test > $invocation;$fields_split 1" "$work/params-calls.folded" &&
+            grep -qE "^$(sed 's/[][().*^$]/\\&/g' <<<"$params_test > $invocation");org\.example\.params\.Fields\.<init>[^;]* 1$" "$work/params-calls.folded" &&
+            invocations=$((invocations + 1))
+    done
+    short=$(grep -F "$params_test > [1] a, 1;$fields_split " "$work/params-bytecodes.folded" | awk '{ print $NF }')
+    long=$(grep -F "$params_test > [3] a,b,c,d,e,f,g,h, 8;$fields_split " "$work/params-bytecodes.folded" | awk '{ print $NF }')
+    if ((invocations == 3 && ${long:-0} > ${short:-0})) &&
+        grep -qF '[test] org.example.params.FieldsTest;org.example.params.Fields.loadSeparators():void 1' "$work/params-calls.folded"; then
+        pass "per-test: params: 3 invocations of a parameterized test told apart, each with its @BeforeEach; @BeforeAll under the class ($short and $long bytecodes in split)"
+    else
+        fail "per-test: params: invocations told apart ($invocations of 3; split: ${short:-?} and ${long:-?} bytecodes)"
+        grep -F 'FieldsTest' "$work/params-calls.folded" | head -20
+    fi
+else
+    fail "per-test: params: mvn verify of a JUnit 5 project and its profile"; show "$work/params.log" 40
 fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------
@@ -266,12 +330,12 @@ if mvn_run multi "$multi" -T 2 verify jp:report; then
     core_profiles=("$multi"/core/target/jp/profiles/run-*/*.jpprof)
     app_profiles=("$multi"/app/target/jp/profiles/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
-        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
-        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String' &&
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.core\.FibTest#[^;]*;org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.app\.TableTest#[^;]*;org.acme.app.Table.row(int):java.lang.String' &&
         grep -q 'MultiThreadedBuilder implementation with a thread count of 2' "$work/multi.log" &&
         grep -q 'jp: target/classes -> target/jp/classes: 1 rewritten' "$work/multi.log" &&
         [[ $(grep -c 'jp: target/classes -> target/jp/classes: ' "$work/multi.log") == 2 ]]; then
-        pass "multi: mvn -T 2 verify: core and app (depending on core) each profiled on their own instrumented classes"
+        pass "multi: mvn -T 2 verify: core and app (depending on core) each profiled on their own instrumented classes, per test"
     else
         fail "multi: profiles of core (Fib.fib) and app (Table.row)"; show "$work/multi.log"
     fi

@@ -1,6 +1,7 @@
 package org.jpprof.gradle;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -172,7 +173,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setDescription(
                     "Runs the tests on instrumented classes with JP's runtime, which writes a profile.");
             final Test test = (Test) project.getTasks().getByName("test");
-            task.setClasspath(instrumentedClasspath(test.getClasspath()));
+            task.setClasspath(instrumentedClasspath(test.getClasspath(), true));
             task.dependsOn(instrumentTasks());
             task.finalizedBy(REPORT);
             Compat.whenEvaluated(
@@ -216,8 +217,8 @@ public class JpPlugin implements Plugin<Project> {
                             + " instrumented classes (also written to build/jp/ide.txt).");
             SourceSet main = sourceSets.getByName(SourceSet.MAIN_SOURCE_SET_NAME);
             Test test = (Test) project.getTasks().getByName("test");
-            task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath()));
-            task.setTestClasspath(instrumentedClasspath(test.getClasspath()));
+            task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath(), false));
+            task.setTestClasspath(instrumentedClasspath(test.getClasspath(), true));
             task.dependsOn(instrumentTasks());
             Compat.whenEvaluated(
                     project,
@@ -258,9 +259,11 @@ public class JpPlugin implements Plugin<Project> {
 
         /**
          * {@code classpath} with the instrumented directories of {@code jp.sourceSets} in place of
-         * their compiler output, and the runtime jar; built by the instrument tasks.
+         * their compiler output and the runtime jar, and for {@code tests} the test listeners' jar
+         * (which gives each test run through JUnit Platform its own context); built by the
+         * instrument tasks.
          */
-        private FileCollection instrumentedClasspath(final FileCollection classpath) {
+        private FileCollection instrumentedClasspath(final FileCollection classpath, final boolean tests) {
             ConfigurableFileCollection files =
                     project.files(
                             new Callable<List<File>>() {
@@ -273,13 +276,15 @@ public class JpPlugin implements Plugin<Project> {
                                             instrumented.put(classes.getAbsoluteFile(), dir);
                                         }
                                     }
-                                    File runtime;
+                                    List<File> jars = new ArrayList<>();
                                     try {
-                                        runtime = RuntimeJar.extractTo(jpDir("runtime").toPath()).toFile();
+                                        Path dir = jpDir("runtime").toPath();
+                                        jars.add(RuntimeJar.extractTo(dir).toFile());
+                                        if (tests) jars.add(RuntimeJar.extractListenersTo(dir).toFile());
                                     } catch (EngineException e) {
                                         throw new GradleException("jp: " + e.getMessage(), e);
                                     }
-                                    return Classpaths.swap(classpath, instrumented, runtime);
+                                    return Classpaths.swap(classpath, instrumented, jars.toArray(new File[0]));
                                 }
                             });
             files.builtBy(classpath, instrumentTasks());

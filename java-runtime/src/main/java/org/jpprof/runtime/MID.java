@@ -17,23 +17,29 @@ public final class MID {
      * internal name): the key interfaces pass to {@link #method}.
      */
     private static final ConcurrentHashMap<String, MID> BY_KEY = new ConcurrentHashMap<String, MID>();
+    /** The identifiers of test contexts ({@link #test}), by test id. */
+    private static final ConcurrentHashMap<String, MID> BY_TEST = new ConcurrentHashMap<String, MID>();
+    /** What a test context's frame name starts with: no method's frame can (see docs/runtime.md). */
+    static final String TEST_FRAME_PREFIX = "[test] ";
     private static final int DEFAULT_ANALYSIS = 1;
     private static final int PRECISE_ANALYSIS = 2;
     /** The block analyses seen in instrumented classes so far, as a bit set. */
     private static volatile int analyses;
 
-    /** The method's class, binary name ({@code com.acme.Main$Inner}). */
+    /** The method's class, binary name ({@code com.acme.Main$Inner}); empty for a test context. */
     public final String className;
-    /** The method's name. */
+    /** The method's name; the test id for a test context. */
     public final String name;
-    /** The method's original JVMS descriptor. */
+    /** The method's original JVMS descriptor; empty for a test context. */
     public final String descriptor;
     /** An upper bound of the bytecodes the method runs between two activation checks. */
     public final int bound;
     /** Unique and sequential in this JVM; children are hashed by it. */
     public final int id;
-    /** {@code className.name(descriptor)}, as profiles write it. */
+    /** {@code className.name(descriptor)}, or {@code [test] <test id>}, as profiles write it. */
     final String frame;
+    /** Whether this identifies a test context rather than a method. */
+    private final boolean test;
 
     private MID(String className, String name, String descriptor, int bound, String analysis) {
         this.className = className;
@@ -42,12 +48,43 @@ public final class MID {
         this.bound = bound;
         this.id = NEXT_ID.getAndIncrement();
         this.frame = className + '.' + name + descriptor;
+        this.test = false;
         int bit = "precise".equals(analysis) ? PRECISE_ANALYSIS : DEFAULT_ANALYSIS;
         if ((analyses & bit) == 0) {
             synchronized (MID.class) {
                 analyses |= bit;
             }
         }
+    }
+
+    /** A test context's identifier: its bound is 0, since no method runs as it. */
+    private MID(String testId) {
+        this.className = "";
+        this.name = testId;
+        this.descriptor = "";
+        this.bound = 0;
+        this.id = NEXT_ID.getAndIncrement();
+        this.frame = TEST_FRAME_PREFIX + testId;
+        this.test = true;
+    }
+
+    /**
+     * The identifier of the test context of {@code testId} (see {@link Tests}): one per test id,
+     * so that a test run again adds up in the same context.
+     */
+    static MID test(String testId) {
+        MID mid = BY_TEST.get(testId);
+        if (mid != null) {
+            return mid;
+        }
+        MID made = new MID(testId);
+        MID first = BY_TEST.putIfAbsent(testId, made);
+        return first != null ? first : made;
+    }
+
+    /** Whether this identifies a test context (frame {@code [test] <test id>}) rather than a method. */
+    public boolean isTest() {
+        return test;
     }
 
     /**

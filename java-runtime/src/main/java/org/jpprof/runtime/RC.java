@@ -1,6 +1,7 @@
 package org.jpprof.runtime;
 
 import java.lang.ref.WeakReference;
+import java.util.Arrays;
 
 /**
  * A thread's root context. Instrumented code finds it with {@link #current()}, enters a method's
@@ -53,6 +54,12 @@ public final class RC extends IC {
     boolean foldEveryReturn;
     /** Whether this root is in its thread's slot, where the default agent finds it. */
     boolean inSlot;
+    /**
+     * The open test contexts, outermost first, each followed by the context that was current
+     * when it began: {@code [test, before, test, before, ...]}. Null until a test begins.
+     */
+    private IC[] tests;
+    private int openTests;
 
     RC(Thread owner) {
         super(null, null);
@@ -184,6 +191,45 @@ public final class RC extends IC {
     final void firstChild() {
         if (!inSlot && profiler instanceof DefaultAgent) {
             ((DefaultAgent) profiler).resumed(this);
+        }
+    }
+
+    /**
+     * Begins the test context of {@code test} (a top-level context: a child of this root, its
+     * invocation counted) and makes it current, so that what the thread runs until
+     * {@link #endTest} counts under it.
+     */
+    final void beginTest(MID test) {
+        IC ic = profileCall(test);
+        if (tests == null) {
+            tests = new IC[8];
+        } else if (openTests * 2 == tests.length) {
+            tests = Arrays.copyOf(tests, tests.length * 2);
+        }
+        tests[openTests * 2] = ic;
+        tests[openTests * 2 + 1] = top;
+        openTests++;
+        top = ic;
+    }
+
+    /**
+     * Ends the test context of {@code test}, and any opened in it and left open: the context that
+     * was current when it began (the enclosing test's, or the root) is current again. Once no
+     * test is open and the thread is back at its root, nothing holds a node of the tree, which
+     * the default agent may take over as after a return to the root. A test that is not open is
+     * ignored.
+     */
+    final void endTest(MID test) {
+        for (int i = openTests - 1; i >= 0; i--) {
+            if (tests[i * 2].mid != test) continue;
+            IC before = tests[i * 2 + 1];
+            Arrays.fill(tests, i * 2, openTests * 2, null);
+            openTests = i;
+            top = before;
+            if (before == this && openTests == 0) {
+                returnedToRoot();
+            }
+            return;
         }
     }
 

@@ -6,7 +6,7 @@
  * the thread's calling-context tree, with invocation and bytecode counts), identified by a
  * {@link org.jpprof.runtime.MID}. An agent, a {@link org.jpprof.runtime.Profiler}, receives the
  * trees; the built-in one writes a profile at exit. {@link org.jpprof.runtime.JP} writes it on
- * demand.
+ * demand. {@link org.jpprof.runtime.Tests} gives each test that a thread runs a context of its own.
  *
  * <p>The runtime is compiled for Java 8 and has no dependencies, because it is loaded into every
  * application that JP profiles. Code that instrumented classes reach uses no lambdas or streams:

@@ -73,7 +73,8 @@ final class ProfileFile {
                     int id = Integer.parseInt(fields[1]);
                     assertEquals(profile.frames.size() + 1, id, "frames numbered from 1: " + where);
                     String name = unescape(line.substring(("frame " + fields[1] + " ").length()), where);
-                    assertTrue(name.matches("[^(]+\\.[^.(]+\\(.*\\).+"), "class.method(descriptor): " + where);
+                    assertTrue(name.matches("[^(]+\\.[^.(]+\\(.*\\).+") || name.matches("\\[test\\] .+"),
+                            "class.method(descriptor) or [test] <test id>: " + where);
                     profile.frames.put(id, name);
                     break;
                 }
@@ -85,6 +86,7 @@ final class ProfileFile {
                     assertTrue(parent >= 0 && parent < id, "parent is 0 or an earlier node: " + where);
                     String frame = profile.frames.get(Integer.parseInt(fields[3]));
                     assertNotNull(frame, "an earlier frame: " + where);
+                    assertTrue(parent == 0 || !frame.startsWith("[test] "), "test contexts are top-level: " + where);
                     assertTrue(contexts.add(parent + " " + frame), "one node per parent and frame: " + where);
                     profile.nodes.add(new Node(id, parent, frame, unsigned(fields[4], where), unsigned(fields[5], where)));
                     break;

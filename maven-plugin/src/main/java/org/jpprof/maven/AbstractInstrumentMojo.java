@@ -211,16 +211,17 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     }
 
     /**
-     * Makes the tests run with JP's runtime: writes the runtime jar, starts a run of profiles (a
+     * Makes the tests run with JP's runtime: writes the runtime jar and the test listeners', starts a run of profiles (a
      * directory of its own under {@code jp/profiles}, so that a report shows this run and two
      * builds at once keep theirs apart; {@link ProfileRuns}), named for jp:report by
      * {@link #PROFILES_RUN}, and sets the properties of {@link TestProperties#runtime}.
      */
     protected void setUpTestRun() throws MojoExecutionException {
         File runtimeJar = EngineCalls.runtimeJar(new File(jpDirectory, "runtime"));
+        File listenersJar = EngineCalls.listenersJar(new File(jpDirectory, "runtime"));
         List<String> jvmArgs = runtimeJvmArgs(new File(startRun(), "test-%p.jpprof"));
         setProperties(TestProperties.runtime(
-                project.getProperties(), session.getUserProperties(), runtimeJar, jvmArgs));
+                project.getProperties(), session.getUserProperties(), runtimeJar, listenersJar, jvmArgs));
     }
 
     private File startRun() throws MojoExecutionException {
@@ -236,8 +237,10 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     }
 
     @Override
-    protected void skipped() {
+    protected void skipped() throws MojoExecutionException {
         setProperties(TestProperties.original(project.getProperties(), classesDirectory, testClassesDirectory));
+        File listenersJar = EngineCalls.listenersJar(new File(jpDirectory, "runtime"));
+        setProperties(TestProperties.listeners(project.getProperties(), session.getUserProperties(), listenersJar));
     }
 
     private static String blankToNull(String value) {

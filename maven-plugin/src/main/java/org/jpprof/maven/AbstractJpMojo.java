@@ -40,7 +40,7 @@ abstract class AbstractJpMojo extends AbstractMojo {
     protected abstract void run() throws MojoExecutionException, MojoFailureException;
 
     /** What the goal still does when it is skipped; nothing unless overridden. */
-    protected void skipped() {}
+    protected void skipped() throws MojoExecutionException {}
 
     /** Sets project properties, for the goals that run after this one. */
     protected void setProperties(Map<String, String> properties) {

@@ -107,6 +107,22 @@ final class EngineCalls {
         }
     }
 
+    /**
+     * Writes the jar of JP's test listeners into {@code dir}, unless it is there already.
+     *
+     * @param dir the directory
+     * @return the jar
+     * @throws MojoExecutionException if the jar cannot be written
+     */
+    static File listenersJar(File dir) throws MojoExecutionException {
+        checkVersion();
+        try {
+            return RuntimeJar.extractListenersTo(dir.toPath()).toFile();
+        } catch (EngineException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
+        }
+    }
+
     private static InstrumentRequest.Bba bba(String name) throws MojoExecutionException {
         if (name == null || name.trim().isEmpty()) {
             return null;

@@ -44,12 +44,13 @@ public class IdeMojo extends AbstractInstrumentMojo {
         File instrumented = new File(jpDirectory, "classes");
         instrument(classesDirectory, instrumented, "classes");
         File runtimeJar = EngineCalls.runtimeJar(new File(jpDirectory, "runtime"));
+        File listenersJar = EngineCalls.listenersJar(new File(jpDirectory, "runtime"));
         Map<File, File> swap = Collections.singletonMap(classesDirectory.getAbsoluteFile(), instrumented);
         List<File> main;
         List<File> test;
         try {
             main = Classpaths.swap(files(project.getRuntimeClasspathElements()), swap, runtimeJar);
-            test = Classpaths.swap(files(project.getTestClasspathElements()), swap, runtimeJar);
+            test = Classpaths.swap(files(project.getTestClasspathElements()), swap, runtimeJar, listenersJar);
         } catch (DependencyResolutionRequiredException e) {
             throw new MojoExecutionException("jp: the class path is not resolved: " + e.getMessage(), e);
         }

@@ -18,7 +18,8 @@ import java.util.Properties;
  *       has, and {@code jp.argLine}, JP's options alone, for a Surefire configuration that
  *       composes its argLine itself ({@code @{jp.argLine} -Xmx1g});
  *   <li>{@code maven.test.additionalClasspath}, Surefire's own property, with the runtime jar
- *       added, and {@code jp.runtimeJar}, the jar alone.
+ *       and the test listeners' jar added, and {@code jp.runtimeJar} and {@code jp.junitJar},
+ *       each jar alone.
  * </ul>
  *
  * A mojo's parameters see these because Maven evaluates {@code ${...}} in a plugin's configuration
@@ -29,22 +30,25 @@ final class TestProperties {
     static final String TEST_CLASSES = "jp.testClassesDirectory";
     static final String ARG_LINE = "jp.argLine";
     static final String RUNTIME_JAR = "jp.runtimeJar";
+    static final String LISTENERS_JAR = "jp.junitJar";
     static final String SUREFIRE_ARG_LINE = "argLine";
     static final String SUREFIRE_CLASSPATH = "maven.test.additionalClasspath";
 
     private TestProperties() {}
 
     /**
-     * The properties that run the tests with JP's runtime: its jar on the class path and its
-     * options on the command line.
+     * The properties that run the tests with JP's runtime: its jar and the test listeners' on the
+     * class path, and its options on the command line.
      *
      * @param project the project's properties, as they are now
      * @param user the build's user properties ({@code -D} on the command line)
      * @param runtimeJar the runtime jar
+     * @param listenersJar the test listeners' jar
      * @param jvmArgs the runtime's options, {@code -Djp.output=...} and the agent's
      * @return the properties to set on the project
      */
-    static Map<String, String> runtime(Properties project, Properties user, File runtimeJar, List<String> jvmArgs) {
+    static Map<String, String> runtime(
+            Properties project, Properties user, File runtimeJar, File listenersJar, List<String> jvmArgs) {
         Map<String, String> out = new LinkedHashMap<>();
         String jp = ArgLine.join(jvmArgs);
         out.put(ARG_LINE, jp);
@@ -52,8 +56,30 @@ final class TestProperties {
                 lookup(project, user, SUREFIRE_ARG_LINE), project.getProperty(ARG_LINE), jp));
         String jar = runtimeJar.getAbsolutePath();
         out.put(RUNTIME_JAR, jar);
-        out.put(SUREFIRE_CLASSPATH, ArgLine.appendClasspath(lookup(project, user, SUREFIRE_CLASSPATH), jar));
+        putListeners(out, ArgLine.appendClasspath(lookup(project, user, SUREFIRE_CLASSPATH), jar), listenersJar);
         return out;
+    }
+
+    /**
+     * The properties that put the test listeners' jar alone on the class path, for a build that
+     * leaves the tests alone: a Surefire configuration that names JP's JUnit 4 listener (docs/maven.md)
+     * must find it, and without the runtime it does nothing.
+     *
+     * @param project the project's properties, as they are now
+     * @param user the build's user properties
+     * @param listenersJar the test listeners' jar
+     * @return the properties to set on the project
+     */
+    static Map<String, String> listeners(Properties project, Properties user, File listenersJar) {
+        Map<String, String> out = new LinkedHashMap<>();
+        putListeners(out, lookup(project, user, SUREFIRE_CLASSPATH), listenersJar);
+        return out;
+    }
+
+    private static void putListeners(Map<String, String> out, String classpath, File listenersJar) {
+        String jar = listenersJar.getAbsolutePath();
+        out.put(LISTENERS_JAR, jar);
+        out.put(SUREFIRE_CLASSPATH, ArgLine.appendClasspath(classpath, jar));
     }
 
     /**

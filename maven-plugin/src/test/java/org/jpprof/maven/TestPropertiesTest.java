@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class TestPropertiesTest {
     private static final File JAR = new File("/p/target/jp/runtime/jp-runtime-1.jar");
+    private static final File LISTENERS = new File("/p/target/jp/runtime/jp-junit-1.jar");
 
     @Test
     void runtime_is_added_to_surefires_own_properties_and_given_alone_too() {
@@ -18,12 +19,14 @@ class TestPropertiesTest {
         project.setProperty("argLine", "-Xmx1g");
         project.setProperty("maven.test.additionalClasspath", "/lib/extra.jar");
         Map<String, String> out = TestProperties.runtime(
-                project, new Properties(), JAR, Arrays.asList("-Djp.output=/p/target/jp/profiles/test-%p.jpprof", "-Djp.agent=none"));
+                project, new Properties(), JAR, LISTENERS, Arrays.asList("-Djp.output=/p/target/jp/profiles/test-%p.jpprof", "-Djp.agent=none"));
         String jp = "-Djp.output=/p/target/jp/profiles/test-%p.jpprof -Djp.agent=none";
         assertEquals(jp, out.get("jp.argLine"));
         assertEquals(jp + " -Xmx1g", out.get("argLine"));
         assertEquals(JAR.getAbsolutePath(), out.get("jp.runtimeJar"));
-        assertEquals("/lib/extra.jar," + JAR.getAbsolutePath(), out.get("maven.test.additionalClasspath"));
+        assertEquals(LISTENERS.getAbsolutePath(), out.get("jp.junitJar"));
+        assertEquals("/lib/extra.jar," + JAR.getAbsolutePath() + "," + LISTENERS.getAbsolutePath(),
+                out.get("maven.test.additionalClasspath"));
     }
 
     @Test
@@ -32,7 +35,7 @@ class TestPropertiesTest {
         project.setProperty("argLine", "-Xmx1g");
         Properties user = new Properties();
         user.setProperty("argLine", "-ea");
-        Map<String, String> out = TestProperties.runtime(project, user, JAR, Arrays.asList("-Djp.output=x"));
+        Map<String, String> out = TestProperties.runtime(project, user, JAR, LISTENERS, Arrays.asList("-Djp.output=x"));
         assertEquals("-Djp.output=x -ea", out.get("argLine"));
     }
 
@@ -40,10 +43,10 @@ class TestPropertiesTest {
     void running_twice_keeps_one_copy_of_jps_options() {
         Properties project = new Properties();
         project.setProperty("argLine", "-Xmx1g");
-        project.putAll(TestProperties.runtime(project, new Properties(), JAR, Arrays.asList("-Djp.output=x")));
-        Map<String, String> again = TestProperties.runtime(project, new Properties(), JAR, Arrays.asList("-Djp.output=x"));
+        project.putAll(TestProperties.runtime(project, new Properties(), JAR, LISTENERS, Arrays.asList("-Djp.output=x")));
+        Map<String, String> again = TestProperties.runtime(project, new Properties(), JAR, LISTENERS, Arrays.asList("-Djp.output=x"));
         assertEquals("-Djp.output=x -Xmx1g", again.get("argLine"));
-        assertEquals(JAR.getAbsolutePath(), again.get("maven.test.additionalClasspath"));
+        assertEquals(JAR.getAbsolutePath() + "," + LISTENERS.getAbsolutePath(), again.get("maven.test.additionalClasspath"));
     }
 
     @Test
@@ -58,5 +61,15 @@ class TestPropertiesTest {
         project.setProperty("jp.classesDirectory", "/p/target/jp/classes");
         out = TestProperties.original(project, new File("/p/target/classes"), new File("/p/target/test-classes"));
         assertFalse(out.containsKey("jp.classesDirectory"));
+    }
+
+    @Test
+    void a_skipped_build_still_has_the_listeners_on_the_class_path_once() {
+        Properties project = new Properties();
+        project.setProperty("maven.test.additionalClasspath", "/lib/extra.jar");
+        project.putAll(TestProperties.listeners(project, new Properties(), LISTENERS));
+        Map<String, String> again = TestProperties.listeners(project, new Properties(), LISTENERS);
+        assertEquals("/lib/extra.jar," + LISTENERS.getAbsolutePath(), again.get("maven.test.additionalClasspath"));
+        assertEquals(LISTENERS.getAbsolutePath(), again.get("jp.junitJar"));
     }
 }

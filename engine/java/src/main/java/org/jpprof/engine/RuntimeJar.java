@@ -7,17 +7,19 @@ import java.util.Arrays;
 
 /**
  * JP's runtime jar ({@code jp-runtime}), for the class path of the JVMs that run instrumented
- * classes: test JVMs forked by a build, or an IDE's run configuration.
+ * classes: test JVMs forked by a build, or an IDE's run configuration; and JP's test listeners
+ * ({@code jp-junit}), which give each test its own context, for test class paths.
  *
- * <p>This jar carries it as the resource {@code org/jpprof/engine/jp-runtime.jar} (copied there
- * by the Maven build), so a build plugin always hands out the runtime of its own version and needs
+ * <p>This jar carries them as the resources {@code org/jpprof/engine/jp-runtime.jar} and
+ * {@code org/jpprof/engine/jp-junit.jar} (copied there by the Maven build), so a build plugin always hands out the runtime of its own version and needs
  * no repository for it, and the user declares nothing. It is not taken from a plugin class path:
  * Gradle 6.6 and later rewrite the classes of a build script's class path for their own
  * bookkeeping, and such copies would not run outside Gradle. The jar is written into the build's
  * own directory, where a test JVM or an IDE can find it.
  */
 public final class RuntimeJar {
-    private static final String RESOURCE = "jp-runtime.jar";
+    private static final String RUNTIME = "jp-runtime";
+    private static final String LISTENERS = "jp-junit";
 
     private RuntimeJar() {}
 
@@ -31,21 +33,34 @@ public final class RuntimeJar {
      *     the message names the file
      */
     public static Path extractTo(Path dir) {
-        return write(dir, Engine.facadeVersion(), bytes());
+        return write(dir, RUNTIME, Engine.facadeVersion(), bytes(RUNTIME));
     }
 
     /**
-     * Writes {@code bytes} as the runtime jar of {@code version} into {@code dir}, unless they
-     * are there already. The file appears whole or not at all ({@link AtomicFiles}).
+     * Writes the test listeners' jar into {@code dir}, unless the same bytes are there already.
      *
      * @param dir the directory, created when missing
+     * @return the jar, {@code dir/jp-junit-<version>.jar}
+     * @throws EngineException if this jar has no listeners inside or the file cannot be written;
+     *     the message names the file
+     */
+    public static Path extractListenersTo(Path dir) {
+        return write(dir, LISTENERS, Engine.facadeVersion(), bytes(LISTENERS));
+    }
+
+    /**
+     * Writes {@code bytes} as the jar {@code name} of {@code version} into {@code dir}, unless
+     * they are there already. The file appears whole or not at all ({@link AtomicFiles}).
+     *
+     * @param dir the directory, created when missing
+     * @param name the jar's artifact, {@code jp-runtime} or {@code jp-junit}
      * @param version the version in the file's name
      * @param bytes the jar's bytes
-     * @return the jar, {@code dir/jp-runtime-<version>.jar}
+     * @return the jar, {@code dir/<name>-<version>.jar}
      * @throws EngineException if the jar cannot be written
      */
-    static Path write(Path dir, String version, byte[] bytes) {
-        Path jar = dir.resolve("jp-runtime-" + version + ".jar").toAbsolutePath();
+    static Path write(Path dir, String name, String version, byte[] bytes) {
+        Path jar = dir.resolve(name + "-" + version + ".jar").toAbsolutePath();
         try {
             if (Files.isRegularFile(jar)
                     && Files.size(jar) == bytes.length
@@ -54,21 +69,22 @@ public final class RuntimeJar {
             }
             AtomicFiles.write(jar, bytes);
         } catch (IOException e) {
-            throw new EngineException(jar + ": cannot write JP's runtime jar: " + e, e);
+            throw new EngineException(jar + ": cannot write JP's " + name + " jar: " + e, e);
         }
         return jar;
     }
 
-    private static byte[] bytes() {
+    private static byte[] bytes(String name) {
+        String resource = name + ".jar";
         byte[] bytes;
         try {
-            bytes = JarResources.read(RESOURCE);
+            bytes = JarResources.read(resource);
         } catch (IOException e) {
-            throw new EngineException("cannot read JP's runtime jar from jp-engine: " + e, e);
+            throw new EngineException("cannot read JP's " + name + " jar from jp-engine: " + e, e);
         }
         if (bytes == null) {
             throw new EngineException(JarResources.jar() + ": this jp-engine has no org/jpprof/engine/"
-                    + RESOURCE + "; it was not packaged by JP's Maven build");
+                    + resource + "; it was not packaged by JP's Maven build");
         }
         return bytes;
     }

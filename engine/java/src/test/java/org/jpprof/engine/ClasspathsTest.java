@@ -15,6 +15,7 @@ class ClasspathsTest {
     private static final File LIB = new File("/m2/lib.jar").getAbsoluteFile();
     private static final File INSTRUMENTED = new File("/p/build/jp/classes/main").getAbsoluteFile();
     private static final File RUNTIME = new File("/p/build/jp/runtime/jp-runtime.jar").getAbsoluteFile();
+    private static final File LISTENERS = new File("/p/build/jp/runtime/jp-junit.jar").getAbsoluteFile();
 
     @Test
     void instrumented_directory_takes_the_place_of_the_class_directory() {
@@ -40,5 +41,12 @@ class ClasspathsTest {
         assertEquals(
                 Arrays.asList(JAVA, LIB, RUNTIME),
                 Classpaths.swap(Arrays.asList(JAVA, LIB), new HashMap<File, File>(), RUNTIME));
+    }
+
+    @Test
+    void a_test_class_path_gains_the_runtime_then_the_listeners_once() {
+        assertEquals(
+                Arrays.asList(JAVA, RUNTIME, LISTENERS),
+                Classpaths.swap(Arrays.asList(JAVA, RUNTIME), new HashMap<File, File>(), RUNTIME, LISTENERS));
     }
 }

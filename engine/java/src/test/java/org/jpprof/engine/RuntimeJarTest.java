@@ -17,20 +17,20 @@ class RuntimeJarTest {
 
     @Test
     void runtime_jar_is_written_with_the_version_and_kept_when_unchanged(@TempDir Path dir) throws Exception {
-        Path jar = RuntimeJar.write(dir.resolve("runtime"), "1.2.3", JAR);
+        Path jar = RuntimeJar.write(dir.resolve("runtime"), "jp-runtime", "1.2.3", JAR);
         assertEquals("jp-runtime-1.2.3.jar", jar.getFileName().toString());
         assertTrue(jar.isAbsolute());
         assertArrayEquals(JAR, Files.readAllBytes(jar));
         FileTime old = FileTime.fromMillis(0);
         Files.setLastModifiedTime(jar, old);
-        assertEquals(jar, RuntimeJar.write(jar.getParent(), "1.2.3", JAR));
+        assertEquals(jar, RuntimeJar.write(jar.getParent(), "jp-runtime", "1.2.3", JAR));
         assertEquals(old, Files.getLastModifiedTime(jar));
     }
 
     @Test
     void other_bytes_are_written_over_and_no_temporary_file_is_left(@TempDir Path dir) throws Exception {
-        Path jar = RuntimeJar.write(dir, "1", new byte[] {1, 2, 3});
-        RuntimeJar.write(dir, "1", JAR);
+        Path jar = RuntimeJar.write(dir, "jp-runtime", "1", new byte[] {1, 2, 3});
+        RuntimeJar.write(dir, "jp-runtime", "1", JAR);
         assertArrayEquals(JAR, Files.readAllBytes(jar));
         assertEquals(1, dir.toFile().list().length);
     }
@@ -39,7 +39,7 @@ class RuntimeJarTest {
     void unwritable_directory_fails_naming_the_jar(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("file");
         Files.write(file, new byte[] {0});
-        EngineException e = assertThrows(EngineException.class, () -> RuntimeJar.write(file, "1", JAR));
+        EngineException e = assertThrows(EngineException.class, () -> RuntimeJar.write(file, "jp-runtime", "1", JAR));
         assertTrue(e.getMessage().startsWith(file.resolve("jp-runtime-1.jar") + ": "), e.getMessage());
     }
 }
