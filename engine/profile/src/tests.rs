@@ -27,7 +27,10 @@ mod tests {
     fn a_test_frame_gives_back_its_test_id_and_a_method_frame_none() {
         let frame = test_frame("com.acme.ParserTest#parses(String) > [2] \"a,b\"");
         assert_eq!(frame, "[test] com.acme.ParserTest#parses(String) > [2] \"a,b\"");
-        assert_eq!(test_id(&frame), Some("com.acme.ParserTest#parses(String) > [2] \"a,b\""));
+        assert_eq!(
+            test_id(&frame),
+            Some("com.acme.ParserTest#parses(String) > [2] \"a,b\"")
+        );
         assert_eq!(test_id("com.acme.Parser.parse(Ljava/lang/String;)I"), None);
         assert_eq!(test_id("[Lcom.acme.X;.m()V"), None);
     }
