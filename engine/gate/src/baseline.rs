@@ -163,3 +163,81 @@ pub(crate) fn escape(name: &str) -> std::borrow::Cow<'_, str> {
         .replace('\r', "\\r")
         .into()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn sample() -> Baseline {
+        let mut entries = BTreeMap::new();
+        for (kind, name, bytecodes, calls) in [
+            (Kind::Method, "b.Z.z()V", 3000, 3),
+            (Kind::Test, "b.ZTest#z()", 5000, 9),
+            (Kind::Method, "a.A.weird\\name\nx()V", 1000, 1),
+            (Kind::Test, "a.ATest#p(String) > [1] \"a b\"", 10, 1),
+        ] {
+            entries.insert((kind, name.to_owned()), Counts { bytecodes, calls });
+        }
+        Baseline {
+            settings: Settings {
+                engine: "0.1.0".into(),
+                bba: "precise".into(),
+                includes: vec!["a.**".into(), "b.**".into()],
+                excludes: vec!["a.gen.**".into()],
+            },
+            method_floor: 1000,
+            entries,
+        }
+    }
+
+    fn written(baseline: &Baseline) -> String {
+        let mut out = Vec::new();
+        baseline.write(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_baseline_lists_settings_then_tests_then_methods_each_sorted_by_name() {
+        assert_eq!(
+            written(&sample()),
+            "jp-baseline 1\n\
+             setting engine 0.1.0\n\
+             setting bba precise\n\
+             setting include a.**\n\
+             setting include b.**\n\
+             setting exclude a.gen.**\n\
+             method-floor 1000\n\
+             test 10 1 a.ATest#p(String) > [1] \"a b\"\n\
+             test 5000 9 b.ZTest#z()\n\
+             method 1000 1 a.A.weird\\\\name\\nx()V\n\
+             method 3000 3 b.Z.z()V\n\
+             end 4\n"
+        );
+    }
+
+    #[test]
+    fn a_baseline_read_back_is_the_same_and_writes_the_same_bytes() {
+        let text = written(&sample());
+        let read = crate::parse(text.as_bytes(), "b.txt".as_ref()).unwrap();
+        assert_eq!(read, sample());
+        assert_eq!(written(&read), text);
+    }
+
+    #[test]
+    fn settings_differences_name_each_setting_with_both_values() {
+        let baseline = sample().settings;
+        let now = Settings {
+            bba: "default".into(),
+            excludes: vec![],
+            ..baseline.clone()
+        };
+        assert_eq!(
+            baseline.differences(&now),
+            [
+                "bba is `precise` in the baseline, `default` now",
+                "exclude is `a.gen.**` in the baseline, `none` now"
+            ]
+        );
+        assert!(baseline.differences(&baseline).is_empty());
+    }
+}

@@ -197,3 +197,136 @@ pub fn compare(
     }
     comparison
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(list: &[(Kind, &str, u64)]) -> BTreeMap<(Kind, String), Counts> {
+        list.iter()
+            .map(|&(kind, name, bytecodes)| ((kind, name.to_owned()), Counts { bytecodes, calls: 1 }))
+            .collect()
+    }
+
+    fn baseline(list: &[(Kind, &str, u64)]) -> Baseline {
+        Baseline {
+            method_floor: 100,
+            entries: entries(list),
+            ..Baseline::default()
+        }
+    }
+
+    fn names(list: &[Change]) -> Vec<&str> {
+        list.iter().map(|change| change.name.as_str()).collect()
+    }
+
+    #[test]
+    fn growth_beyond_the_tolerance_fails_and_growth_within_it_does_not() {
+        let base = baseline(&[
+            (Kind::Test, "t.grows", 1000),
+            (Kind::Test, "t.a_little", 1000),
+            (Kind::Method, "m.same", 500),
+        ]);
+        let now = entries(&[
+            (Kind::Test, "t.grows", 1011),
+            (Kind::Test, "t.a_little", 1010),
+            (Kind::Method, "m.same", 500),
+        ]);
+        let comparison = compare(&base, &now, &Tolerances::default());
+        assert_eq!(names(&comparison.regressions), ["t.grows"]);
+        assert_eq!(names(&comparison.within_tolerance), ["t.a_little"]);
+        assert_eq!(comparison.regressions[0].delta(), 11);
+        assert!((comparison.regressions[0].percent().unwrap() - 1.1).abs() < 1e-9);
+        assert_eq!(
+            (comparison.compared, comparison.test_bytecodes),
+            (3, (2000, 2021))
+        );
+        assert!(!comparison.passed());
+    }
+
+    #[test]
+    fn a_tolerance_of_zero_reports_every_change_either_way() {
+        let base = baseline(&[(Kind::Test, "up", 1000), (Kind::Test, "down", 1000)]);
+        let now = entries(&[(Kind::Test, "up", 1001), (Kind::Test, "down", 999)]);
+        let tolerances = Tolerances {
+            default: 0.0,
+            ..Tolerances::default()
+        };
+        let comparison = compare(&base, &now, &tolerances);
+        assert_eq!(names(&comparison.regressions), ["up"]);
+        assert_eq!(names(&comparison.improvements), ["down"]);
+    }
+
+    #[test]
+    fn the_first_matching_pattern_sets_the_tolerance_and_ignored_entries_are_left_out() {
+        let base = baseline(&[
+            (Kind::Test, "a.SlowTest#x()", 100),
+            (Kind::Test, "a.FlakyTest#y()", 100),
+            (Kind::Test, "a.T#z()", 100),
+        ]);
+        let now = entries(&[
+            (Kind::Test, "a.SlowTest#x()", 140),
+            (Kind::Test, "a.FlakyTest#y()", 900),
+            (Kind::Test, "a.T#z()", 150),
+        ]);
+        let tolerances = Tolerances {
+            default: 1.0,
+            per_pattern: vec![(Pattern::new("a.Slow*"), 50.0), (Pattern::new("a.*"), 10.0)],
+            ignore: vec![Pattern::new("*Flaky*")],
+        };
+        let comparison = compare(&base, &now, &tolerances);
+        assert_eq!(names(&comparison.regressions), ["a.T#z()"]);
+        assert_eq!(comparison.regressions[0].tolerance, 10.0);
+        assert_eq!(names(&comparison.within_tolerance), ["a.SlowTest#x()"]);
+        assert_eq!((comparison.compared, comparison.ignored), (2, 1));
+    }
+
+    #[test]
+    fn new_and_missing_entries_are_listed_but_do_not_fail() {
+        let base = baseline(&[(Kind::Test, "gone", 10), (Kind::Method, "m.gone", 200)]);
+        let now = entries(&[
+            (Kind::Test, "added", 10),
+            (Kind::Method, "m.big", 100),
+            (Kind::Method, "m.small", 99),
+        ]);
+        let comparison = compare(&base, &now, &Tolerances::default());
+        assert!(comparison.passed());
+        assert_eq!(names(&comparison.new), ["added", "m.big"]);
+        assert_eq!(names(&comparison.missing), ["gone", "m.gone"]);
+    }
+
+    #[test]
+    fn growth_from_zero_is_a_regression_whatever_the_tolerance() {
+        let base = baseline(&[(Kind::Test, "t", 0)]);
+        let now = entries(&[(Kind::Test, "t", 3)]);
+        let tolerances = Tolerances {
+            default: 1000.0,
+            ..Tolerances::default()
+        };
+        let comparison = compare(&base, &now, &tolerances);
+        assert_eq!(names(&comparison.regressions), ["t"]);
+        assert_eq!(comparison.regressions[0].percent(), None);
+    }
+
+    #[test]
+    fn regressions_are_ranked_by_absolute_growth_and_top_changes_by_size() {
+        let base = baseline(&[
+            (Kind::Method, "small", 1000),
+            (Kind::Method, "large", 1000),
+            (Kind::Method, "drop", 1000),
+        ]);
+        let now = entries(&[
+            (Kind::Method, "small", 1100),
+            (Kind::Method, "large", 3000),
+            (Kind::Method, "drop", 500),
+        ]);
+        let comparison = compare(&base, &now, &Tolerances::default());
+        assert_eq!(names(&comparison.regressions), ["large", "small"]);
+        let top: Vec<&str> = comparison
+            .top_changes(Kind::Method, 2)
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(top, ["large", "drop"]);
+    }
+}

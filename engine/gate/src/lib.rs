@@ -133,6 +133,15 @@ impl Check {
         command
     }
 
+    /// Whether the baseline no longer describes the run: an entry changed
+    /// beyond its tolerance, or appeared, or went away.
+    pub fn baseline_outdated(&self) -> bool {
+        let c = &self.comparison;
+        [&c.regressions, &c.improvements, &c.new, &c.missing]
+            .iter()
+            .any(|list| !list.is_empty())
+    }
+
     /// The `jp diff` command that shows where counts changed, given the
     /// profiles the baseline was recorded from (which it does not hold).
     pub fn diff_command(&self) -> String {

@@ -54,3 +54,54 @@ pub fn bba(profile: &Profile) -> String {
         .cloned()
         .unwrap_or_else(|| "unknown".to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_counts_its_subtree_and_methods_count_their_own_work_everywhere() {
+        let mut profile = Profile::new();
+        profile.add_path(&["[test] a.T#one()", "a.T.setUp()V"], 1, 10);
+        profile.add_path(&["[test] a.T#one()", "a.T.one()V", "a.P.parse()I"], 2, 100);
+        profile.add_path(&["[test] a.T#one()", "a.T.one()V"], 1, 5);
+        profile.add_path(&["[test] a.T#two()", "a.P.parse()I"], 1, 50);
+        profile.add_path(&["a.Worker.run()V", "a.P.parse()I"], 3, 30);
+        let entries = measure(&profile);
+        let get = |kind, name: &str| entries[&(kind, name.to_owned())];
+        assert_eq!(
+            get(Kind::Test, "a.T#one()"),
+            Counts {
+                bytecodes: 115,
+                calls: 4
+            }
+        );
+        assert_eq!(
+            get(Kind::Test, "a.T#two()"),
+            Counts {
+                bytecodes: 50,
+                calls: 1
+            }
+        );
+        assert_eq!(
+            get(Kind::Method, "a.P.parse()I"),
+            Counts {
+                bytecodes: 180,
+                calls: 6
+            }
+        );
+        assert_eq!(get(Kind::Method, "a.Worker.run()V"), Counts::default());
+        assert!(!entries.contains_key(&(Kind::Method, "[test] a.T#one()".to_owned())));
+        assert_eq!(entries.len(), 6);
+    }
+
+    #[test]
+    fn profiles_without_tests_give_methods_only() {
+        let mut profile = Profile::new();
+        profile.add_path(&["a.Main.main()V", "a.P.parse()I"], 1, 7);
+        let entries = measure(&profile);
+        assert!(entries.keys().all(|(kind, _)| *kind == Kind::Method));
+        assert_eq!(entries.len(), 2);
+        assert_eq!(bba(&profile), "unknown");
+    }
+}

@@ -165,3 +165,73 @@ fn unescape(name: &str) -> Option<String> {
     }
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        parse(text.as_bytes(), "jp-baseline.txt".as_ref())
+            .unwrap_err()
+            .to_string()
+    }
+
+    const GOOD: &str = "jp-baseline 1\nsetting engine 0.1.0\nsetting bba precise\nmethod-floor 0\n\
+                        test 5 1 a.T#t()\nmethod 5 1 a.A.a()V\nend 2\n";
+
+    #[test]
+    fn a_whole_baseline_parses() {
+        let baseline = parse(GOOD.as_bytes(), "b".as_ref()).unwrap();
+        assert_eq!(baseline.entries.len(), 2);
+        assert_eq!(baseline.settings.bba, "precise");
+        let crlf = GOOD.replace('\n', "\r\n");
+        assert_eq!(parse(crlf.as_bytes(), "b".as_ref()).unwrap(), baseline);
+    }
+
+    #[test]
+    fn a_truncated_baseline_is_refused_naming_the_file_and_line() {
+        assert_eq!(
+            error(&GOOD[..GOOD.len() - "end 2\n".len()]),
+            "jp-baseline.txt:7: truncated: the file ends without its `end` record"
+        );
+        assert_eq!(
+            error(&GOOD[..GOOD.len() - 3]),
+            "jp-baseline.txt:7: truncated: the line has no line break"
+        );
+        assert_eq!(
+            error(""),
+            "jp-baseline.txt:1: truncated: the file ends without its `end` record"
+        );
+    }
+
+    #[test]
+    fn a_malformed_baseline_is_refused_naming_the_file_and_line() {
+        let cases = [
+            ("jp-profile 1\n", "jp-baseline.txt:1: not a JP baseline: the first line is not `jp-baseline <version>`"),
+            ("jp-baseline 2\n", "jp-baseline.txt:1: baseline format 2; this JP reads format 1"),
+            (
+                "jp-baseline 1\nmethod-floor 0\ntest x 1 a\nend 1\n",
+                "jp-baseline.txt:3: the bytecodes `x` is not a count",
+            ),
+            ("jp-baseline 1\nmethod-floor 0\ntest 1 1\nend 1\n", "jp-baseline.txt:3: the entry has no name"),
+            (
+                "jp-baseline 1\nmethod-floor 0\nmethod 1 1 b\nmethod 1 1 a\nend 2\n",
+                "jp-baseline.txt:4: entries out of order or repeated: tests, then methods, each sorted by name",
+            ),
+            (
+                "jp-baseline 1\nmethod-floor 0\nmethod 1 1 a\ntest 1 1 a\nend 2\n",
+                "jp-baseline.txt:4: entries out of order or repeated: tests, then methods, each sorted by name",
+            ),
+            ("jp-baseline 1\nmethod-floor 0\nend 1\n", "jp-baseline.txt:3: `end 1` does not match the 0 entries above it"),
+            ("jp-baseline 1\nmethod-floor 0\nend 0\nx\n", "jp-baseline.txt:4: text after the `end` record"),
+            ("jp-baseline 1\nsetting colour red\n", "jp-baseline.txt:2: unknown setting `colour`"),
+            ("jp-baseline 1\ntest 1 1 a\n", "jp-baseline.txt:2: unexpected `test` record here"),
+            ("jp-baseline 1\nmethod-floor 0\nmethod 1 1 a\\q\nend 1\n", "jp-baseline.txt:3: a bad `\\` escape"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(error(text), expected, "{text:?}");
+        }
+        let invalid = parse(b"jp-baseline 1\nmethod-floor 0\n\xff\n", "b".as_ref()).unwrap_err();
+        assert_eq!(invalid.to_string(), "b:3: not UTF-8 text");
+    }
+}

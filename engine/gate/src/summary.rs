@@ -122,10 +122,10 @@ fn text(check: &Check) -> String {
             bytecodes(change.baseline)
         );
     }
-    if !c.improvements.is_empty() || !c.new.is_empty() || !c.missing.is_empty() {
+    if check.baseline_outdated() {
         let _ = writeln!(
             out,
-            "To record these counts as the new baseline, run:\n  {}",
+            "To record these counts as the new baseline (when the changes are intended), run:\n  {}",
             check.update_command()
         );
     }
@@ -241,10 +241,10 @@ fn markdown(check: &Check) -> String {
         c.missing.len(),
         c.within_tolerance.len()
     );
-    if !c.improvements.is_empty() || !c.new.is_empty() || !c.missing.is_empty() {
+    if check.baseline_outdated() {
         let _ = writeln!(
             out,
-            "Update the baseline:\n\n```\n{}\n```",
+            "Update the baseline (when the changes are intended):\n\n```\n{}\n```",
             check.update_command()
         );
     }
