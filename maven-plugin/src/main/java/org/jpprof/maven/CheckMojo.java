@@ -39,7 +39,7 @@ public class CheckMojo extends AbstractGateMojo {
      * @since 0.1.0
      */
     @Parameter
-    protected List<PatternTolerance> tolerances;
+    protected List<Tolerance> tolerances;
 
     /**
      * Patterns of the tests and methods left out of the check (comma-separated on the command line).
@@ -56,14 +56,6 @@ public class CheckMojo extends AbstractGateMojo {
      */
     @Parameter(property = "jp.checkDirectory", defaultValue = "${project.build.directory}/jp/check", required = true)
     protected File checkDirectory;
-
-    /** A tolerance for a pattern, in the POM. */
-    public static class PatternTolerance {
-        /** The pattern of test ids or method names; {@code *} stands for any text. */
-        String pattern;
-        /** The tolerance in percent. */
-        double percent;
-    }
 
     @Override
     protected void gate(List<Path> profiles) throws MojoExecutionException, MojoFailureException {
@@ -107,8 +99,8 @@ public class CheckMojo extends AbstractGateMojo {
             request.tolerance(tolerance);
         }
         if (tolerances != null) {
-            for (PatternTolerance each : tolerances) {
-                request.toleranceFor(each.pattern, each.percent);
+            for (Tolerance each : tolerances) {
+                request.toleranceFor(each.pattern(), each.percent());
             }
         }
         return request.build();
