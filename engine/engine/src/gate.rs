@@ -113,12 +113,22 @@ pub struct CheckOutcome {
 pub fn baseline(request: &BaselineRequest) -> Result<BaselineOutcome, EngineError> {
     check_absolute("out", &request.out)?;
     check_profiles(&request.profiles)?;
-    let instrumented = Instrumented { includes: request.include.clone(), excludes: request.exclude.clone() };
+    let instrumented = Instrumented {
+        includes: request.include.clone(),
+        excludes: request.exclude.clone(),
+    };
     let floor = request.method_floor.unwrap_or(jp_gate::DEFAULT_METHOD_FLOOR);
     let (baseline, _warnings) = jp_gate::record(&request.profiles, &instrumented, floor)?;
     jp_gate::write_baseline(&baseline, &request.out)?;
-    let tests = baseline.entries.keys().filter(|(kind, _)| *kind == Kind::Test).count();
-    Ok(BaselineOutcome { tests, methods: baseline.entries.len() - tests })
+    let tests = baseline
+        .entries
+        .keys()
+        .filter(|(kind, _)| *kind == Kind::Test)
+        .count();
+    Ok(BaselineOutcome {
+        tests,
+        methods: baseline.entries.len() - tests,
+    })
 }
 
 /// Checks a request's profiles against its baseline.
@@ -129,17 +139,30 @@ pub fn baseline(request: &BaselineRequest) -> Result<BaselineOutcome, EngineErro
 pub fn check(request: &CheckRequest) -> Result<CheckOutcome, EngineError> {
     check_absolute("baseline", &request.baseline)?;
     check_profiles(&request.profiles)?;
-    let percents = request.tolerance.iter().chain(request.tolerances.iter().map(|t| &t.percent));
+    let percents = request
+        .tolerance
+        .iter()
+        .chain(request.tolerances.iter().map(|t| &t.percent));
     if let Some(bad) = percents.into_iter().find(|p| !(p.is_finite() && **p >= 0.0)) {
-        return Err(EngineError::InvalidRequest(format!("tolerance {bad} is not a percentage, 0 or more")));
+        return Err(EngineError::InvalidRequest(format!(
+            "tolerance {bad} is not a percentage, 0 or more"
+        )));
     }
     let tolerances = Tolerances {
         default: request.tolerance.unwrap_or(jp_gate::DEFAULT_TOLERANCE),
-        per_pattern: request.tolerances.iter().map(|t| (Pattern::new(&t.pattern), t.percent)).collect(),
+        per_pattern: request
+            .tolerances
+            .iter()
+            .map(|t| (Pattern::new(&t.pattern), t.percent))
+            .collect(),
         ignore: request.ignore.iter().map(|text| Pattern::new(text)).collect(),
     };
-    let instrumented = Instrumented { includes: request.include.clone(), excludes: request.exclude.clone() };
-    let (check, _warnings) = jp_gate::check(&request.profiles, &instrumented, &request.baseline, &tolerances)?;
+    let instrumented = Instrumented {
+        includes: request.include.clone(),
+        excludes: request.exclude.clone(),
+    };
+    let (check, _warnings) =
+        jp_gate::check(&request.profiles, &instrumented, &request.baseline, &tolerances)?;
     if let Some(dir) = &request.report_dir {
         check_absolute("reportDir", dir)?;
         for (format, name) in SummaryFormat::FILES {
@@ -218,19 +241,29 @@ mod tests {
         let outcome = check(&check_request("a.**")).unwrap();
         assert!(!outcome.passed);
         assert_eq!(outcome.regressions, 2);
-        assert!(outcome.summary.contains("regression: method a.A.work()V: 2000 -> 2100 bytecodes (+100, +5.00%"));
+        assert!(outcome
+            .summary
+            .contains("regression: method a.A.work()V: 2000 -> 2100 bytecodes (+100, +5.00%"));
         assert!(dir.path().join("reports/jp-check.md").is_file());
         let refused = check(&check_request("b.**")).unwrap_err().to_string();
-        assert!(refused.contains("include is `a.**` in the baseline, `b.**` now"), "{refused}");
+        assert!(
+            refused.contains("include is `a.**` in the baseline, `b.**` now"),
+            "{refused}"
+        );
     }
 
     #[test]
     fn gate_requests_refuse_relative_paths_and_unknown_fields() {
         let relative = r#"{"profiles": ["a.jpprof"], "out": "/b.txt"}"#;
-        assert!(matches!(baseline_json(relative), Err(EngineError::InvalidRequest(m)) if m.contains("profiles[0]")));
+        assert!(
+            matches!(baseline_json(relative), Err(EngineError::InvalidRequest(m)) if m.contains("profiles[0]"))
+        );
         let unknown = r#"{"profiles": [], "baseline": "/b.txt", "colour": 1}"#;
         assert!(matches!(check_json(unknown), Err(EngineError::RequestJson(_))));
         let negative = r#"{"profiles": [], "baseline": "/b.txt", "tolerance": -1}"#;
-        assert!(matches!(check_json(negative), Err(EngineError::InvalidRequest(_))));
+        assert!(matches!(
+            check_json(negative),
+            Err(EngineError::InvalidRequest(_))
+        ));
     }
 }
