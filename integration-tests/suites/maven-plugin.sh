@@ -342,7 +342,8 @@ else
     fail "gate: jp:baseline wrote jp-baseline.txt"; show "$work/gate-baseline.log"
 fi
 cp "$gate/jp-baseline.txt" "$work/baseline-1.txt" 2>/dev/null
-if mvn_run gate-again "$gate" clean verify jp:baseline -Djp.methodFloor=0 && cmp -s "$work/baseline-1.txt" "$gate/jp-baseline.txt"; then
+rm -rf "$gate/target" # (offline, and maven-clean-plugin may not be in the repository)
+if mvn_run gate-again "$gate" verify jp:baseline -Djp.methodFloor=0 && cmp -s "$work/baseline-1.txt" "$gate/jp-baseline.txt"; then
     pass "gate: a second, clean run of the tests gives a byte-identical baseline"
 else
     fail "gate: a second, clean run of the tests gives a byte-identical baseline"; diff "$work/baseline-1.txt" "$gate/jp-baseline.txt" | head -20
