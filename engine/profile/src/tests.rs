@@ -20,7 +20,7 @@ pub fn test_frame(test_id: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+mod frame_names {
     use super::*;
 
     #[test]
