@@ -26,6 +26,10 @@
 #      jp block, a corrupt class in the compiler output, an output directory that cannot be
 #      created (a file in its place), an unreadable profile, a report file that cannot be written,
 #      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
+#   7b. the regression gate: jpBaseline writes jp-baseline.txt, byte-identical over two runs of
+#      the tests; jpCheck passes on the same code, fails naming Leaderboard.rank with its numbers
+#      once it does more work, passes with a tolerance set for it and once reverted; a baseline of
+#      other settings is refused and a missing one explained;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there).
@@ -433,6 +437,75 @@ elif grep -q "jp-engine-$version.jar: this jp-engine has no org/jpprof/engine/jp
     pass "bad input: a missing runtime fails jpProfileTest naming it: $(grep -m1 'jp-runtime.jar' "$work/no-runtime.log" | sed 's/^ *//')"
 else
     fail "bad input: the failure names jp-engine-$version.jar and its missing org/jpprof/engine/jp-runtime.jar, and no JVM crashed"; show "$work/no-runtime.log"
+fi
+
+# --- 7b. the regression gate ----------------------------------------------------------------------
+# jpBaseline records the demo's counts; a second run of the tests records the same bytes; jpCheck
+# passes on the same code, fails naming Leaderboard.rank with its numbers once rank does more work,
+# lets that through with a tolerance set for it, and passes again once the change is reverted. A
+# baseline of other settings is refused, a missing one explained (docs/regression-testing.md).
+gate=$work/gate
+copy_project "$root/examples/gradle-demo" "$gate"
+cat >>"$gate/build.gradle" <<'GRADLE'
+jp {
+    methodFloor = 0
+    if (project.hasProperty('gateBaseline')) { baseline = project.property('gateBaseline') }
+    if (project.hasProperty('gateTolerant')) { tolerances = ['org.example.leaderboard.Leaderboard.rank*': 1000000] }
+}
+GRADLE
+rank='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;'
+leaderboard=$gate/src/main/java/org/example/leaderboard/Leaderboard.java
+cp "$leaderboard" "$work/Leaderboard.java.orig"
+if gradle_run gate-baseline "$gate" jpBaseline && grep -q "^method [0-9]* [0-9]* $rank\$" "$gate/jp-baseline.txt" &&
+    grep -q '^setting bba precise$' "$gate/jp-baseline.txt" && grep -q "^jp: baseline .*jp-baseline.txt: " "$work/gate-baseline.log"; then
+    pass "gate: jpBaseline wrote jp-baseline.txt ($(wc -l <"$gate/jp-baseline.txt") lines, bba precise, Leaderboard.rank recorded)"
+else
+    fail "gate: jpBaseline wrote jp-baseline.txt"; show "$work/gate-baseline.log"
+fi
+cp "$gate/jp-baseline.txt" "$work/baseline-1.txt" 2>/dev/null
+if gradle_run gate-again "$gate" cleanJpProfileTest jpBaseline && cmp -s "$work/baseline-1.txt" "$gate/jp-baseline.txt"; then
+    pass "gate: a second run of the tests gives a byte-identical baseline"
+else
+    fail "gate: a second run of the tests gives a byte-identical baseline"; diff "$work/baseline-1.txt" "$gate/jp-baseline.txt" | head -20
+fi
+if gradle_run gate-pass "$gate" jpCheck && grep -q '^jp check: passed' "$work/gate-pass.log"; then
+    pass "gate: jpCheck passes on the same code"
+else
+    fail "gate: jpCheck passes on the same code"; show "$work/gate-pass.log"
+fi
+sed -i 's|List<Player> ranked = new ArrayList<>(players);|List<Player> ranked = new ArrayList<>(players);\n        for (int k = 0; k < 100000; k++) { ranked.size(); }|' "$leaderboard"
+regression="regression: method $rank: [0-9]* -> [0-9]* bytecodes (+[0-9]*, +[0-9.]*%; tolerance 1%)"
+if ! gradle_run gate-fail "$gate" jpCheck && grep -q "^$regression" "$work/gate-fail.log" &&
+    grep -q 'jp: [0-9]* regressions\{0,1\} beyond the tolerance against' "$work/gate-fail.log" &&
+    grep -q 'jp diff <profiles of the baseline' "$work/gate-fail.log" &&
+    grep -qF "| method | \`$rank\` |" "$gate/build/reports/jp/check/jp-check.md"; then
+    pass "gate: jpCheck fails once rank does more work: $(grep -m1 -o "^$regression" "$work/gate-fail.log")"
+else
+    fail "gate: jpCheck fails naming Leaderboard.rank with its numbers"; show "$work/gate-fail.log"
+fi
+if gradle_run gate-tolerant "$gate" jpCheck -PgateTolerant && grep -q '^jp check: passed' "$work/gate-tolerant.log"; then
+    pass "gate: a tolerance set for Leaderboard.rank lets that regression through"
+else
+    fail "gate: a tolerance set for Leaderboard.rank lets that regression through"; show "$work/gate-tolerant.log"
+fi
+cp "$work/Leaderboard.java.orig" "$leaderboard"
+if gradle_run gate-reverted "$gate" jpCheck && grep -q '^jp check: passed' "$work/gate-reverted.log"; then
+    pass "gate: jpCheck passes again once the change is reverted"
+else
+    fail "gate: jpCheck passes again once the change is reverted"; show "$work/gate-reverted.log"
+fi
+sed 's/^setting bba .*/setting bba default/' "$gate/jp-baseline.txt" >"$gate/other.txt"
+if ! gradle_run gate-other "$gate" jpCheck -PgateBaseline=other.txt &&
+    grep -q 'other.txt: recorded with other settings than these profiles.*bba is `default` in the baseline, `precise` now' "$work/gate-other.log"; then
+    pass "gate: a baseline of other settings is refused, naming the setting"
+else
+    fail "gate: a baseline of other settings is refused"; show "$work/gate-other.log"
+fi
+if ! gradle_run gate-missing "$gate" jpCheck -PgateBaseline=none.txt &&
+    grep -q 'none.txt: no baseline here; record one .*gradle jpBaseline' "$work/gate-missing.log"; then
+    pass "gate: a missing baseline fails saying how to record one"
+else
+    fail "gate: a missing baseline fails saying how to record one"; show "$work/gate-missing.log"
 fi
 
 # --- 8. the plugin marker -------------------------------------------------------------------------

@@ -23,6 +23,10 @@
 #      same with one jpDirectory for both modules and -T 4: refused, naming the module that has it;
 #   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
 #      the second loading the plugin, and the engine's library, in a new class loader;
+#   6b. the regression gate: jp:baseline writes jp-baseline.txt, byte-identical over two clean
+#      runs; jp:check passes on the same code, fails naming Leaderboard.rank with its numbers once
+#      it does more work, passes with a tolerance for it in the POM and once reverted; a baseline
+#      of other settings is refused and a missing one explained;
 #   7. bad input: sources without classes, a wrong agent or granularity, a corrupt class or
 #      jp.toml fail jp:instrument, and a corrupt profile jp:report, with a message naming the
 #      directory, setting or file, and no JVM crashes (no hs_err file); empty items in
@@ -383,6 +387,70 @@ if [[ -d $maven_home/lib && -n $(compgen -G "$maven_home/lib/maven-embedder*.jar
     fi
 else
     skip "one JVM: no maven-embedder jar in ${maven_home:-the Maven home}"
+fi
+
+# --- 6b. the regression gate ----------------------------------------------------------------------
+# jp:baseline records the demo's counts; a clean second run records the same bytes; jp:check passes
+# on the same code, fails naming Leaderboard.rank with its numbers once rank does more work, lets
+# that through with a tolerance set for it in the POM, and passes again once the change is
+# reverted. A baseline of other settings is refused, a missing one explained.
+gate=$work/gate
+copy_project "$root/examples/maven-demo" "$gate"
+rank='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;'
+leaderboard=$gate/src/main/java/org/example/leaderboard/Leaderboard.java
+cp "$leaderboard" "$work/Leaderboard.java.orig"
+if mvn_run gate-baseline "$gate" verify jp:baseline -Djp.methodFloor=0 &&
+    grep -q "^method [0-9]* [0-9]* $rank\$" "$gate/jp-baseline.txt" && grep -q '^setting bba precise$' "$gate/jp-baseline.txt"; then
+    pass "gate: jp:baseline wrote jp-baseline.txt ($(wc -l <"$gate/jp-baseline.txt") lines, bba precise, Leaderboard.rank recorded)"
+else
+    fail "gate: jp:baseline wrote jp-baseline.txt"; show "$work/gate-baseline.log"
+fi
+cp "$gate/jp-baseline.txt" "$work/baseline-1.txt" 2>/dev/null
+rm -rf "$gate/target" # (offline, and maven-clean-plugin may not be in the repository)
+if mvn_run gate-again "$gate" verify jp:baseline -Djp.methodFloor=0 && cmp -s "$work/baseline-1.txt" "$gate/jp-baseline.txt"; then
+    pass "gate: a second, clean run of the tests gives a byte-identical baseline"
+else
+    fail "gate: a second, clean run of the tests gives a byte-identical baseline"; diff "$work/baseline-1.txt" "$gate/jp-baseline.txt" | head -20
+fi
+if mvn_run gate-pass "$gate" verify jp:check && grep -q '\] jp check: passed' "$work/gate-pass.log"; then
+    pass "gate: jp:check passes on the same code"
+else
+    fail "gate: jp:check passes on the same code"; show "$work/gate-pass.log"
+fi
+sed -i 's|List<Player> ranked = new ArrayList<>(players);|List<Player> ranked = new ArrayList<>(players);\n        for (int k = 0; k < 100000; k++) { ranked.size(); }|' "$leaderboard"
+regression="regression: method $rank: [0-9]* -> [0-9]* bytecodes (+[0-9]*, +[0-9.]*%; tolerance 1%)"
+if ! mvn_run gate-fail "$gate" verify jp:check && grep -q "\] $regression" "$work/gate-fail.log" &&
+    grep -q 'jp: [0-9]* regressions\{0,1\} beyond the tolerance against jp-baseline.txt' "$work/gate-fail.log" &&
+    grep -qF "| method | \`$rank\` |" "$gate/target/jp/check/jp-check.md"; then
+    pass "gate: jp:check fails once rank does more work: $(grep -m1 -o "$regression" "$work/gate-fail.log")"
+else
+    fail "gate: jp:check fails naming Leaderboard.rank with its numbers"; show "$work/gate-fail.log"
+fi
+sed 's|<bba>precise</bba>|<bba>precise</bba><tolerances><tolerance><pattern>org.example.leaderboard.Leaderboard.rank*</pattern><percent>1000000</percent></tolerance></tolerances>|' \
+    "$gate/pom.xml" >"$gate/pom-tolerant.xml"
+if mvn_run gate-tolerant "$gate" -f pom-tolerant.xml verify jp:check && grep -q '\] jp check: passed' "$work/gate-tolerant.log"; then
+    pass "gate: a tolerance set for Leaderboard.rank in the POM lets that regression through"
+else
+    fail "gate: a tolerance set for Leaderboard.rank in the POM lets that regression through"; show "$work/gate-tolerant.log"
+fi
+cp "$work/Leaderboard.java.orig" "$leaderboard"
+if mvn_run gate-reverted "$gate" verify jp:check && grep -q '\] jp check: passed' "$work/gate-reverted.log"; then
+    pass "gate: jp:check passes again once the change is reverted"
+else
+    fail "gate: jp:check passes again once the change is reverted"; show "$work/gate-reverted.log"
+fi
+sed 's/^setting bba .*/setting bba default/' "$gate/jp-baseline.txt" >"$gate/other.txt"
+if ! mvn_run gate-other "$gate" verify jp:check -Djp.baseline=other.txt &&
+    grep -q 'other.txt: recorded with other settings than these profiles.*bba is `default` in the baseline, `precise` now' "$work/gate-other.log"; then
+    pass "gate: a baseline of other settings is refused, naming the setting"
+else
+    fail "gate: a baseline of other settings is refused"; show "$work/gate-other.log"
+fi
+if ! mvn_run gate-missing "$gate" verify jp:check -Djp.baseline=none.txt &&
+    grep -q 'none.txt: no baseline here; record one .*mvn jp:baseline' "$work/gate-missing.log"; then
+    pass "gate: a missing baseline fails saying how to record one"
+else
+    fail "gate: a missing baseline fails saying how to record one"; show "$work/gate-missing.log"
 fi
 
 # --- 7. bad input ---------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 //! calls the engine and prints results; it computes nothing itself.
 
 mod diff;
+mod baseline;
+mod check;
 mod inspect;
 mod instrument;
 mod output;
@@ -34,12 +36,18 @@ enum Command {
     Report(report::Args),
     /// Compare profiles: what changed, per context, method and test.
     Diff(diff::Args),
+    /// Record the exact counts of a run's tests and methods in a baseline file.
+    Baseline(baseline::Args),
+    /// Compare a run's profiles with a baseline; exit 1 on a regression.
+    Check(check::Args),
 }
 
 /// Exit code when every input was handled.
 const EXIT_OK: u8 = 0;
 /// Exit code when some input failed (or a round trip differed).
 const EXIT_FAILED: u8 = 1;
+/// Exit code when the command could not do its work (bad input or settings).
+const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -49,6 +57,8 @@ fn main() -> ExitCode {
         Command::Instrument(args) => instrument::run(&args),
         Command::Report(args) => return report::main(&args),
         Command::Diff(args) => return diff::main(&args),
+        Command::Baseline(args) => return baseline::main(&args),
+        Command::Check(args) => return check::main(&args),
     };
     match result {
         Ok(true) => ExitCode::from(EXIT_OK),

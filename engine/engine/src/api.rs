@@ -2,6 +2,7 @@
 //! and its serde types. One call instruments a set of inputs into an output
 //! directory, incrementally when the request names a cache directory
 //! ([`run`]); another merges profiles into one report file ([`report`]).
+//! The regression gate's requests (baseline, check) are in [`crate::gate`].
 //!
 //! ```text
 //! request  {"inputs": ["/abs/dir-or-jar", ...], "output": "/abs/out", "cacheDir": "/abs/cache"|null,
@@ -249,7 +250,7 @@ pub fn report_json(request_json: &str) -> Result<(), EngineError> {
     report(&request)
 }
 
-fn check_absolute(field: &str, path: &Path) -> Result<(), EngineError> {
+pub(crate) fn check_absolute(field: &str, path: &Path) -> Result<(), EngineError> {
     if path.is_absolute() {
         Ok(())
     } else {

@@ -54,6 +54,11 @@ pub enum EngineError {
     /// one named, with its line), or a report file that cannot be written.
     #[error(transparent)]
     Report(#[from] jp_report::ReportError),
+    /// A baseline could not be recorded or a check not made: unreadable
+    /// profiles, no baseline, a malformed one (with its line), one of other
+    /// settings, or a file that cannot be written.
+    #[error(transparent)]
+    Gate(#[from] jp_gate::GateError),
     /// The lock that serialises runs on the same output could not be taken.
     #[error("{}: cannot lock", path.display())]
     Lock {

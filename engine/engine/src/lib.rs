@@ -24,6 +24,7 @@ pub mod cache;
 pub mod config;
 mod error;
 pub mod filter;
+pub mod gate;
 pub mod input;
 pub mod instrument;
 mod objects;

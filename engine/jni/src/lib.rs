@@ -1,13 +1,16 @@
 //! JP's engine as a JNI library: the native methods of the Java class
 //! `org.jpprof.engine.NativeEngine` (in `engine/java`), and nothing else.
 //!
-//! There are three coarse entry points, and requests and outcomes cross the
+//! There are five coarse entry points, and requests and outcomes cross the
 //! boundary as JSON text, so that no Java object is ever built here:
 //! - `static native String version()`: [`jp_engine::VERSION`];
 //! - `static native String instrument(String requestJson)`: runs the engine's
 //!   request API and returns the outcome's JSON;
 //! - `static native void report(String requestJson)`: merges profiles into
-//!   one report file ([`jp_engine::api::report_json`]).
+//!   one report file ([`jp_engine::api::report_json`]);
+//! - `static native String baseline(String requestJson)` and
+//!   `static native String check(String requestJson)`: the regression gate
+//!   ([`jp_engine::gate`]), each returning its outcome's JSON.
 //!
 //! The error contract: every engine error becomes a thrown
 //! `org.jpprof.engine.EngineException` whose message is the error's whole
@@ -219,6 +222,54 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_report<'local>(
     env.with_env(|env| -> Result<(), CallError> {
         let request = request.try_to_string(env)?;
         call(|| jp_engine::api::report_json(&request))
+    })
+    .resolve::<ThrowEngineException>()
+}
+
+/// `static native String baseline(String requestJson)`: records the
+/// baseline of a run's profiles and returns the outcome's JSON.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.baseline(String)`, and the signature is
+/// that of a static native method with one `String` argument that returns a
+/// `String`. See [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_baseline<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) -> JString<'local> {
+    env.with_env(|env| -> Result<_, CallError> {
+        let request = request.try_to_string(env)?;
+        let outcome = call(|| jp_engine::gate::baseline_json(&request))?;
+        Ok(JString::from_str(env, outcome)?)
+    })
+    .resolve::<ThrowEngineException>()
+}
+
+/// `static native String check(String requestJson)`: checks a run's
+/// profiles against a baseline and returns the outcome's JSON.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.check(String)`, and the signature is
+/// that of a static native method with one `String` argument that returns a
+/// `String`. See [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_check<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) -> JString<'local> {
+    env.with_env(|env| -> Result<_, CallError> {
+        let request = request.try_to_string(env)?;
+        let outcome = call(|| jp_engine::gate::check_json(&request))?;
+        Ok(JString::from_str(env, outcome)?)
     })
     .resolve::<ThrowEngineException>()
 }

@@ -4,6 +4,9 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import org.gradle.api.GradleException;
+import org.jpprof.engine.BaselineRequest;
+import org.jpprof.engine.CheckRequest;
+import org.jpprof.engine.CheckResult;
 import org.jpprof.engine.Engine;
 import org.jpprof.engine.EngineException;
 import org.jpprof.engine.InstrumentRequest;
@@ -77,6 +80,52 @@ final class EngineBridge {
         } catch (EngineException e) {
             throw new GradleException("jp: cannot write the report " + out + ":\n  "
                     + e.getMessage().replace("\n", "\n  "), e);
+        }
+    }
+
+    /**
+     * Records a baseline of the profiles.
+     *
+     * @param profiles the profiles of the run
+     * @param out the baseline file
+     * @param methodFloor the method floor, or {@code null} for the engine's default
+     * @param include the include patterns the classes were instrumented with
+     * @param exclude the exclude patterns
+     * @return what was recorded, as {@code n tests and m methods}
+     * @throws GradleException if a profile cannot be read or the file cannot be written
+     */
+    static String baseline(
+            List<File> profiles, File out, Long methodFloor, List<String> include, List<String> exclude) {
+        List<java.nio.file.Path> paths = new ArrayList<>();
+        for (File profile : profiles) {
+            paths.add(profile.toPath());
+        }
+        BaselineRequest.Builder request =
+                BaselineRequest.builder().profiles(paths).out(out.toPath()).include(include).exclude(exclude);
+        if (methodFloor != null) {
+            request.methodFloor(methodFloor);
+        }
+        try {
+            return engine().baseline(request.build());
+        } catch (EngineException e) {
+            throw new GradleException("jp: cannot record the baseline " + out + ":\n  "
+                    + e.getMessage().replace("\n", "\n  "), e);
+        }
+    }
+
+    /**
+     * Checks profiles against a baseline.
+     *
+     * @param request the check, ready to build
+     * @return what the check found; a regression is a result
+     * @throws GradleException if no comparison can be made (no baseline, a malformed one, one of
+     *     other settings, unreadable profiles), with the engine's message
+     */
+    static CheckResult check(CheckRequest.Builder request) {
+        try {
+            return engine().check(request.build());
+        } catch (EngineException e) {
+            throw new GradleException("jp: " + e.getMessage().replace("\n", "\n  "), e);
         }
     }
 

@@ -3,7 +3,9 @@ package org.jpprof.gradle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code jp { }} block: how classes are instrumented and how the profiled tests run.
@@ -17,6 +19,11 @@ import java.util.List;
  *     granularity = 10_000_000        // the runtime's jp.granularity
  *     configFile = 'jp.toml'          // a jp.toml with an [instrument] table
  *     sourceSets = ['main']           // the source sets whose classes jpProfileTest runs instrumented
+ *     baseline = 'jp-baseline.txt'    // the baseline of jpBaseline and jpCheck
+ *     tolerance = 1                   // jpCheck: how much bytecodes may grow, in percent
+ *     tolerances = ['com.acme.SlowTest#*': 5]  // ... per test or method pattern
+ *     ignore = ['com.acme.FlakyTest#*']        // ... left out of the check
+ *     methodFloor = 1000              // jpBaseline: the fewest own bytecodes of a recorded method
  * }
  * </pre>
  *
@@ -33,6 +40,11 @@ public class JpExtension {
     private Object granularity;
     private Object configFile;
     private List<String> sourceSets = new ArrayList<>(Collections.singletonList("main"));
+    private Object baseline = "jp-baseline.txt";
+    private Number tolerance;
+    private Map<String, Number> tolerances = new LinkedHashMap<>();
+    private List<String> ignore = new ArrayList<>();
+    private Number methodFloor;
 
     /**
      * The agent of the profiled JVMs, passed as the system property {@code jp.agent}:
@@ -161,5 +173,79 @@ public class JpExtension {
     /** @param sourceSets the source-set names, replacing those set so far */
     public void setSourceSets(List<String> sourceSets) {
         this.sourceSets = new ArrayList<>(sourceSets);
+    }
+
+    /**
+     * The baseline file of {@code jpBaseline} and {@code jpCheck} (docs/regression-testing.md).
+     *
+     * @return anything {@code project.file()} takes; default {@code jp-baseline.txt} in the
+     *     project directory
+     */
+    public Object getBaseline() {
+        return baseline;
+    }
+
+    /** @param baseline anything {@code project.file()} takes */
+    public void setBaseline(Object baseline) {
+        this.baseline = baseline;
+    }
+
+    /**
+     * How much a test's or a method's bytecodes may grow (or shrink) before {@code jpCheck} says
+     * so, in percent of its baseline count.
+     *
+     * @return the percentage, or {@code null} for the engine's default (1)
+     */
+    public Number getTolerance() {
+        return tolerance;
+    }
+
+    /** @param tolerance the percentage, or {@code null} */
+    public void setTolerance(Number tolerance) {
+        this.tolerance = tolerance;
+    }
+
+    /**
+     * Tolerances in percent by test or method pattern ({@code *} for any text), for
+     * {@code jpCheck}; the first pattern that matches applies.
+     *
+     * @return the tolerances, a live map in order
+     */
+    public Map<String, Number> getTolerances() {
+        return tolerances;
+    }
+
+    /** @param tolerances the tolerances, replacing those set so far */
+    public void setTolerances(Map<String, ? extends Number> tolerances) {
+        this.tolerances = new LinkedHashMap<>(tolerances);
+    }
+
+    /**
+     * Patterns of the tests and methods that {@code jpCheck} leaves out.
+     *
+     * @return the patterns, a live list
+     */
+    public List<String> getIgnore() {
+        return ignore;
+    }
+
+    /** @param ignore the patterns, replacing those set so far */
+    public void setIgnore(List<String> ignore) {
+        this.ignore = new ArrayList<>(ignore);
+    }
+
+    /**
+     * The fewest own bytecodes of a method that {@code jpBaseline} records (tests are always
+     * recorded, and count the work of the small methods they ran).
+     *
+     * @return the floor, or {@code null} for the engine's default (1000)
+     */
+    public Number getMethodFloor() {
+        return methodFloor;
+    }
+
+    /** @param methodFloor the floor, or {@code null} */
+    public void setMethodFloor(Number methodFloor) {
+        this.methodFloor = methodFloor;
     }
 }

@@ -37,6 +37,9 @@ import org.jpprof.engine.RuntimeOptions;
  *       {@code build/jp/profiles/jpProfileTest/}. {@code jpReport} follows it;
  *   <li>{@code jpReport}: those profiles, merged, as {@code build/reports/jp/index.html} and
  *       {@code report.txt};
+ *   <li>{@code jpBaseline} and {@code jpCheck}: the regression gate (after {@code jpProfileTest}):
+ *       record that run's exact counts in {@code jp-baseline.txt}, or fail the build when they
+ *       grew beyond the tolerance against it;
  *   <li>{@code jpIdeSetup}: the class path and JVM options of an IDE run configuration.
  * </ul>
  *
@@ -55,6 +58,10 @@ public class JpPlugin implements Plugin<Project> {
     public static final String PROFILE_TEST = "jpProfileTest";
     /** The task that renders the profiles. */
     public static final String REPORT = "jpReport";
+    /** The task that records the baseline of the regression gate. */
+    public static final String BASELINE = "jpBaseline";
+    /** The task that checks a run against the baseline. */
+    public static final String CHECK = "jpCheck";
     /** The task that prints the IDE settings. */
     public static final String IDE_SETUP = "jpIdeSetup";
 
@@ -116,6 +123,26 @@ public class JpPlugin implements Plugin<Project> {
                         @Override
                         public void execute(JpReport task) {
                             configureReport(task);
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
+                    BASELINE,
+                    JpBaseline.class,
+                    new Action<JpBaseline>() {
+                        @Override
+                        public void execute(JpBaseline task) {
+                            configureGate(task, "Records the counts of " + PROFILE_TEST + "'s tests and methods in the baseline file.");
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
+                    CHECK,
+                    JpCheck.class,
+                    new Action<JpCheck>() {
+                        @Override
+                        public void execute(JpCheck task) {
+                            configureGate(task, "Fails when " + PROFILE_TEST + "'s counts grew beyond the tolerance against the baseline file.");
                         }
                     });
             Compat.register(
@@ -208,6 +235,50 @@ public class JpPlugin implements Plugin<Project> {
                             }
                         }
                     });
+        }
+
+        /** jpBaseline and jpCheck: after jpProfileTest, with the extension's settings. */
+        private void configureGate(final JpGateTask task, String description) {
+            task.setGroup(GROUP);
+            task.setDescription(description);
+            task.dependsOn(PROFILE_TEST);
+            Compat.whenEvaluated(
+                    project,
+                    new Action<Project>() {
+                        @Override
+                        public void execute(Project evaluated) {
+                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
+                            if (task.getBaselineFile() == null) {
+                                task.setBaselineFile(project.file(extension.getBaseline()));
+                            }
+                            if (task.getInclude().isEmpty() && task.getExclude().isEmpty()) {
+                                task.setInclude(extension.getInclude());
+                                task.setExclude(extension.getExclude());
+                            }
+                            if (task instanceof JpBaseline && ((JpBaseline) task).getMethodFloor() == null) {
+                                ((JpBaseline) task).setMethodFloor(
+                                        extension.getMethodFloor() == null ? null : extension.getMethodFloor().longValue());
+                            }
+                            if (task instanceof JpCheck) {
+                                configureCheck((JpCheck) task);
+                            }
+                        }
+                    });
+        }
+
+        private void configureCheck(JpCheck task) {
+            if (task.getTolerance() == null) {
+                task.setTolerance(extension.getTolerance() == null ? null : extension.getTolerance().doubleValue());
+            }
+            if (task.getTolerances().isEmpty()) {
+                task.setTolerances(extension.getTolerances());
+            }
+            if (task.getIgnore().isEmpty()) {
+                task.setIgnore(extension.getIgnore());
+            }
+            if (task.getReportDir() == null) {
+                task.setReportDir(new File(buildDir(), "reports/jp/check"));
+            }
         }
 
         private void configureIdeSetup(final JpIdeSetup task) {

@@ -39,7 +39,7 @@ final class EngineCalls {
          * The patterns, trimmed, without empty items: Maven makes {@code -Djp.includes=a,,b} a
          * list with a {@code null} in it, and a trailing comma is an easy slip.
          */
-        private static List<String> patterns(List<String> items) {
+        static List<String> patterns(List<String> items) {
             List<String> patterns = new ArrayList<>();
             if (items != null) {
                 for (String item : items) {

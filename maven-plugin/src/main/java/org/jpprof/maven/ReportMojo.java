@@ -84,7 +84,7 @@ public class ReportMojo extends AbstractJpMojo {
      * The profiles of a project's test run in this build, else of its newest run with profiles, in name order.
      * This build's run ends here ({@link ProfileRuns#finish}).
      */
-    private static List<File> profilesOf(MavenProject module) throws MojoExecutionException {
+    static List<File> profilesOf(MavenProject module) throws MojoExecutionException {
         String started = module.getProperties().getProperty(AbstractInstrumentMojo.PROFILES_RUN);
         Path runs = new File(module.getBuild().getDirectory(), "jp/profiles").toPath();
         List<File> profiles = new ArrayList<>();

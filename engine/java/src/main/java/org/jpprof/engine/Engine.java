@@ -3,6 +3,7 @@ package org.jpprof.engine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -113,6 +114,49 @@ public final class Engine {
     public void report(ReportRequest request) {
         Objects.requireNonNull(request, "request");
         NativeEngine.report(request.toJson());
+    }
+
+    /**
+     * Records the exact counts of a run's tests and methods in a baseline file, atomically.
+     *
+     * @param request the profiles, the file and the instrumentation settings
+     * @return how many tests and methods were recorded, as {@code "n tests and m methods"}
+     * @throws EngineException if a profile cannot be read or the file cannot be written (the message
+     *     names the file)
+     */
+    public String baseline(BaselineRequest request) {
+        Objects.requireNonNull(request, "request");
+        Map<String, Object> outcome =
+                GateJson.object(outcome(NativeEngine.baseline(request.toJson())));
+        return GateJson.count(outcome, "tests") + " tests and " + GateJson.count(outcome, "methods")
+                + " methods";
+    }
+
+    /**
+     * Compares a run's profiles with a baseline. A regression is a result, not an exception.
+     *
+     * @param request the profiles, the baseline and the tolerances
+     * @return what the comparison found
+     * @throws EngineException if no comparison can be made: no baseline (the message says how to
+     *     record one), a malformed one (with its line), one recorded with other settings (naming
+     *     them), or unreadable profiles
+     */
+    public CheckResult check(CheckRequest request) {
+        Objects.requireNonNull(request, "request");
+        String outcome = outcome(NativeEngine.check(request.toJson()));
+        try {
+            return CheckResult.fromJson(outcome);
+        } catch (IllegalArgumentException e) {
+            throw new EngineException("JP's engine " + library + " returned an outcome this "
+                    + "jp-engine cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private String outcome(String outcome) {
+        if (outcome == null) {
+            throw new EngineException("JP's engine " + library + " returned no outcome");
+        }
+        return outcome;
     }
 
     /**

@@ -27,4 +27,20 @@ final class NativeEngine {
      * @param requestJson the request as JSON (see {@link ReportRequest})
      */
     static native void report(String requestJson);
+
+    /**
+     * Records a baseline of a run's profiles.
+     *
+     * @param requestJson the request as JSON (see {@link BaselineRequest})
+     * @return the outcome as JSON: {@code {"tests": n, "methods": n}}
+     */
+    static native String baseline(String requestJson);
+
+    /**
+     * Checks a run's profiles against a baseline.
+     *
+     * @param requestJson the request as JSON (see {@link CheckRequest})
+     * @return the outcome as JSON (see {@link CheckResult})
+     */
+    static native String check(String requestJson);
 }

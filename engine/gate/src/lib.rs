@@ -1,0 +1,207 @@
+//! JP's regression gate. A *baseline* records the exact counts of a run:
+//! each test's subtree and each method's own counts, with the settings that
+//! produced them ([`baseline`]); a *check* compares the profiles of a later
+//! run with it and fails on growth beyond a tolerance ([`compare`]), and
+//! says so for people, tools and pull requests ([`summary`]). Reading
+//! profiles is `jp-report`'s; this crate only measures and compares.
+//!
+//! ```
+//! use jp_gate::{compare, measure, Baseline, Settings, Tolerances};
+//! use jp_profile::Profile;
+//! let mut before = Profile::new();
+//! before.add_path(&["[test] demo.AppTest#work()", "demo.App.work()V"], 1, 1000);
+//! let baseline = Baseline { settings: Settings::default(), method_floor: 0, entries: measure(&before) };
+//! let mut after = Profile::new();
+//! after.add_path(&["[test] demo.AppTest#work()", "demo.App.work()V"], 1, 1200);
+//! let comparison = compare(&baseline, &measure(&after), &Tolerances::default());
+//! assert!(!comparison.passed());
+//! assert_eq!(comparison.regressions[0].name, "demo.AppTest#work()");
+//! assert_eq!(comparison.regressions[0].delta(), 200);
+//! ```
+#![deny(missing_docs)]
+
+pub mod baseline;
+pub mod compare;
+mod error;
+mod measure;
+mod parse;
+pub mod pattern;
+pub mod summary;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use baseline::{Baseline, Counts, Kind, Settings};
+pub use compare::{compare, Comparison, Tolerances, DEFAULT_TOLERANCE};
+pub use error::GateError;
+use jp_report::run::ReportWarning;
+pub use measure::measure;
+pub use parse::{parse, read};
+
+/// Methods below this many own bytecodes are left out of a baseline by
+/// default: their work still counts in every test that ran them, and a
+/// suite's many small methods would otherwise make most of the file.
+pub const DEFAULT_METHOD_FLOOR: u64 = 1000;
+
+/// The instrumentation settings a run's build used, which its profiles do
+/// not record; the build plugins know them, `jp` takes them as flags.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Instrumented {
+    /// The include patterns, as configured.
+    pub includes: Vec<String>,
+    /// The exclude patterns, as configured.
+    pub excludes: Vec<String>,
+}
+
+/// The settings of profiles instrumented as `instrumented`, with their
+/// block analysis and this engine's version.
+fn settings(profile: &jp_profile::Profile, instrumented: &Instrumented) -> Settings {
+    Settings {
+        engine: env!("CARGO_PKG_VERSION").to_owned(),
+        bba: measure::bba(profile),
+        includes: instrumented.includes.clone(),
+        excludes: instrumented.excludes.clone(),
+    }
+}
+
+/// The baseline of `profiles` (merged), keeping methods of at least
+/// `method_floor` own bytecodes, and the warnings of reading them.
+///
+/// # Errors
+/// [`GateError::Profiles`] when a profile cannot be read (each is named).
+pub fn record(
+    profiles: &[PathBuf],
+    instrumented: &Instrumented,
+    method_floor: u64,
+) -> Result<(Baseline, Vec<ReportWarning>), GateError> {
+    let merged = jp_report::run::read_all(profiles)?;
+    let mut entries = measure(&merged.profile);
+    entries.retain(|(kind, _), counts| *kind == Kind::Test || counts.bytecodes >= method_floor);
+    let baseline = Baseline {
+        settings: settings(&merged.profile, instrumented),
+        method_floor,
+        entries,
+    };
+    Ok((baseline, merged.warnings))
+}
+
+/// Writes `baseline` to `path` atomically: the whole file or, on an error,
+/// the old one untouched.
+///
+/// # Errors
+/// [`GateError::Write`], naming the file.
+pub fn write_baseline(baseline: &Baseline, path: &Path) -> Result<(), GateError> {
+    jp_report::run::write_atomically(path, |out| baseline.write(out)).map_err(|source| GateError::Write {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// A check made: what it compared and what it found.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The baseline file.
+    pub baseline_path: PathBuf,
+    /// The profiles of now.
+    pub profiles: Vec<PathBuf>,
+    /// Their settings (the baseline's, since only equal ones are compared).
+    pub settings: Settings,
+    /// The baseline's method floor, which an update keeps.
+    pub method_floor: u64,
+    /// What the comparison found.
+    pub comparison: Comparison,
+}
+
+impl Check {
+    /// The `jp baseline` command that records these profiles' counts in the
+    /// same file with the same settings.
+    pub fn update_command(&self) -> String {
+        let mut command = format!(
+            "jp baseline {} --out {}",
+            self.profile_args(),
+            quote(&self.baseline_path.to_string_lossy())
+        );
+        if self.method_floor != DEFAULT_METHOD_FLOOR {
+            command += &format!(" --include-methods-above {}", self.method_floor);
+        }
+        for include in &self.settings.includes {
+            command += &format!(" --include {}", quote(include));
+        }
+        for exclude in &self.settings.excludes {
+            command += &format!(" --exclude {}", quote(exclude));
+        }
+        command
+    }
+
+    /// Whether the baseline no longer describes the run: an entry changed
+    /// beyond its tolerance, or appeared, or went away.
+    pub fn baseline_outdated(&self) -> bool {
+        let c = &self.comparison;
+        [&c.regressions, &c.improvements, &c.new, &c.missing]
+            .iter()
+            .any(|list| !list.is_empty())
+    }
+
+    /// The `jp diff` command that shows where counts changed, given the
+    /// profiles the baseline was recorded from (which it does not hold).
+    pub fn diff_command(&self) -> String {
+        format!(
+            "jp diff <profiles of the baseline's run>... --against {} --format html --out jp-diff.html",
+            self.profile_args()
+        )
+    }
+
+    fn profile_args(&self) -> String {
+        let args: Vec<String> = self
+            .profiles
+            .iter()
+            .map(|p| quote(&p.to_string_lossy()))
+            .collect();
+        args.join(" ")
+    }
+}
+
+/// `text` as one shell word.
+fn quote(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,@+%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// Compares `profiles` (merged) with the baseline at `baseline_path`.
+///
+/// # Errors
+/// [`GateError::MissingBaseline`], [`GateError::ReadBaseline`] and
+/// [`GateError::Malformed`] for the baseline, [`GateError::Profiles`] for
+/// the profiles, and [`GateError::OtherSettings`] when the baseline was
+/// recorded with other settings than the profiles'.
+pub fn check(
+    profiles: &[PathBuf],
+    instrumented: &Instrumented,
+    baseline_path: &Path,
+    tolerances: &Tolerances,
+) -> Result<(Check, Vec<ReportWarning>), GateError> {
+    let baseline = read(baseline_path)?;
+    let merged = jp_report::run::read_all(profiles)?;
+    let settings = settings(&merged.profile, instrumented);
+    let differences = baseline.settings.differences(&settings);
+    if !differences.is_empty() {
+        return Err(GateError::OtherSettings {
+            path: baseline_path.to_owned(),
+            differences,
+        });
+    }
+    let now: BTreeMap<(Kind, String), Counts> = measure(&merged.profile);
+    let comparison = compare(&baseline, &now, tolerances);
+    let check = Check {
+        baseline_path: baseline_path.to_owned(),
+        profiles: profiles.to_vec(),
+        settings,
+        method_floor: baseline.method_floor,
+        comparison,
+    };
+    Ok((check, merged.warnings))
+}

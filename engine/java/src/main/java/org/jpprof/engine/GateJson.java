@@ -1,0 +1,59 @@
+package org.jpprof.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/** JSON pieces that the regression gate's requests and results share. */
+final class GateJson {
+    private GateJson() {}
+
+    /**
+     * Appends {@code "key":[...]} with {@code values} as strings.
+     *
+     * @param json where to write
+     * @param key the field
+     * @param values the strings ({@code toString()} of each)
+     */
+    static void list(StringBuilder json, String key, List<?> values) {
+        json.append('"').append(key).append("\":[");
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                json.append(',');
+            }
+            Json.writeString(json, values.get(i).toString());
+        }
+        json.append(']');
+    }
+
+    /**
+     * The outcome {@code json} as an object.
+     *
+     * @param json the outcome's JSON
+     * @return its fields
+     * @throws IllegalArgumentException if it is not a JSON object
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> object(String json) {
+        Object value = Json.parse(json);
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException("the outcome is not a JSON object");
+        }
+        return (Map<String, Object>) value;
+    }
+
+    /**
+     * A count of an outcome.
+     *
+     * @param json the outcome's fields
+     * @param key the field
+     * @return the count
+     * @throws IllegalArgumentException if the field is not a count
+     */
+    static int count(Map<String, Object> json, String key) {
+        Object value = json.get(key);
+        if (!(value instanceof Long) || (Long) value < 0 || (Long) value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("\"" + key + "\" is not a count: " + value);
+        }
+        return (int) (long) (Long) value;
+    }
+}

@@ -1,0 +1,109 @@
+package org.jpprof.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.gradle.api.DefaultTask;
+import org.gradle.api.GradleException;
+import org.gradle.api.Task;
+import org.gradle.api.file.FileCollection;
+import org.gradle.api.specs.Spec;
+import org.gradle.api.tasks.Internal;
+
+/**
+ * What {@code jpBaseline} and {@code jpCheck} share: the profiles of a run of
+ * {@code jpProfileTest}, the baseline file, and the instrumentation settings the baseline records
+ * (docs/regression-testing.md). The engine does the work; these tasks only wire.
+ *
+ * <p>They always run: a check reads a file that the build does not produce, and its verdict is
+ * what the build is for.
+ */
+public abstract class JpGateTask extends DefaultTask {
+    private FileCollection profiles;
+    private boolean profilesSet;
+    private File profilesDir;
+    private File baselineFile;
+    private List<String> include = new ArrayList<>();
+    private List<String> exclude = new ArrayList<>();
+
+    /** A task with no profiles until the plugin (or the build script) sets them. */
+    protected JpGateTask() {
+        profiles = getProject().files();
+        getOutputs().upToDateWhen(new Spec<Task>() {
+            @Override
+            public boolean isSatisfiedBy(Task task) {
+                return false;
+            }
+        });
+    }
+
+    /** @return the profiles of the run ({@code *.jpprof}) */
+    @Internal("read by the engine; the task always runs")
+    public FileCollection getProfiles() {
+        return profiles;
+    }
+
+    /** @param profiles the profiles of the run */
+    public void setProfiles(FileCollection profiles) {
+        this.profiles = profiles;
+        this.profilesSet = true;
+    }
+
+    /** The profiles of the plugin's jpProfileTest runs, in {@code dir}, for messages. */
+    void conventionProfiles(FileCollection profiles, File dir) {
+        if (!profilesSet) {
+            this.profiles = profiles;
+            this.profilesDir = dir;
+        }
+    }
+
+    /** @return the baseline file (default {@code jp-baseline.txt} in the project directory) */
+    @Internal("read or written by the engine")
+    public File getBaselineFile() {
+        return baselineFile;
+    }
+
+    /** @param baselineFile the baseline file */
+    public void setBaselineFile(File baselineFile) {
+        this.baselineFile = baselineFile;
+    }
+
+    /** @return the include patterns the classes were instrumented with (the extension's) */
+    @Internal("recorded in the baseline")
+    public List<String> getInclude() {
+        return include;
+    }
+
+    /** @param include the include patterns */
+    public void setInclude(List<String> include) {
+        this.include = new ArrayList<>(include);
+    }
+
+    /** @return the exclude patterns the classes were instrumented with (the extension's) */
+    @Internal("recorded in the baseline")
+    public List<String> getExclude() {
+        return exclude;
+    }
+
+    /** @param exclude the exclude patterns */
+    public void setExclude(List<String> exclude) {
+        this.exclude = new ArrayList<>(exclude);
+    }
+
+    /**
+     * The profiles, sorted.
+     *
+     * @return the profiles
+     * @throws GradleException when there are none, saying where they were looked for
+     */
+    List<File> profileFiles() {
+        List<File> files = new ArrayList<>(getProfiles().getFiles());
+        Collections.sort(files);
+        if (files.isEmpty()) {
+            throw new GradleException("jp: no profiles" + (profilesDir == null ? "" : " in " + profilesDir)
+                    + "; run " + JpPlugin.PROFILE_TEST + " first");
+        }
+        return files;
+    }
+}
