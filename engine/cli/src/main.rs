@@ -1,9 +1,9 @@
 //! The `jp` command line: glue over the engine crates. It parses flags,
 //! calls the engine and prints results; it computes nothing itself.
 
-mod diff;
 mod baseline;
 mod check;
+mod diff;
 mod inspect;
 mod instrument;
 mod output;
