@@ -3,46 +3,35 @@
 
 use std::collections::BTreeMap;
 
-use jp_profile::tests::test_id;
-use jp_profile::{NodeId, Profile};
+use jp_profile::{Metric, Profile};
+use jp_report::tests_view::test_totals;
+use jp_report::{hot_methods, Totals};
 
 use crate::baseline::{Counts, Kind};
 
-/// Every test's and every method's counts, by kind and name. Test contexts
-/// themselves are not methods, so their own counts go to their test only.
+/// Every test's and every method's counts, by kind and name: a test's
+/// subtree totals (the report's Tests view), a method's own counts summed
+/// over all its contexts (the report's hot methods). Test contexts are not
+/// methods, so their own counts go to their test only.
 pub fn measure(profile: &Profile) -> BTreeMap<(Kind, String), Counts> {
-    let nodes = profile.nodes();
-    // The test each context is under, as an index into `tests`, if any.
-    let mut test_of: Vec<Option<usize>> = vec![None; nodes.len()];
-    let mut tests: Vec<(&str, Counts)> = Vec::new();
-    let mut methods: BTreeMap<&str, Counts> = BTreeMap::new();
-    for (index, node) in nodes.iter().enumerate().skip(1) {
-        let frame = profile.frame(node.frame);
+    let totals = Totals::of(profile);
+    let tests = test_totals(profile, &totals).into_iter().map(|test| {
         let counts = Counts {
-            bytecodes: node.bytecodes,
-            calls: node.calls,
+            bytecodes: test.bytecodes,
+            calls: test.calls,
         };
-        test_of[index] = if node.parent == NodeId::ROOT {
-            test_id(frame).map(|id| {
-                tests.push((id, Counts::default()));
-                tests.len() - 1
-            })
-        } else {
-            test_of[node.parent.0 as usize]
-        };
-        if let Some(test) = test_of[index] {
-            tests[test].1.add(counts);
-        }
-        if node.parent != NodeId::ROOT || test_id(frame).is_none() {
-            methods.entry(frame).or_default().add(counts);
-        }
-    }
-    let tests = tests
+        ((Kind::Test, test.test_id.to_owned()), counts)
+    });
+    let methods = hot_methods(profile, &totals, Metric::Bytecodes)
         .into_iter()
-        .map(|(id, counts)| ((Kind::Test, id.to_owned()), counts));
-    let methods = methods
-        .into_iter()
-        .map(|(name, counts)| ((Kind::Method, name.to_owned()), counts));
+        .filter(|method| method.contexts > 0)
+        .map(|method| {
+            let counts = Counts {
+                bytecodes: method.self_bytecodes,
+                calls: method.self_calls,
+            };
+            ((Kind::Method, profile.frame(method.frame).to_owned()), counts)
+        });
     tests.chain(methods).collect()
 }
 
