@@ -93,6 +93,20 @@ pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
     profile
 }
 
+/// Writes [`profile`]`(paths)` as the file `name` in `dir`, for tests.
+#[cfg(test)]
+pub(crate) fn write_profile(
+    dir: &std::path::Path,
+    name: &str,
+    paths: &[(&[&str], u64, u64)],
+) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let mut bytes = Vec::new();
+    jp_profile::write(&profile(paths), &mut bytes).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
 /// A profile of a test run, for tests: three tests, one of them
 /// parameterized with two invocations, a class-level context, and a
 /// thread that is no test.

@@ -178,13 +178,7 @@ fn fill(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
 mod tests {
     use super::*;
 
-    fn write_profile(dir: &Path, name: &str, paths: &[(&[&str], u64, u64)]) -> PathBuf {
-        let path = dir.join(name);
-        let mut bytes = Vec::new();
-        jp_profile::write(&crate::profile(paths), &mut bytes).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
+    use crate::write_profile;
 
     fn own_calls(profile: &Profile) -> u64 {
         profile.total(Metric::Calls)

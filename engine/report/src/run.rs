@@ -217,13 +217,7 @@ mod tests {
     use super::*;
     use jp_profile::Metric;
 
-    fn write_profile(dir: &Path, name: &str, paths: &[(&[&str], u64, u64)]) -> PathBuf {
-        let path = dir.join(name);
-        let mut bytes = Vec::new();
-        jp_profile::write(&crate::profile(paths), &mut bytes).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
+    use crate::write_profile;
 
     /// A recursion `depth` deep: one method calling itself, one call and
     /// one bytecode per context.
