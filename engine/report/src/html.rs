@@ -259,7 +259,7 @@ fn html_text(page: &mut JsonOut<impl Write>, text: &str) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::profile;
     use serde_json::Value;
@@ -271,8 +271,8 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
-    /// The JSON of the data element.
-    fn data(page: &str) -> Value {
+    /// The JSON of the data element of a page (the report's or the diff's).
+    pub(crate) fn data(page: &str) -> Value {
         let open = "<script type=\"application/json\" id=\"jp-data\">";
         let start = page.find(open).unwrap() + open.len();
         let end = start + page[start..].find("</script>").unwrap();

@@ -165,20 +165,13 @@ fn rows<W: Write>(page: &mut JsonOut<W>, rows: &[Row]) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::diff::NameFilter;
+    use crate::html::tests::data;
     use crate::profile;
-    use serde_json::Value;
 
     fn page(diff: &Diff) -> String {
         let mut out = Vec::new();
         write(diff, &DiffOptions::new(Metric::Bytecodes), &mut out).unwrap();
         String::from_utf8(out).unwrap()
-    }
-
-    fn data(page: &str) -> Value {
-        let open = "<script type=\"application/json\" id=\"jp-data\">";
-        let start = page.find(open).unwrap() + open.len();
-        let end = start + page[start..].find("</script>").unwrap();
-        serde_json::from_str(&page[start..end]).unwrap()
     }
 
     #[test]
