@@ -41,6 +41,8 @@ const STYLE: &str = include_str!("html/report.css");
 const BODY: &str = include_str!("html/body.html");
 /// The page's script: reads the data element and draws everything.
 const SCRIPT: &str = include_str!("html/report.js");
+/// The canvas helpers both pages' scripts use, written before each.
+const CANVAS_SCRIPT: &str = include_str!("html/canvas.js");
 /// Nothing from anywhere else: the inline style and script, and canvas images.
 pub(crate) const CSP: &str =
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
@@ -56,25 +58,59 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
     let totals = Totals::of(profile);
     let visible = Visible::of(profile, &totals, options);
     let contexts = Contexts::of(profile, &totals, &visible, options.metric);
-    let mut page = JsonOut::new(&mut out, Context::Script);
-    page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
-    page.raw(CSP);
-    page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    html_text(
-        &mut page,
-        profile.meta.get("command").map_or("JP profile", String::as_str),
+    let title = format!(
+        "{} - JP report",
+        profile.meta.get("command").map_or("JP profile", String::as_str)
     );
-    page.raw(" - JP report</title>\n<style>\n");
-    page.raw(STYLE);
-    page.raw("</style>\n</head>\n<body>\n");
-    page.raw(BODY);
-    page.raw("<script type=\"application/json\" id=\"jp-data\">");
-    write_data(profile, options, &totals, &visible, &contexts, &mut page)?;
-    page.raw("</script>\n<script>\n");
-    page.raw(SCRIPT);
-    page.raw("</script>\n</body>\n</html>\n");
-    page.flush()
+    let page = Page {
+        title: &title,
+        style: STYLE,
+        body: BODY,
+        script: SCRIPT,
+    };
+    page.write(&mut out, |data| {
+        write_data(profile, options, &totals, &visible, &contexts, data)
+    })
+}
+
+/// The parts of one self-contained page (the report's or the diff's).
+pub(crate) struct Page<'a> {
+    /// The title, as text (escaped when written).
+    pub(crate) title: &'a str,
+    /// The style sheet.
+    pub(crate) style: &'a str,
+    /// The body's markup.
+    pub(crate) body: &'a str,
+    /// The page's script, written after the shared canvas helpers.
+    pub(crate) script: &'a str,
+}
+
+impl Page<'_> {
+    /// Writes the page: the CSP, title and style, the body, the data
+    /// element that `data` fills with JSON, then the scripts.
+    pub(crate) fn write<W: Write>(
+        &self,
+        out: W,
+        data: impl FnOnce(&mut JsonOut<W>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut page = JsonOut::new(out, Context::Script);
+        page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
+        page.raw(CSP);
+        page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+        html_text(&mut page, self.title);
+        page.raw("</title>\n<style>\n");
+        page.raw(self.style);
+        page.raw("</style>\n</head>\n<body>\n");
+        page.raw(self.body);
+        page.raw("<script type=\"application/json\" id=\"jp-data\">");
+        data(&mut page)?;
+        page.raw("</script>\n<script>\n");
+        page.raw(CANVAS_SCRIPT);
+        page.raw(self.script);
+        page.raw("</script>\n</body>\n</html>\n");
+        page.flush()
+    }
 }
 
 /// The shown contexts in the order written: depth first, siblings by
@@ -472,7 +508,7 @@ pub(crate) mod tests {
         let page = page(&sample(), &Options::new(Metric::Calls));
         assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
         assert!(page.contains(&format!("content=\"{CSP}\"")));
-        for asset in [STYLE, BODY, SCRIPT] {
+        for asset in [STYLE, BODY, SCRIPT, CANVAS_SCRIPT] {
             assert!(!asset.contains("</script") && !asset.contains("</style"));
             assert!(!asset.contains("http:") && !asset.contains("https:") && !asset.contains("url("));
             assert!(!asset.contains("src="), "no element loads a source");

@@ -18,8 +18,8 @@ use std::io::{self, Write};
 use jp_profile::{Metric, NodeId};
 
 use super::{shown, Diff, DiffOptions, Row};
-use crate::html::CSP;
-use crate::json_out::{Context, JsonOut};
+use crate::html::Page;
+use crate::json_out::JsonOut;
 use crate::text::metric_name;
 
 /// The page's style sheet.
@@ -34,21 +34,13 @@ const SCRIPT: &str = include_str!("html/diff.js");
 /// # Errors
 /// Those of `out`.
 pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Result<()> {
-    let mut page = JsonOut::new(&mut out, Context::Script);
-    page.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    page.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"");
-    page.raw(CSP);
-    page.raw("\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    page.raw("JP profile diff</title>\n<style>\n");
-    page.raw(STYLE);
-    page.raw("</style>\n</head>\n<body>\n");
-    page.raw(BODY);
-    page.raw("<script type=\"application/json\" id=\"jp-data\">");
-    write_data(diff, options, &mut page)?;
-    page.raw("</script>\n<script>\n");
-    page.raw(SCRIPT);
-    page.raw("</script>\n</body>\n</html>\n");
-    page.flush()
+    let page = Page {
+        title: "JP profile diff",
+        style: STYLE,
+        body: BODY,
+        script: SCRIPT,
+    };
+    page.write(&mut out, |data| write_data(diff, options, data))
 }
 
 /// Every context, depth first from the root, siblings by combined subtree
@@ -166,6 +158,7 @@ mod tests {
     use super::*;
     use crate::diff::NameFilter;
     use crate::html::tests::data;
+    use crate::html::CSP;
     use crate::profile;
 
     fn page(diff: &Diff) -> String {

@@ -468,28 +468,12 @@
       }
     }
     const height = (deepest + 1) * ROW;
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-    const context = canvas.getContext('2d');
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    context.clearRect(0, 0, width, height);
-    context.font = '11px ui-monospace, "DejaVu Sans Mono", monospace';
-    context.textBaseline = 'middle';
-    const charWidth = context.measureText('m').width || 7;
+    const { context, charWidth } = jpCanvas(canvas, width, height);
     flame.rows = [];
     const place = (id, x, w, row) => {
       context.fillStyle = frameColor(id);
       context.fillRect(x, row * ROW, Math.max(w - 1, 0.5), ROW - 1);
-      if (w > 3 * charWidth) {
-        let text = label(id);
-        const fits = Math.floor((w - 6) / charWidth);
-        if (text.length > fits) text = `${text.slice(0, Math.max(fits - 1, 1))}…`;
-        context.fillStyle = '#1d2330';
-        context.fillText(text, x + 3, row * ROW + ROW / 2);
-      }
+      jpFrameLabel(context, charWidth, label(id), x, row * ROW + ROW / 2, w);
       (flame.rows[row] || (flame.rows[row] = [])).push(x, x + w, id);
     };
     above.forEach((id, row) => place(id, 0, width, row));
