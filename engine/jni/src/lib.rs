@@ -159,6 +159,22 @@ impl<T: Default> ErrorPolicy<T, CallError> for ThrowEngineException {
     }
 }
 
+/// Runs `run` on a request's JSON and returns the outcome's JSON; an error
+/// or a panic becomes an `EngineException` (the shape of every entry point
+/// that takes a request and answers).
+fn json_request<'local, E: Error>(
+    mut env: EnvUnowned<'local>,
+    request: JString<'local>,
+    run: impl FnOnce(&str) -> Result<String, E>,
+) -> JString<'local> {
+    env.with_env(|env| -> Result<_, CallError> {
+        let request = request.try_to_string(env)?;
+        let outcome = call(|| run(&request))?;
+        Ok(JString::from_str(env, outcome)?)
+    })
+    .resolve::<ThrowEngineException>()
+}
+
 /// `static native String version()`: the engine's version, which the facade
 /// compares with its own.
 ///
@@ -191,16 +207,11 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_version<'local>(
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_jpprof_engine_NativeEngine_instrument<'local>(
-    mut env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    env.with_env(|env| -> Result<_, CallError> {
-        let request = request.try_to_string(env)?;
-        let outcome = call(|| jp_engine::api::run_json(&request))?;
-        Ok(JString::from_str(env, outcome)?)
-    })
-    .resolve::<ThrowEngineException>()
+    json_request(env, request, jp_engine::api::run_json)
 }
 
 /// `static native void report(String requestJson)`: merges the profiles of
@@ -238,16 +249,11 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_report<'local>(
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_jpprof_engine_NativeEngine_baseline<'local>(
-    mut env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    env.with_env(|env| -> Result<_, CallError> {
-        let request = request.try_to_string(env)?;
-        let outcome = call(|| jp_engine::gate::baseline_json(&request))?;
-        Ok(JString::from_str(env, outcome)?)
-    })
-    .resolve::<ThrowEngineException>()
+    json_request(env, request, jp_engine::gate::baseline_json)
 }
 
 /// `static native String check(String requestJson)`: checks a run's
@@ -262,16 +268,11 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_baseline<'local>(
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_org_jpprof_engine_NativeEngine_check<'local>(
-    mut env: EnvUnowned<'local>,
+    env: EnvUnowned<'local>,
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    env.with_env(|env| -> Result<_, CallError> {
-        let request = request.try_to_string(env)?;
-        let outcome = call(|| jp_engine::gate::check_json(&request))?;
-        Ok(JString::from_str(env, outcome)?)
-    })
-    .resolve::<ThrowEngineException>()
+    json_request(env, request, jp_engine::gate::check_json)
 }
 
 #[cfg(test)]
