@@ -125,7 +125,7 @@ instrument() {
 }
 
 # deterministic NAME OUT FLAGS INPUT...: runs jp a second time, into OUT.again, and requires the
-# same bytes as in OUT (DESIGN.md §5: an incremental run must give the bytes of a clean run).
+# same bytes as in OUT (docs/architecture.md: an incremental run must give the bytes of a clean run).
 # OUT.again is kept when they differ.
 deterministic() {
     local name=$1 out=$2 flags=$3 differing file a b

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Test-suites suite: real test suites pass on instrumented classes exactly as they pass on the
-# originals (DESIGN §7, "Real test suites").
+# originals (docs/architecture.md, "Verification").
 #
 # (a) Published libraries whose tests are on Maven Central as `tests`-classifier jars
 #     (integration-tests/testsuites/libs/*.xml): commons-lang3, commons-codec, commons-collections4.

@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * Loads every class of some roots (jars or class directories) in a fresh class loader and forces
- * HotSpot to link it, which verifies it (DESIGN.md §7), then reports which classes failed.
+ * HotSpot to link it, which verifies it (docs/architecture.md, "Verification"), then reports which classes failed.
  *
  * <pre>
  * java VerifyClasses [--cp DEPS] [--separate] [--report FILE] [--tsv FILE] [--title TEXT] ROOT...

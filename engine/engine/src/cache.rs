@@ -1,4 +1,4 @@
-//! The incremental cache (DESIGN.md §5): what lets a second run over
+//! The incremental cache (docs/architecture.md, "Incremental rewriting and the cache"): what lets a second run over
 //! unchanged inputs rewrite nothing, and a run after an edit rewrite only
 //! the edited classes.
 //!

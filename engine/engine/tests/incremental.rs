@@ -1,4 +1,4 @@
-//! Incremental runs with a cache directory (DESIGN.md §5): what a run
+//! Incremental runs with a cache directory (docs/architecture.md, "Incremental rewriting and the cache"): what a run
 //! reuses, rewrites and deletes, what it does with a damaged cache, how
 //! concurrent runs take turns, and that every incremental output equals a
 //! clean build's, byte for byte.

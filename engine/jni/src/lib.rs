@@ -75,7 +75,7 @@ pub fn call<T, E: Error>(f: impl FnOnce() -> Result<T, E>) -> Result<T, CallErro
 }
 
 /// `error` and each of its sources, joined by `": "`: each layer displays
-/// only itself (STYLE.md), so this is the whole story, outermost first.
+/// only itself (docs/architecture.md, "Errors"), so this is the whole story, outermost first.
 fn error_chain(error: &dyn Error) -> String {
     let mut message = error.to_string();
     let mut source = error.source();

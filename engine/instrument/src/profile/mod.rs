@@ -1,4 +1,4 @@
-//! The profiling scheme in its `thread` context-passing mode (DESIGN §4):
+//! The profiling scheme in its `thread` context-passing mode (docs/architecture.md, "The profiling scheme"):
 //! every method with code builds its thread's calling-context tree, with
 //! exact invocation and bytecode counts, and nothing about dispatch
 //! changes (no descriptor changes, no added methods, call sites untouched).
