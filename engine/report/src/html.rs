@@ -324,22 +324,27 @@ pub(crate) mod tests {
             .collect()
     }
 
-    /// The contexts as the page reads them: path -> (own calls, own bytecodes,
-    /// total calls, total bytecodes), the totals summed as the script does.
-    fn contexts(data: &Value) -> Vec<(String, [u64; 4])> {
-        let names: Vec<&str> = data["names"]
+    /// The page's names, and each context's depth and frame index (-1 for the root).
+    fn shape(data: &Value) -> (Vec<&str>, Vec<u64>, Vec<i64>) {
+        let names = data["names"]
             .as_array()
             .unwrap()
             .iter()
             .map(|n| n.as_str().unwrap())
             .collect();
-        let depth = numbers(&data["depth"]);
-        let frame: Vec<i64> = data["frame"]
+        let frame = data["frame"]
             .as_array()
             .unwrap()
             .iter()
             .map(|n| n.as_i64().unwrap())
             .collect();
+        (names, numbers(&data["depth"]), frame)
+    }
+
+    /// The contexts as the page reads them: path -> (own calls, own bytecodes,
+    /// total calls, total bytecodes), the totals summed as the script does.
+    fn contexts(data: &Value) -> Vec<(String, [u64; 4])> {
+        let (names, depth, frame) = shape(data);
         let (calls, bytecodes) = (numbers(&data["calls"]), numbers(&data["bytecodes"]));
         assert_eq!((frame[0], depth[0]), (-1, 0), "the root comes first");
         let mut parent = vec![0usize; depth.len()];
@@ -523,19 +528,7 @@ pub(crate) mod tests {
             ..Options::new(Metric::Calls)
         };
         let data = data(&page(&p, &options));
-        let names: Vec<&str> = data["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
-        let depth = numbers(&data["depth"]);
-        let frame: Vec<i64> = data["frame"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_i64().unwrap())
-            .collect();
+        let (names, depth, frame) = shape(&data);
         let rows: Vec<(&str, bool, u64, u64, u64)> = numbers(&data["tests"])
             .chunks(5)
             .map(|row| {
