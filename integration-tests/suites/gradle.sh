@@ -195,11 +195,21 @@ fi
 # --- 3b. two builds at once in one project --------------------------------------------------------
 # Each build's tests write into a run directory of their own, and each jpReport reports its own
 # run: one profile, with the calls of one run (the demo's above), not those of both. (Gradle 4.4.1
-# runs the two side by side. Each build reports into a directory of its own: two builds writing
-# one output directory at once can fail Gradle's snapshot of it, JP or not.)
+# runs the two side by side. Each build writes the test task's own reports and results, and its JP
+# report, into directories of its own: two builds writing one output directory at once can fail
+# Gradle's snapshot of it, JP or not. The directory of the runs is shared: that is what is tested.)
 twice=$work/twice
 copy_project "$root/examples/gradle-demo" "$twice"
-printf '\njpReport { outputDir = file("build/reports/jp-" + project.findProperty("side")) }\n' >>"$twice/build.gradle"
+cat >>"$twice/build.gradle" <<'GRADLE'
+
+def side = project.findProperty("side")
+jpReport { outputDir = file("build/reports/jp-" + side) }
+jpProfileTest {
+    reports.html.destination = file("build/reports/tests-" + side)
+    reports.junitXml.destination = file("build/test-results-" + side)
+    binResultsDir = file("build/test-results-" + side + "/binary")
+}
+GRADLE
 single_calls=$(total_calls "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
 if gradle_run twice-prepare "$twice" testClasses jpInstrument; then
     gradle_run twice-1 "$twice" "${tasks[@]}" -Pside=1 & first=$!

@@ -16,6 +16,7 @@ import org.gradle.api.Task;
 import org.gradle.api.file.ConfigurableFileCollection;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.plugins.AppliedPlugin;
+import org.gradle.api.specs.Specs;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
@@ -212,7 +213,9 @@ public class JpPlugin implements Plugin<Project> {
                             Map<String, Object> properties = new LinkedHashMap<>();
                             agentProperties(properties);
                             task.systemProperties(properties);
-                            task.getOutputs().dir(testRun().base());
+                            task.getOutputs().file(testRun().marker());
+                            task.getOutputs().upToDateWhen(testRun().hasProfiles());
+                            task.getOutputs().cacheIf(Specs.<Task>satisfyNone());
                             task.doFirst(testRun().starter());
                             task.addTestListener(testRun().finisher());
                         }
