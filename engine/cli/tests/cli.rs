@@ -4,9 +4,12 @@
 //! directory), and the expected `stdout`, `stderr` and exit `status`.
 //! `BLESS=1 cargo test -p jp-cli` rewrites the expected files.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::jp_command;
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,11 +27,7 @@ fn run_case(dir: &Path) -> Result<(), String> {
             .replace("{out}", &out.path().to_string_lossy())
     };
     let args: Vec<String> = cmd.split_whitespace().map(substitute).collect();
-    let output = Command::new(env!("CARGO_BIN_EXE_jp"))
-        .args(&args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let output = jp_command().args(&args).current_dir(dir).output().unwrap();
     let unsubstitute = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes)
             .replace(&*testdata.to_string_lossy(), "{testdata}")

@@ -2,33 +2,11 @@
 //! itself says that nothing changed, `--out` gets what stdout would, and a
 //! diff that fails leaves nothing behind.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn profile(name: &str) -> String {
-    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testdata/profiles")
-        .join(name);
-    path.to_str().unwrap().to_string()
-}
-
-fn jp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
+use common::{jp, profile, stdout};
 
 #[test]
 fn a_profile_against_itself_shows_no_change_in_any_format() {

@@ -1,26 +1,18 @@
 //! `jp report --out`, which the golden cases cannot see: the file written,
 //! its permissions, and what is left behind when writing fails.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn profiles() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/testdata/profiles")
-}
-
-fn jp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{jp, jp_command, profile_path};
 
 #[test]
 fn out_receives_what_stdout_would() {
     let dir = tempfile::tempdir().unwrap();
-    let a = profiles().join("a.jpprof");
-    let b = profiles().join("b.jpprof");
+    let a = profile_path("a.jpprof");
+    let b = profile_path("b.jpprof");
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let target = dir.path().join("flame.folded");
     fs::write(&target, "an older report, replaced\n").unwrap();
@@ -56,7 +48,7 @@ fn a_failing_profile_leaves_an_existing_report_alone() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("flame.folded");
     fs::write(&target, "the last good report\n").unwrap();
-    let truncated = profiles().join("truncated.jpprof");
+    let truncated = profile_path("truncated.jpprof");
     let output = jp(&[
         "report",
         truncated.to_str().unwrap(),
@@ -76,7 +68,7 @@ fn an_unwritable_out_is_named_and_fails() {
     // Its directory cannot be created: a file stands where it would be.
     fs::write(dir.path().join("taken"), "").unwrap();
     let target = dir.path().join("taken/flame.folded");
-    let a = profiles().join("a.jpprof");
+    let a = profile_path("a.jpprof");
     let output = jp(&[
         "report",
         a.to_str().unwrap(),
@@ -112,7 +104,7 @@ fn a_closed_stdout_ends_the_report_quietly() {
     }
     text.push_str("end 300\n");
     fs::write(&deep, text).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jp"))
+    let mut child = jp_command()
         .args(["report", deep.to_str().unwrap(), "--format", "folded"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -169,7 +161,7 @@ fn a_folded_report_of_many_gigabytes_is_refused_at_once_and_nothing_is_written()
 
 #[test]
 fn max_output_size_lowers_or_lifts_the_limit() {
-    let a = profiles().join("a.jpprof");
+    let a = profile_path("a.jpprof");
     let a = a.to_str().unwrap();
     let refused = jp(&["report", a, "--format", "html", "--max-output-size", "4K"]);
     assert_eq!(refused.status.code(), Some(2));

@@ -3,23 +3,11 @@
 //! HTML document with the merged profile's data, the same on stdout and in
 //! `--out`, following `--metric`.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn profile(name: &str) -> String {
-    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testdata/profiles")
-        .join(name);
-    path.to_str().unwrap().to_string()
-}
-
-fn jp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{jp, profile};
 
 /// The text of the page's data element.
 fn data(page: &str) -> &str {
