@@ -1,7 +1,10 @@
 //! `jp check`: compare the profiles of a run with a baseline, and fail
 //! (exit 1) when a test's or a method's bytecodes grew beyond the
 //! tolerance. Exit 2 when no comparison could be made: no baseline, a
-//! malformed one, one recorded with other settings, unreadable profiles.
+//! malformed one, one recorded with other settings, unreadable profiles
+//! (the run's or those of `--diff-base`), or when an output could not be
+//! written. Given the baseline's profiles, it writes the HTML diff of them
+//! against the run, as `jp diff` does.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -9,9 +12,10 @@ use std::process::ExitCode;
 
 use jp_gate::pattern::Pattern;
 use jp_gate::summary::{self, SummaryFormat};
-use jp_gate::{GateError, Tolerances};
+use jp_gate::{DiffReport, GateError, Tolerances};
 
 use crate::baseline::{exit_on, InstrumentedArgs};
+use crate::report::{size_limit, SizeLimit};
 
 /// The summary formats, as flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -60,6 +64,23 @@ pub struct Args {
     /// Also write the summary in every format (jp-check.txt, .json, .md) in this directory.
     #[arg(long, value_name = "DIR")]
     report_dir: Option<PathBuf>,
+    /// The profiles the baseline was recorded from: the check then writes
+    /// the HTML diff of them against this run to `--diff-out`, and the
+    /// summaries name it.
+    #[arg(long, num_args = 1.., value_name = "PROFILE")]
+    diff_base: Vec<PathBuf>,
+    /// Where the diff of `--diff-base` goes (atomically).
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "jp-diff.html",
+        requires = "diff_base"
+    )]
+    diff_out: PathBuf,
+    /// Refuse a diff larger than this: bytes, or with a suffix K, M, G or
+    /// T (powers of 1024); `0` or `unlimited` for no limit.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = size_limit)]
+    max_output_size: SizeLimit,
     #[command(flatten)]
     instrumented: InstrumentedArgs,
 }
@@ -72,11 +93,17 @@ pub fn main(args: &Args) -> ExitCode {
         per_pattern: args.tolerance_for.clone(),
         ignore: args.ignore.iter().map(|text| Pattern::new(text)).collect(),
     };
+    let diff = DiffReport {
+        base: args.diff_base.clone(),
+        out: args.diff_out.clone(),
+        max_output_size: args.max_output_size.0,
+    };
     let (check, warnings) = match jp_gate::check(
         &args.profiles,
         &args.instrumented.settings(),
         &args.baseline,
         &tolerances,
+        (!diff.base.is_empty()).then_some(&diff),
     ) {
         Ok(checked) => checked,
         Err(error) => return exit_on(&error),

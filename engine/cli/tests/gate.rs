@@ -1,22 +1,11 @@
 //! `jp baseline` and `jp check` on files: what they write, and that they
 //! write nothing when they fail.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn gate_data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testdata/gate")
-        .join(name)
-}
-
-fn jp(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jp"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use common::{gate_data, jp};
 
 #[test]
 fn the_same_profiles_give_byte_identical_baselines() {
@@ -88,4 +77,90 @@ fn a_check_writes_every_summary_into_the_report_dir_and_nothing_when_it_cannot_c
     assert_eq!(json["regressions"][1]["delta"], 3000);
     let markdown = fs::read_to_string(reports.join("jp-check.md")).unwrap();
     assert!(markdown.contains("| method | `demo.Lexer.next()I` | 20600 | 23600 | +3000 | +14.56% | 1% |"));
+}
+
+#[test]
+fn a_check_given_the_baselines_profiles_writes_their_diff_and_every_summary_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (reports, page) = (dir.path().join("reports"), dir.path().join("diff.html"));
+    let check = |base: &std::path::Path| {
+        jp(&[
+            "check".as_ref(),
+            gate_data("after.jpprof").as_os_str(),
+            "--baseline".as_ref(),
+            gate_data("baseline.txt").as_os_str(),
+            "--report-dir".as_ref(),
+            reports.as_os_str(),
+            "--diff-base".as_ref(),
+            base.as_os_str(),
+            "--diff-out".as_ref(),
+            page.as_os_str(),
+        ])
+    };
+    let unreadable = check(&dir.path().join("gone.jpprof"));
+    assert_eq!(unreadable.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unreadable.stderr).contains("gone.jpprof"));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+
+    let output = check(&gate_data("before.jpprof"));
+    assert_eq!(output.status.code(), Some(1));
+    let named = format!(
+        "Where the counts changed (the baseline's run against this one): {}",
+        page.display()
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains(&named));
+    let markdown = fs::read_to_string(reports.join("jp-check.md")).unwrap();
+    assert!(markdown.contains(&format!("`{}`", page.display())), "{markdown}");
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(reports.join("jp-check.json")).unwrap()).unwrap();
+    assert_eq!(json["diffReport"], page.to_str().unwrap());
+    let html = fs::read_to_string(&page).unwrap();
+    let text = jp(&[
+        "diff".as_ref(),
+        gate_data("before.jpprof").as_os_str(),
+        "--against".as_ref(),
+        gate_data("after.jpprof").as_os_str(),
+        "--format".as_ref(),
+        "html".as_ref(),
+    ]);
+    assert_eq!(html.as_bytes(), text.stdout, "the page jp diff writes");
+}
+
+#[test]
+fn a_check_without_the_baselines_profiles_says_how_to_diff() {
+    let output = jp(&[
+        "check".as_ref(),
+        gate_data("after.jpprof").as_os_str(),
+        "--baseline".as_ref(),
+        gate_data("baseline.txt").as_os_str(),
+        "--format".as_ref(),
+        "markdown".as_ref(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let markdown = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        markdown.contains("```\njp diff <profiles of the baseline's run>... --against "),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn a_diff_beyond_the_size_limit_fails_the_check_and_leaves_no_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("diff.html");
+    let output = jp(&[
+        "check".as_ref(),
+        gate_data("after.jpprof").as_os_str(),
+        "--baseline".as_ref(),
+        gate_data("baseline.txt").as_os_str(),
+        "--diff-base".as_ref(),
+        gate_data("before.jpprof").as_os_str(),
+        "--diff-out".as_ref(),
+        page.as_os_str(),
+        "--max-output-size".as_ref(),
+        "1K".as_ref(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("diff.html"));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }

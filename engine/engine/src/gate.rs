@@ -4,22 +4,27 @@
 //!
 //! ```text
 //! baseline  {"profiles": ["/abs/a.jpprof", ...], "out": "/abs/jp-baseline.txt",
-//!            "methodFloor": n|null, "include": ["pattern", ...], "exclude": [...]}
+//!            "methodFloor": n|null, "include": ["pattern", ...], "exclude": [...],
+//!            "keepProfiles": "/abs/dir"|null}
 //! outcome   {"tests": n, "methods": n}
 //! check     {"profiles": [...], "baseline": "/abs/jp-baseline.txt", "include": [...], "exclude": [...],
 //!            "tolerance": percent|null, "tolerances": [{"pattern": "...", "percent": p}, ...],
-//!            "ignore": ["pattern", ...], "reportDir": "/abs/dir"|null}
-//! outcome   {"passed": bool, "regressions": n, "improvements": n, "summary": "the text summary"}
+//!            "ignore": ["pattern", ...], "reportDir": "/abs/dir"|null,
+//!            "diffBase": ["/abs/a.jpprof", ...], "diffOut": "/abs/check-diff.html"|null}
+//! outcome   {"passed": bool, "regressions": n, "improvements": n, "summary": "the text summary",
+//!            "diffReport": "/abs/check-diff.html"|null}
 //! ```
 //! Everything but `profiles`, `out` and `baseline` may be left out; paths
-//! are absolute. A check that cannot compare (no baseline, a malformed one,
+//! are absolute. `keepProfiles` keeps a copy of the baseline's profiles in
+//! that directory ([`jp_gate::keep_profiles`]); a check given them as
+//! `diffBase` writes the diff of them against its run to `diffOut`. A check that cannot compare (no baseline, a malformed one,
 //! one of other settings, unreadable profiles) is an error, not an outcome.
 
 use std::path::PathBuf;
 
 use jp_gate::pattern::Pattern;
 use jp_gate::summary::{self, SummaryFormat};
-use jp_gate::{GateError, Instrumented, Kind, Tolerances};
+use jp_gate::{DiffReport, GateError, Instrumented, Kind, Tolerances};
 use serde::{Deserialize, Serialize};
 
 use crate::api::check_absolute;
@@ -43,6 +48,9 @@ pub struct BaselineRequest {
     /// The exclude patterns the classes were instrumented with.
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// A directory to keep a copy of the profiles in, replaced whole; absolute.
+    #[serde(default)]
+    pub keep_profiles: Option<PathBuf>,
 }
 
 /// What a baseline recorded.
@@ -90,10 +98,17 @@ pub struct CheckRequest {
     /// Where to write the summaries (`jp-check.txt`, `.json`, `.md`); absolute.
     #[serde(default)]
     pub report_dir: Option<PathBuf>,
+    /// The profiles the baseline was recorded from, to diff against; absolute.
+    #[serde(default)]
+    pub diff_base: Vec<PathBuf>,
+    /// Where the HTML diff goes; absolute, and needed with `diff_base`.
+    #[serde(default)]
+    pub diff_out: Option<PathBuf>,
 }
 
 /// What a check found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckOutcome {
     /// No regression beyond the tolerance.
     pub passed: bool,
@@ -103,6 +118,8 @@ pub struct CheckOutcome {
     pub improvements: usize,
     /// The text summary, for the build log.
     pub summary: String,
+    /// The HTML diff written, if any.
+    pub diff_report: Option<PathBuf>,
 }
 
 /// Records the baseline of a request's profiles.
@@ -112,7 +129,10 @@ pub struct CheckOutcome {
 /// and the file's errors ([`EngineError::Gate`]).
 pub fn baseline(request: &BaselineRequest) -> Result<BaselineOutcome, EngineError> {
     check_absolute("out", &request.out)?;
-    check_profiles(&request.profiles)?;
+    check_profiles("profiles", &request.profiles)?;
+    if let Some(dir) = &request.keep_profiles {
+        check_absolute("keepProfiles", dir)?;
+    }
     let instrumented = Instrumented {
         includes: request.include.clone(),
         excludes: request.exclude.clone(),
@@ -120,6 +140,9 @@ pub fn baseline(request: &BaselineRequest) -> Result<BaselineOutcome, EngineErro
     let floor = request.method_floor.unwrap_or(jp_gate::DEFAULT_METHOD_FLOOR);
     let (baseline, _warnings) = jp_gate::record(&request.profiles, &instrumented, floor)?;
     jp_gate::write_baseline(&baseline, &request.out)?;
+    if let Some(dir) = &request.keep_profiles {
+        jp_gate::keep_profiles(&request.profiles, dir)?;
+    }
     let tests = baseline
         .entries
         .keys()
@@ -138,7 +161,24 @@ pub fn baseline(request: &BaselineRequest) -> Result<BaselineOutcome, EngineErro
 /// no comparison possible, or a summary that cannot be written ([`EngineError::Gate`]).
 pub fn check(request: &CheckRequest) -> Result<CheckOutcome, EngineError> {
     check_absolute("baseline", &request.baseline)?;
-    check_profiles(&request.profiles)?;
+    check_profiles("profiles", &request.profiles)?;
+    check_profiles("diffBase", &request.diff_base)?;
+    let diff = match (&request.diff_out, request.diff_base.is_empty()) {
+        (_, true) => None,
+        (Some(out), false) => {
+            check_absolute("diffOut", out)?;
+            Some(DiffReport {
+                base: request.diff_base.clone(),
+                out: out.clone(),
+                max_output_size: Some(jp_report::DEFAULT_MAX_OUTPUT_SIZE),
+            })
+        }
+        (None, false) => {
+            return Err(EngineError::InvalidRequest(
+                "diffBase needs diffOut, the diff report's path".to_owned(),
+            ))
+        }
+    };
     let percents = request
         .tolerance
         .iter()
@@ -161,8 +201,13 @@ pub fn check(request: &CheckRequest) -> Result<CheckOutcome, EngineError> {
         includes: request.include.clone(),
         excludes: request.exclude.clone(),
     };
-    let (check, _warnings) =
-        jp_gate::check(&request.profiles, &instrumented, &request.baseline, &tolerances)?;
+    let (check, _warnings) = jp_gate::check(
+        &request.profiles,
+        &instrumented,
+        &request.baseline,
+        &tolerances,
+        diff.as_ref(),
+    )?;
     if let Some(dir) = &request.report_dir {
         check_absolute("reportDir", dir)?;
         for (format, name) in SummaryFormat::FILES {
@@ -179,12 +224,13 @@ pub fn check(request: &CheckRequest) -> Result<CheckOutcome, EngineError> {
         regressions: c.regressions.len(),
         improvements: c.improvements.len(),
         summary: String::from_utf8(text).expect("summaries are UTF-8"),
+        diff_report: check.diff_report,
     })
 }
 
-fn check_profiles(profiles: &[PathBuf]) -> Result<(), EngineError> {
+fn check_profiles(field: &str, profiles: &[PathBuf]) -> Result<(), EngineError> {
     for (i, profile) in profiles.iter().enumerate() {
-        check_absolute(&format!("profiles[{i}]"), profile)?;
+        check_absolute(&format!("{field}[{i}]"), profile)?;
     }
     Ok(())
 }
@@ -237,6 +283,8 @@ mod tests {
             tolerances: vec![],
             ignore: vec![],
             report_dir: Some(dir.path().join("reports")),
+            diff_base: vec![],
+            diff_out: None,
         };
         let outcome = check(&check_request("a.**")).unwrap();
         assert!(!outcome.passed);
@@ -245,11 +293,62 @@ mod tests {
             .summary
             .contains("regression: method a.A.work()V: 2000 -> 2100 bytecodes (+100, +5.00%"));
         assert!(dir.path().join("reports/jp-check.md").is_file());
+        assert_eq!(outcome.diff_report, None);
         let refused = check(&check_request("b.**")).unwrap_err().to_string();
         assert!(
             refused.contains("include is `a.**` in the baseline, `b.**` now"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn a_baseline_keeps_its_profiles_and_a_check_diffs_against_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |name: &str| dir.path().join(name).display().to_string();
+        std::fs::write(path("before.jpprof"), PROFILE).unwrap();
+        std::fs::write(path("after.jpprof"), PROFILE.replace("1 2000", "1 2100")).unwrap();
+        let kept = dir.path().join("kept");
+        std::fs::create_dir(&kept).unwrap();
+        std::fs::write(kept.join("stale.jpprof"), PROFILE).unwrap();
+        let baseline_request = format!(
+            r#"{{"profiles": [{:?}], "out": {:?}, "keepProfiles": {:?}}}"#,
+            path("before.jpprof"),
+            path("jp-baseline.txt"),
+            path("kept")
+        );
+        baseline_json(&baseline_request).unwrap();
+        let copies: Vec<_> = std::fs::read_dir(&kept)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(copies, vec![kept.join("0000-before.jpprof")]);
+
+        let check_request = |base: &str| {
+            format!(
+                r#"{{"profiles": [{:?}], "baseline": {:?}, "diffBase": [{base:?}], "diffOut": {:?}}}"#,
+                path("after.jpprof"),
+                path("jp-baseline.txt"),
+                path("diff.html")
+            )
+        };
+        let unreadable = check_json(&check_request(&path("gone.jpprof")))
+            .unwrap_err()
+            .to_string();
+        assert!(unreadable.contains("gone.jpprof"), "{unreadable}");
+        assert!(!dir.path().join("diff.html").exists());
+
+        let base = copies[0].display().to_string();
+        let outcome: CheckOutcome =
+            serde_json::from_str(&check_json(&check_request(&base)).unwrap()).unwrap();
+        assert!(!outcome.passed);
+        assert_eq!(outcome.diff_report, Some(dir.path().join("diff.html")));
+        assert!(
+            outcome.summary.contains(&path("diff.html")),
+            "{}",
+            outcome.summary
+        );
+        let page = std::fs::read_to_string(dir.path().join("diff.html")).unwrap();
+        assert!(page.contains("a.A.work()V") && page.trim_end().ends_with("</html>"));
     }
 
     #[test]
@@ -260,6 +359,8 @@ mod tests {
         );
         let unknown = r#"{"profiles": [], "baseline": "/b.txt", "colour": 1}"#;
         assert!(matches!(check_json(unknown), Err(EngineError::RequestJson(_))));
+        let no_out = r#"{"profiles": [], "baseline": "/b.txt", "diffBase": ["/a.jpprof"]}"#;
+        assert!(matches!(check_json(no_out), Err(EngineError::InvalidRequest(m)) if m.contains("diffOut")));
         let negative = r#"{"profiles": [], "baseline": "/b.txt", "tolerance": -1}"#;
         assert!(matches!(
             check_json(negative),

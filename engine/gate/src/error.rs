@@ -52,6 +52,17 @@ pub enum GateError {
         /// Each setting that differs, with both values.
         differences: Vec<String>,
     },
+    /// The diff report could not be written (its error names it).
+    #[error(transparent)]
+    DiffReport(ReportError),
+    /// The copy of a baseline's profiles could not be made.
+    #[error("{}: keeping the baseline's profiles: {source}", path.display())]
+    KeepProfiles {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// A file could not be written.
     #[error("{}: {source}", path.display())]
     Write {

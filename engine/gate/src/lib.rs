@@ -34,7 +34,8 @@ use std::path::{Path, PathBuf};
 pub use baseline::{Baseline, Counts, Kind, Settings};
 pub use compare::{compare, Comparison, Tolerances, DEFAULT_TOLERANCE};
 pub use error::GateError;
-use jp_report::run::ReportWarning;
+use jp_report::diff::{Diff, DiffFormat, DiffOptions};
+use jp_report::run::{read_all, ReportWarning};
 pub use measure::measure;
 pub use parse::{parse, read};
 
@@ -74,7 +75,7 @@ pub fn record(
     instrumented: &Instrumented,
     method_floor: u64,
 ) -> Result<(Baseline, Vec<ReportWarning>), GateError> {
-    let merged = jp_report::run::read_all(profiles)?;
+    let merged = read_all(profiles)?;
     let mut entries = measure(&merged.profile);
     entries.retain(|(kind, _), counts| *kind == Kind::Test || counts.bytecodes >= method_floor);
     let baseline = Baseline {
@@ -110,6 +111,9 @@ pub struct Check {
     pub method_floor: u64,
     /// What the comparison found.
     pub comparison: Comparison,
+    /// The HTML diff of the baseline's run against this one, when the
+    /// check was given the baseline's profiles and wrote it.
+    pub diff_report: Option<PathBuf>,
 }
 
 impl Check {
@@ -171,21 +175,46 @@ fn quote(text: &str) -> String {
     }
 }
 
-/// Compares `profiles` (merged) with the baseline at `baseline_path`.
+/// A diff report for a check to write: the profiles the baseline was
+/// recorded from against the run's, as `jp diff --format html` writes it.
+#[derive(Debug, Clone)]
+pub struct DiffReport {
+    /// The profiles of the baseline's run, merged.
+    pub base: Vec<PathBuf>,
+    /// The page to write, atomically.
+    pub out: PathBuf,
+    /// The most bytes the page may take (`None`: no limit).
+    pub max_output_size: Option<u64>,
+}
+
+/// Compares `profiles` (merged) with the baseline at `baseline_path`, and
+/// writes `diff` when given. Every input is read before anything is
+/// written.
 ///
 /// # Errors
 /// [`GateError::MissingBaseline`], [`GateError::ReadBaseline`] and
 /// [`GateError::Malformed`] for the baseline, [`GateError::Profiles`] for
-/// the profiles, and [`GateError::OtherSettings`] when the baseline was
-/// recorded with other settings than the profiles'.
+/// the profiles (the run's and the diff's base), [`GateError::OtherSettings`]
+/// when the baseline was recorded with other settings than the profiles',
+/// and [`GateError::DiffReport`] when the diff cannot be written.
 pub fn check(
     profiles: &[PathBuf],
     instrumented: &Instrumented,
     baseline_path: &Path,
     tolerances: &Tolerances,
+    diff: Option<&DiffReport>,
 ) -> Result<(Check, Vec<ReportWarning>), GateError> {
     let baseline = read(baseline_path)?;
-    let merged = jp_report::run::read_all(profiles)?;
+    let merged = read_all(profiles)?;
+    let mut warnings = merged.warnings;
+    let diff_base = match diff {
+        Some(diff) => {
+            let base = read_all(&diff.base)?;
+            warnings.extend(base.warnings);
+            Some(base.profile)
+        }
+        None => None,
+    };
     let settings = settings(&merged.profile, instrumented);
     let differences = baseline.settings.differences(&settings);
     if !differences.is_empty() {
@@ -196,12 +225,72 @@ pub fn check(
     }
     let now: BTreeMap<(Kind, String), Counts> = measure(&merged.profile);
     let comparison = compare(&baseline, &now, tolerances);
+    if let (Some(diff), Some(base)) = (diff, &diff_base) {
+        let options = DiffOptions {
+            max_output_size: diff.max_output_size,
+            ..DiffOptions::new(jp_profile::Metric::Bytecodes)
+        };
+        let page = Diff::of(base, &merged.profile, &options.filter);
+        jp_report::diff::write_file(&page, DiffFormat::Html, &options, &diff.out)
+            .map_err(GateError::DiffReport)?;
+    }
     let check = Check {
         baseline_path: baseline_path.to_owned(),
         profiles: profiles.to_vec(),
         settings,
         method_floor: baseline.method_floor,
         comparison,
+        diff_report: diff.map(|diff| diff.out.clone()),
     };
-    Ok((check, merged.warnings))
+    Ok((check, warnings))
+}
+
+/// Keeps a copy of `profiles` in the directory `dir`, for later checks to
+/// diff against: the copies are made in a new directory beside it, which
+/// then takes its place, so that `dir` holds the profiles of one run only.
+/// Each copy is named `<n>-<file name>`, `n` its place in `profiles`, as
+/// two runs' profiles may share names.
+///
+/// # Errors
+/// [`GateError::KeepProfiles`], naming the file or directory.
+pub fn keep_profiles(profiles: &[PathBuf], dir: &Path) -> Result<(), GateError> {
+    let failed = |path: &Path| {
+        let path = path.to_owned();
+        move |source| GateError::KeepProfiles { path, source }
+    };
+    let parent = match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(parent).map_err(failed(parent))?;
+    let fresh = tempfile::Builder::new()
+        .prefix(".jp-new-")
+        .tempdir_in(parent)
+        .map_err(failed(parent))?;
+    for (i, profile) in profiles.iter().enumerate() {
+        let name = profile
+            .file_name()
+            .unwrap_or(profile.as_os_str())
+            .to_string_lossy();
+        std::fs::copy(profile, fresh.path().join(format!("{i:04}-{name}"))).map_err(failed(profile))?;
+    }
+    // A directory cannot be renamed over a non-empty one: the old copy
+    // moves aside into a directory that is removed when dropped.
+    let trash = tempfile::Builder::new()
+        .prefix(".jp-old-")
+        .tempdir_in(parent)
+        .map_err(failed(parent))?;
+    let old = trash.path().join("profiles");
+    match std::fs::rename(dir, &old) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(failed(dir)(error)),
+        _ => {}
+    }
+    if let Err(error) = std::fs::rename(fresh.path(), dir) {
+        // The old copy goes back rather than being lost with the trash.
+        let _ = std::fs::rename(&old, dir);
+        return Err(failed(dir)(error));
+    }
+    // Renamed away: nothing is left for the guard to remove.
+    let _ = fresh.keep();
+    Ok(())
 }

@@ -129,15 +129,19 @@ fn text(check: &Check) -> String {
             check.update_command()
         );
     }
-    if !c.regressions.is_empty() {
-        let _ = writeln!(
-            out,
-            "To see where the growth is, keep the profiles the baseline was recorded from and run:\n  {}",
-            check.diff_command()
-        );
+    if let Some(path) = &check.diff_report {
+        let _ = writeln!(out, "{DIFF_REPORT_LABEL}: {}", path.display());
+    } else if !c.regressions.is_empty() {
+        let _ = writeln!(out, "{HOW_TO_DIFF}:\n  {}", check.diff_command());
     }
     out
 }
+
+/// What names the diff report in the summaries.
+const DIFF_REPORT_LABEL: &str = "Where the counts changed (the baseline's run against this one)";
+/// What introduces the `jp diff` command when no diff report was written.
+const HOW_TO_DIFF: &str =
+    "To see where the growth is, keep the profiles the baseline was recorded from and run";
 
 fn json(check: &Check) -> String {
     let c = &check.comparison;
@@ -174,6 +178,7 @@ fn json(check: &Check) -> String {
         "missing": changes(&c.missing),
         "updateCommand": check.update_command(),
         "diffCommand": check.diff_command(),
+        "diffReport": check.diff_report,
     });
     let mut text = serde_json::to_string_pretty(&value).expect("JSON values serialize");
     text.push('\n');
@@ -241,6 +246,11 @@ fn markdown(check: &Check) -> String {
         c.missing.len(),
         c.within_tolerance.len()
     );
+    if let Some(path) = &check.diff_report {
+        let _ = writeln!(out, "{DIFF_REPORT_LABEL}: {}\n", cell(&path.to_string_lossy()));
+    } else if !c.regressions.is_empty() {
+        let _ = writeln!(out, "{HOW_TO_DIFF}:\n\n```\n{}\n```\n", check.diff_command());
+    }
     if check.baseline_outdated() {
         let _ = writeln!(
             out,

@@ -146,9 +146,23 @@ pub fn run(
     out: &Path,
 ) -> Result<Vec<ReportWarning>, ReportError> {
     let (diff, warnings) = read(base, new, options)?;
-    write_atomically(out, |sink| render(&diff, format, options, sink))
-        .map_err(|source| ReportError::writing(out, source))?;
+    write_file(&diff, format, options, out)?;
     Ok(warnings)
+}
+
+/// Writes `diff` in `format` to the file `out`, atomically.
+///
+/// # Errors
+/// [`ReportError::TooLarge`] at the size limit, [`ReportError::Write`]
+/// otherwise; the file is then left as it was.
+pub fn write_file(
+    diff: &Diff,
+    format: DiffFormat,
+    options: &DiffOptions,
+    out: &Path,
+) -> Result<(), ReportError> {
+    write_atomically(out, |sink| render(diff, format, options, sink))
+        .map_err(|source| ReportError::writing(out, source))
 }
 
 /// Reads and merges both sides and joins them, with the warnings of both.
