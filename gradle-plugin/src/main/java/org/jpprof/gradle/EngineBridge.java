@@ -84,31 +84,18 @@ final class EngineBridge {
     }
 
     /**
-     * Records a baseline of the profiles.
+     * Records a baseline.
      *
-     * @param profiles the profiles of the run
-     * @param out the baseline file
-     * @param methodFloor the method floor, or {@code null} for the engine's default
-     * @param include the include patterns the classes were instrumented with
-     * @param exclude the exclude patterns
+     * @param request the baseline, ready to build
      * @return what was recorded, as {@code n tests and m methods}
-     * @throws GradleException if a profile cannot be read or the file cannot be written
+     * @throws GradleException if a profile cannot be read or a file cannot be written
      */
-    static String baseline(
-            List<File> profiles, File out, Long methodFloor, List<String> include, List<String> exclude) {
-        List<java.nio.file.Path> paths = new ArrayList<>();
-        for (File profile : profiles) {
-            paths.add(profile.toPath());
-        }
-        BaselineRequest.Builder request =
-                BaselineRequest.builder().profiles(paths).out(out.toPath()).include(include).exclude(exclude);
-        if (methodFloor != null) {
-            request.methodFloor(methodFloor);
-        }
+    static String baseline(BaselineRequest.Builder request) {
+        BaselineRequest built = request.build();
         try {
-            return engine().baseline(request.build());
+            return engine().baseline(built);
         } catch (EngineException e) {
-            throw new GradleException("jp: cannot record the baseline " + out + ":\n  "
+            throw new GradleException("jp: cannot record the baseline " + built.out() + ":\n  "
                     + e.getMessage().replace("\n", "\n  "), e);
         }
     }

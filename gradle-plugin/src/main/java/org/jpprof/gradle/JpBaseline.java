@@ -1,10 +1,13 @@
 package org.jpprof.gradle;
 
 import org.gradle.api.tasks.TaskAction;
+import org.jpprof.engine.BaselineRequest;
 
 /**
  * Records the exact counts of the tests and methods of the last {@code jpProfileTest} run in the
  * baseline file, to be committed next to the code; {@code jpCheck} compares later runs with it.
+ * The profiles themselves are kept in {@link #getBaselineProfilesDir()}, for {@code jpCheck}'s
+ * diff.
  */
 public class JpBaseline extends JpGateTask {
     private Long methodFloor;
@@ -26,8 +29,16 @@ public class JpBaseline extends JpGateTask {
     /** Writes the baseline. */
     @TaskAction
     public void record() {
-        String recorded = EngineBridge.baseline(
-                profileFiles(), getBaselineFile(), methodFloor, getInclude(), getExclude());
+        BaselineRequest.Builder request = BaselineRequest.builder()
+                .profiles(toPaths(profileFiles()))
+                .out(getBaselineFile().toPath())
+                .include(getInclude())
+                .exclude(getExclude())
+                .keepProfiles(getBaselineProfilesDir().toPath());
+        if (methodFloor != null) {
+            request.methodFloor(methodFloor);
+        }
+        String recorded = EngineBridge.baseline(request);
         getLogger().lifecycle("jp: baseline {}: {} recorded", getBaselineFile(), recorded);
     }
 }

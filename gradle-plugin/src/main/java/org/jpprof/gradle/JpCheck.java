@@ -1,6 +1,7 @@
 package org.jpprof.gradle;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,17 +11,21 @@ import org.gradle.api.tasks.Internal;
 import org.gradle.api.tasks.TaskAction;
 import org.jpprof.engine.CheckRequest;
 import org.jpprof.engine.CheckResult;
+import org.jpprof.engine.ProfileRuns;
 
 /**
  * Compares the last {@code jpProfileTest} run with the baseline file and fails the build when a
  * test's or a method's bytecodes grew beyond the tolerance, naming each one with its numbers. The
- * summaries (text, JSON, Markdown) go to {@code build/reports/jp/check}.
+ * summaries (text, JSON, Markdown) go to {@code build/reports/jp/check}; when {@code jpBaseline}
+ * kept the profiles of the baseline's run, the diff of them against this run goes to
+ * {@code build/reports/jp/check-diff.html} and the failure names it.
  */
 public class JpCheck extends JpGateTask {
     private Double tolerance;
     private Map<String, Number> tolerances = new LinkedHashMap<>();
     private List<String> ignore = new ArrayList<>();
     private File reportDir;
+    private File diffReport;
 
     /** @return the default tolerance in percent, or {@code null} for the engine's (1) */
     @Internal("passed to the engine")
@@ -66,6 +71,20 @@ public class JpCheck extends JpGateTask {
         this.reportDir = reportDir;
     }
 
+    /**
+     * @return the HTML diff of the baseline's kept profiles against this run, written when they are
+     *     there ({@code build/reports/jp/check-diff.html})
+     */
+    @Internal("written by the engine")
+    public File getDiffReport() {
+        return diffReport;
+    }
+
+    /** @param diffReport where the diff goes */
+    public void setDiffReport(File diffReport) {
+        this.diffReport = diffReport;
+    }
+
     /** Compares, logs the summary, and fails on a regression. */
     @TaskAction
     public void check() {
@@ -75,7 +94,8 @@ public class JpCheck extends JpGateTask {
                 .include(getInclude())
                 .exclude(getExclude())
                 .ignore(ignore)
-                .reportDir(reportDir.toPath());
+                .reportDir(reportDir.toPath())
+                .diffBase(baselineProfiles(), diffReport.toPath());
         if (tolerance != null) {
             request.tolerance(tolerance);
         }
@@ -87,15 +107,25 @@ public class JpCheck extends JpGateTask {
         if (!result.passed()) {
             throw new GradleException("jp: " + result.regressions() + " regression"
                     + (result.regressions() == 1 ? "" : "s") + " beyond the tolerance against "
-                    + getBaselineFile() + " (see above, and " + reportDir + ")");
+                    + getBaselineFile() + " (see above, and " + reportDir + "); " + whereTheGrowthIs(result));
         }
     }
 
-    private static List<java.nio.file.Path> toPaths(List<File> files) {
-        List<java.nio.file.Path> paths = new ArrayList<>();
-        for (File file : files) {
-            paths.add(file.toPath());
+    /** The profiles {@code jpBaseline} kept; none when it did not run in this build directory. */
+    private List<java.nio.file.Path> baselineProfiles() {
+        try {
+            return ProfileRuns.profiles(getBaselineProfilesDir().toPath());
+        } catch (IOException e) {
+            throw new GradleException("jp: cannot list " + getBaselineProfilesDir() + ": " + e.getMessage(), e);
         }
-        return paths;
+    }
+
+    private String whereTheGrowthIs(CheckResult result) {
+        if (result.diffReport() != null) {
+            return "where the growth is: " + result.diffReport();
+        }
+        return "no profiles of the baseline's run in " + getBaselineProfilesDir()
+                + " to diff against: run " + JpPlugin.BASELINE + " on the baseline's commit to keep them,"
+                + " or run the jp diff command above (docs/regression-testing.md)";
     }
 }

@@ -26,6 +26,7 @@ public abstract class JpGateTask extends DefaultTask {
     private File baselineFile;
     private List<String> include = new ArrayList<>();
     private List<String> exclude = new ArrayList<>();
+    private File baselineProfilesDir;
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     protected JpGateTask() {
@@ -89,6 +90,29 @@ public abstract class JpGateTask extends DefaultTask {
     /** @param exclude the exclude patterns */
     public void setExclude(List<String> exclude) {
         this.exclude = new ArrayList<>(exclude);
+    }
+
+    /**
+     * @return where {@code jpBaseline} keeps a copy of the profiles it recorded, for {@code jpCheck}
+     *     to diff against ({@code build/jp/baseline-profiles}; never committed)
+     */
+    @Internal("written and read by the engine")
+    public File getBaselineProfilesDir() {
+        return baselineProfilesDir;
+    }
+
+    /** @param baselineProfilesDir where the baseline's profiles are kept */
+    public void setBaselineProfilesDir(File baselineProfilesDir) {
+        this.baselineProfilesDir = baselineProfilesDir;
+    }
+
+    /** The profiles as paths. */
+    static List<java.nio.file.Path> toPaths(List<File> files) {
+        List<java.nio.file.Path> paths = new ArrayList<>();
+        for (File file : files) {
+            paths.add(file.toPath());
+        }
+        return paths;
     }
 
     /**

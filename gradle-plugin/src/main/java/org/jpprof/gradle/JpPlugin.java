@@ -254,6 +254,9 @@ public class JpPlugin implements Plugin<Project> {
                             if (task.getBaselineFile() == null) {
                                 task.setBaselineFile(project.file(extension.getBaseline()));
                             }
+                            if (task.getBaselineProfilesDir() == null) {
+                                task.setBaselineProfilesDir(jpDir("baseline-profiles"));
+                            }
                             if (task.getInclude().isEmpty() && task.getExclude().isEmpty()) {
                                 task.setInclude(extension.getInclude());
                                 task.setExclude(extension.getExclude());
@@ -281,6 +284,9 @@ public class JpPlugin implements Plugin<Project> {
             }
             if (task.getReportDir() == null) {
                 task.setReportDir(new File(buildDir(), "reports/jp/check"));
+            }
+            if (task.getDiffReport() == null) {
+                task.setDiffReport(new File(buildDir(), "reports/jp/check-diff.html"));
             }
         }
 

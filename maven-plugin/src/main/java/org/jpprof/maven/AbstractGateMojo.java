@@ -39,6 +39,18 @@ abstract class AbstractGateMojo extends AbstractJpMojo {
     @Parameter(property = "jp.excludes")
     protected List<String> excludes;
 
+    /**
+     * Where {@code jp:baseline} keeps a copy of the profiles it recorded, replaced at each run, for
+     * {@code jp:check} to diff against; build output, never committed.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(
+            property = "jp.baselineProfiles",
+            defaultValue = "${project.build.directory}/jp/baseline-profiles",
+            required = true)
+    protected File baselineProfiles;
+
     @Override
     protected final void run() throws MojoExecutionException, MojoFailureException {
         List<Path> profiles = new ArrayList<>();

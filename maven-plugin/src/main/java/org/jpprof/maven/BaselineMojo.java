@@ -13,7 +13,8 @@ import org.jpprof.engine.EngineException;
  * Records the exact counts of the module's tests and methods, from the profiles of its test run,
  * in the baseline file ({@code jp-baseline.txt}), to be committed next to the code;
  * {@code jp:check} compares later runs with it. Run it after the tests:
- * {@code mvn verify jp:baseline}.
+ * {@code mvn verify jp:baseline}. The profiles themselves are kept in
+ * {@code target/jp/baseline-profiles}, for {@code jp:check}'s diff.
  *
  * @since 0.1.0
  */
@@ -39,7 +40,8 @@ public class BaselineMojo extends AbstractGateMojo {
                 .profiles(profiles)
                 .out(baseline.toPath())
                 .include(includePatterns())
-                .exclude(excludePatterns());
+                .exclude(excludePatterns())
+                .keepProfiles(baselineProfiles.toPath());
         if (methodFloor != null) {
             request.methodFloor(methodFloor);
         }

@@ -1,6 +1,7 @@
 package org.jpprof.maven;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -11,12 +12,15 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.jpprof.engine.CheckRequest;
 import org.jpprof.engine.CheckResult;
 import org.jpprof.engine.EngineException;
+import org.jpprof.engine.ProfileRuns;
 
 /**
  * Compares the profiles of the module's test run with the baseline file and fails the build when a
  * test's or a method's bytecodes grew beyond the tolerance, naming each with its numbers. Bound to
  * {@code verify} when listed in the POM's executions; the summaries (text, JSON, Markdown) go to
- * {@code target/jp/check}.
+ * {@code target/jp/check}. When {@code jp:baseline} kept the profiles of the baseline's run, the
+ * diff of them against this run goes to {@code target/site/jp/check-diff.html} and the failure
+ * names it.
  *
  * @since 0.1.0
  */
@@ -57,6 +61,16 @@ public class CheckMojo extends AbstractGateMojo {
     @Parameter(property = "jp.checkDirectory", defaultValue = "${project.build.directory}/jp/check", required = true)
     protected File checkDirectory;
 
+    /**
+     * The directory of JP's reports, as {@code jp:report}'s; when {@code jp:baseline} kept the
+     * profiles of the baseline's run, the check writes the diff of them against this run there, as
+     * {@code check-diff.html}.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = "jp.reportDirectory", defaultValue = "${project.reporting.outputDirectory}/jp", required = true)
+    protected File reportDirectory;
+
     @Override
     protected void gate(List<Path> profiles) throws MojoExecutionException, MojoFailureException {
         if (profiles.isEmpty()) {
@@ -83,18 +97,35 @@ public class CheckMojo extends AbstractGateMojo {
         if (!result.passed()) {
             throw new MojoFailureException("jp: " + result.regressions() + " regression"
                     + (result.regressions() == 1 ? "" : "s") + " beyond the tolerance against "
-                    + relative(baseline) + " (see above, and " + relative(checkDirectory) + ")");
+                    + relative(baseline) + " (see above, and " + relative(checkDirectory) + "); "
+                    + whereTheGrowthIs(result));
         }
     }
 
-    private CheckRequest request(List<Path> profiles) {
+    private String whereTheGrowthIs(CheckResult result) {
+        if (result.diffReport() != null) {
+            return "where the growth is: " + relative(result.diffReport().toFile());
+        }
+        return "no profiles of the baseline's run in " + relative(baselineProfiles)
+                + " to diff against: run jp:baseline on the baseline's commit to keep them,"
+                + " or run the jp diff command above (docs/regression-testing.md)";
+    }
+
+    private CheckRequest request(List<Path> profiles) throws MojoExecutionException {
+        List<Path> base;
+        try {
+            base = ProfileRuns.profiles(baselineProfiles.toPath());
+        } catch (IOException e) {
+            throw new MojoExecutionException("jp: cannot list " + baselineProfiles + ": " + e.getMessage(), e);
+        }
         CheckRequest.Builder request = CheckRequest.builder()
                 .profiles(profiles)
                 .baseline(baseline.toPath())
                 .include(includePatterns())
                 .exclude(excludePatterns())
                 .ignore(EngineCalls.Settings.patterns(ignore))
-                .reportDir(checkDirectory.toPath());
+                .reportDir(checkDirectory.toPath())
+                .diffBase(base, new File(reportDirectory, "check-diff.html").toPath());
         if (tolerance != null) {
             request.tolerance(tolerance);
         }

@@ -19,7 +19,8 @@ import java.util.List;
  * records them, and a check refuses profiles instrumented otherwise. It crosses to the engine as:
  *
  * <pre>
- * {"profiles": [...], "out": "...", "methodFloor": n|null, "include": [...], "exclude": [...]}
+ * {"profiles": [...], "out": "...", "methodFloor": n|null, "include": [...], "exclude": [...],
+ *  "keepProfiles": "..."|null}
  * </pre>
  *
  * Instances are immutable.
@@ -30,6 +31,7 @@ public final class BaselineRequest {
     private final Long methodFloor;
     private final List<String> include;
     private final List<String> exclude;
+    private final Path keepProfiles;
 
     private BaselineRequest(Builder builder) {
         this.profiles = Collections.unmodifiableList(new ArrayList<>(builder.profiles));
@@ -37,6 +39,7 @@ public final class BaselineRequest {
         this.methodFloor = builder.methodFloor;
         this.include = Collections.unmodifiableList(new ArrayList<>(builder.include));
         this.exclude = Collections.unmodifiableList(new ArrayList<>(builder.exclude));
+        this.keepProfiles = builder.keepProfiles;
     }
 
     /**
@@ -71,6 +74,8 @@ public final class BaselineRequest {
         json.append(",\"methodFloor\":").append(methodFloor == null ? "null" : methodFloor.toString());
         GateJson.list(json.append(','), "include", include);
         GateJson.list(json.append(','), "exclude", exclude);
+        json.append(",\"keepProfiles\":");
+        Json.writeString(json, keepProfiles == null ? null : keepProfiles.toString());
         return json.append('}').toString();
     }
 
@@ -86,6 +91,7 @@ public final class BaselineRequest {
         private Long methodFloor;
         private final List<String> include = new ArrayList<>();
         private final List<String> exclude = new ArrayList<>();
+        private Path keepProfiles;
 
         private Builder() {}
 
@@ -147,6 +153,18 @@ public final class BaselineRequest {
          */
         public Builder exclude(Collection<String> patterns) {
             exclude.addAll(patterns);
+            return this;
+        }
+
+        /**
+         * Keeps a copy of the profiles in this directory, replacing what it held, for checks to
+         * diff against (their {@link CheckRequest.Builder#diffBase}).
+         *
+         * @param dir the directory
+         * @return this builder
+         */
+        public Builder keepProfiles(Path dir) {
+            this.keepProfiles = InstrumentRequest.absolute(dir, "keepProfiles");
             return this;
         }
 

@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * <pre>
  * {"profiles": [...], "baseline": "...", "include": [...], "exclude": [...], "tolerance": p|null,
- *  "tolerances": [{"pattern": "...", "percent": p}], "ignore": [...], "reportDir": "..."|null}
+ *  "tolerances": [{"pattern": "...", "percent": p}], "ignore": [...], "reportDir": "..."|null,
+ *  "diffBase": [...], "diffOut": "..."|null}
  * </pre>
  *
  * Instances are immutable.
@@ -36,6 +37,8 @@ public final class CheckRequest {
     private final Map<String, Double> tolerances;
     private final List<String> ignore;
     private final Path reportDir;
+    private final List<Path> diffBase;
+    private final Path diffOut;
 
     private CheckRequest(Builder builder) {
         this.profiles = Collections.unmodifiableList(new ArrayList<>(builder.profiles));
@@ -46,6 +49,8 @@ public final class CheckRequest {
         this.tolerances = Collections.unmodifiableMap(new LinkedHashMap<>(builder.tolerances));
         this.ignore = Collections.unmodifiableList(new ArrayList<>(builder.ignore));
         this.reportDir = builder.reportDir;
+        this.diffBase = Collections.unmodifiableList(new ArrayList<>(builder.diffBase));
+        this.diffOut = builder.diffOut;
     }
 
     /**
@@ -87,6 +92,9 @@ public final class CheckRequest {
         GateJson.list(json.append(','), "ignore", ignore);
         json.append(",\"reportDir\":");
         Json.writeString(json, reportDir == null ? null : reportDir.toString());
+        GateJson.list(json.append(','), "diffBase", diffBase);
+        json.append(",\"diffOut\":");
+        Json.writeString(json, diffOut == null ? null : diffOut.toString());
         return json.append('}').toString();
     }
 
@@ -105,6 +113,8 @@ public final class CheckRequest {
         private final Map<String, Double> tolerances = new LinkedHashMap<>();
         private final List<String> ignore = new ArrayList<>();
         private Path reportDir;
+        private final List<Path> diffBase = new ArrayList<>();
+        private Path diffOut;
 
         private Builder() {}
 
@@ -199,6 +209,22 @@ public final class CheckRequest {
          */
         public Builder reportDir(Path dir) {
             this.reportDir = InstrumentRequest.absolute(dir, "reportDir");
+            return this;
+        }
+
+        /**
+         * Writes the HTML diff of the profiles the baseline was recorded from against the run's to
+         * {@code out}, and names it in the summaries.
+         *
+         * @param profiles the baseline's profiles (none: no diff)
+         * @param out the page
+         * @return this builder
+         */
+        public Builder diffBase(Collection<? extends Path> profiles, Path out) {
+            for (Path profile : profiles) {
+                diffBase.add(InstrumentRequest.absolute(profile, "diffBase"));
+            }
+            this.diffOut = InstrumentRequest.absolute(out, "diffOut");
             return this;
         }
 

@@ -1,16 +1,19 @@
 package org.jpprof.engine;
 
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Map;
 
 /**
  * What a check request found. Read from {@code {"passed": b, "regressions": n, "improvements": n,
- * "summary": "..."}}. Instances are immutable.
+ * "summary": "...", "diffReport": "..."|null}}. Instances are immutable.
  */
 public final class CheckResult {
     private final boolean passed;
     private final int regressions;
     private final int improvements;
     private final String summary;
+    private final Path diffReport;
 
     private CheckResult(Map<String, Object> json) {
         Object passed = json.get("passed");
@@ -22,6 +25,8 @@ public final class CheckResult {
         this.regressions = GateJson.count(json, "regressions");
         this.improvements = GateJson.count(json, "improvements");
         this.summary = (String) summary;
+        Object diffReport = json.get("diffReport");
+        this.diffReport = diffReport instanceof String ? Paths.get((String) diffReport) : null;
     }
 
     /**
@@ -53,6 +58,11 @@ public final class CheckResult {
     /** @return the text summary, one finding a line, for the build log */
     public String summary() {
         return summary;
+    }
+
+    /** @return the HTML diff against the baseline's profiles that the check wrote, or {@code null} */
+    public Path diffReport() {
+        return diffReport;
     }
 
     @Override

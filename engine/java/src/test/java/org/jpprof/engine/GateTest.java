@@ -79,6 +79,26 @@ class GateTest {
     }
 
     @Test
+    void check_should_diff_against_the_profiles_its_baseline_kept_and_name_the_page()
+            throws IOException {
+        Path baseline = temp.resolve("jp-baseline.txt");
+        Path kept = temp.resolve("baseline-profiles");
+        Engine.load().baseline(BaselineRequest.builder().profiles(profile("a.jpprof", 5000))
+                .out(baseline).keepProfiles(kept).build());
+        List<Path> base = ProfileRuns.profiles(kept);
+        assertEquals(1, base.size());
+
+        Path page = temp.resolve("check-diff.html");
+        CheckResult failed = Engine.load().check(
+                check(profile("b.jpprof", 5600), baseline).diffBase(base, page).build());
+        assertFalse(failed.passed());
+        assertEquals(page, failed.diffReport());
+        assertTrue(failed.summary().contains(page.toString()), failed.summary());
+        String html = new String(Files.readAllBytes(page), StandardCharsets.UTF_8);
+        assertTrue(html.contains(WORK) && html.trim().endsWith("</html>"));
+    }
+
+    @Test
     void requests_should_cross_as_the_engine_reads_them() {
         Path dir = temp.toAbsolutePath();
         String json = check(Collections.singletonList(dir.resolve("a.jpprof")), dir.resolve("b.txt"))
@@ -87,7 +107,7 @@ class GateTest {
         assertEquals("{\"profiles\":[\"" + dir.resolve("a.jpprof") + "\"],\"baseline\":\""
                 + dir.resolve("b.txt") + "\",\"include\":[],\"exclude\":[],\"tolerance\":0.5,"
                 + "\"tolerances\":[{\"pattern\":\"x*\",\"percent\":3.0}],\"ignore\":[\"y\"],"
-                + "\"reportDir\":null}", json);
+                + "\"reportDir\":null,\"diffBase\":[],\"diffOut\":null}", json);
         assertThrows(IllegalArgumentException.class, () -> CheckRequest.builder().tolerance(-1));
     }
 }
