@@ -17,6 +17,28 @@ no_crash() { [[ -z $(find "$@" -maxdepth 4 -name 'hs_err_pid*' 2>/dev/null) ]]; 
 # total_calls PROFILE...: the calls of all contexts of the profiles together (needs $jp).
 total_calls() { "$jp" report "$@" --format folded --metric calls | awk '{ s += $NF } END { print s + 0 }'; }
 digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+# complete_page FILE: whether FILE is a whole HTML page, from its doctype to its closing tag.
+complete_page() { [[ -s $1 && $(head -c 15 "$1") == '<!DOCTYPE html>' && $(tail -c 8 "$1") == '</html>'* ]]; }
+# first_changed_method BASE_DIR NEW_DIR: the first row of the methods that `jp diff` (text) ranks,
+# for the profiles of two directories.
+first_changed_method() {
+    "$jp" diff "$1"/*.jpprof --against "$2"/*.jpprof | awk '/^== Methods/ { getline; getline; print; exit }'
+}
+# check_gate_diff TASK LOG NAMED PAGE BASE_DIR RUN_DIR: the failing check TASK (its output in LOG)
+# names its diff report as NAMED; the report, PAGE, is a complete page naming Leaderboard.rank; and
+# `jp diff` of the same two runs (the profiles the baseline kept, BASE_DIR, and the checked run,
+# RUN_DIR) ranks Leaderboard.rank first.
+check_gate_diff() {
+    local task=$1 log=$2 named=$3 page=$4 first
+    first=$(first_changed_method "$5" "$6")
+    if grep -qF "where the growth is: $named" "$log" && complete_page "$page" && grep -q 'Leaderboard.rank' "$page" &&
+        [[ $first == changed*org.example.leaderboard.Leaderboard.rank\(* ]]; then
+        pass "gate: the failing $task names its diff report $named ($(wc -c <"$page") bytes, a complete page), and jp diff of the same runs ranks Leaderboard.rank first: $(tr -s ' ' <<<"$first")"
+    else
+        fail "gate: the failing $task names its diff report $named, a complete page, and jp diff of the same runs ranks Leaderboard.rank first (first: ${first:-none})"
+        show "$log"
+    fi
+}
 # per_test_totals PROFILE...: one line per test context (`[test] <id>`), its id and the bytecodes of
 # its whole subtree, sorted (needs $jp).
 per_test_totals() {

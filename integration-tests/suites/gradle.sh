@@ -28,8 +28,10 @@
 #      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
 #   7b. the regression gate: jpBaseline writes jp-baseline.txt, byte-identical over two runs of
 #      the tests; jpCheck passes on the same code, fails naming Leaderboard.rank with its numbers
-#      once it does more work, passes with a tolerance set for it and once reverted; a baseline of
-#      other settings is refused and a missing one explained;
+#      once it does more work, and names the diff report of the profiles jpBaseline kept against
+#      the run, which jp diff confirms (or, without them, says how to get one); passes with a
+#      tolerance set for it and once reverted; a baseline of other settings is refused and a
+#      missing one explained;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there).
@@ -177,7 +179,7 @@ check_demo_profiles build/jp/profiles/jpProfileTest/run-* "$demo"/build/jp/profi
 
 html=$demo/build/reports/jp/index.html
 text=$demo/build/reports/jp/report.txt
-if [[ -s $html && $(head -c 15 "$html") == '<!DOCTYPE html>' && $(tail -c 8 "$html") == '</html>'* ]] &&
+if complete_page "$html" &&
     grep -q 'Leaderboard.rank' "$html" && grep -qF 'org.example.leaderboard.Leaderboard.rank(java.util.List):java.util.List' "$text" &&
     grep -q "^jp: report of [0-9]* profiles\{0,1\}: $html and report.txt" "$work/demo.log"; then
     pass "demo: jpReport wrote build/reports/jp/index.html ($(wc -c <"$html") bytes, a complete page) and report.txt naming Leaderboard.rank"
@@ -487,12 +489,26 @@ sed -i 's|List<Player> ranked = new ArrayList<>(players);|List<Player> ranked = 
 regression="regression: method $rank: [0-9]* -> [0-9]* bytecodes (+[0-9]*, +[0-9.]*%; tolerance 1%)"
 if ! gradle_run gate-fail "$gate" jpCheck && grep -q "^$regression" "$work/gate-fail.log" &&
     grep -q 'jp: [0-9]* regressions\{0,1\} beyond the tolerance against' "$work/gate-fail.log" &&
-    grep -q 'jp diff <profiles of the baseline' "$work/gate-fail.log" &&
     grep -qF "| method | \`$rank\` |" "$gate/build/reports/jp/check/jp-check.md"; then
     pass "gate: jpCheck fails once rank does more work: $(grep -m1 -o "^$regression" "$work/gate-fail.log")"
 else
     fail "gate: jpCheck fails naming Leaderboard.rank with its numbers"; show "$work/gate-fail.log"
 fi
+# jpBaseline kept the profiles it recorded, so the failing check wrote the diff of them against
+# its run; `jp diff` of the same two runs ranks rank first.
+gate_runs=("$gate"/build/jp/profiles/jpProfileTest/run-*)
+page=$gate/build/reports/jp/check-diff.html
+check_gate_diff jpCheck "$work/gate-fail.log" "$page" "$page" "$gate/build/jp/baseline-profiles" "${gate_runs[-1]}"
+# Without them (a fresh clone), the failure says so and gives the jp diff command.
+mv "$gate/build/jp/baseline-profiles" "$work/baseline-profiles" && rm -f "$page"
+if ! gradle_run gate-unkept "$gate" jpCheck && [[ ! -e $page ]] &&
+    grep -q "no profiles of the baseline's run in .*baseline-profiles to diff against: run jpBaseline" "$work/gate-unkept.log" &&
+    grep -q 'jp diff <profiles of the baseline' "$work/gate-unkept.log"; then
+    pass "gate: without the baseline's profiles, the failing jpCheck says so and how to get the diff"
+else
+    fail "gate: without the baseline's profiles, the failing jpCheck says so and how to get the diff"; show "$work/gate-unkept.log"
+fi
+mv "$work/baseline-profiles" "$gate/build/jp/baseline-profiles"
 if gradle_run gate-tolerant "$gate" jpCheck -PgateTolerant && grep -q '^jp check: passed' "$work/gate-tolerant.log"; then
     pass "gate: a tolerance set for Leaderboard.rank lets that regression through"
 else

@@ -25,8 +25,9 @@
 #      the second loading the plugin, and the engine's library, in a new class loader;
 #   6b. the regression gate: jp:baseline writes jp-baseline.txt, byte-identical over two clean
 #      runs; jp:check passes on the same code, fails naming Leaderboard.rank with its numbers once
-#      it does more work, passes with a tolerance for it in the POM and once reverted; a baseline
-#      of other settings is refused and a missing one explained;
+#      it does more work, and names the diff report of the profiles jp:baseline kept against the
+#      run (or, without them, says how to get one); passes with a tolerance for it in the POM and
+#      once reverted; a baseline of other settings is refused and a missing one explained;
 #   7. bad input: sources without classes, a wrong agent or granularity, a corrupt class or
 #      jp.toml fail jp:instrument, and a corrupt profile jp:report, with a message naming the
 #      directory, setting or file, and no JVM crashes (no hs_err file); empty items in
@@ -431,13 +432,25 @@ else
 fi
 # jp diff of the passing run against the failing one (the run directories kept: the newest
 # finished run stays when a new one starts) ranks rank first among the methods.
-gate_runs=("$gate"/target/jp/profiles/run-*/)
-first_method=$( ((${#gate_runs[@]} == 2)) && "$jp" diff "${gate_runs[0]}"*.jpprof --against "${gate_runs[1]}"*.jpprof |
-    awk '/^== Methods/ { getline; getline; print; exit }')
+gate_runs=("$gate"/target/jp/profiles/run-*)
+first_method=$( ((${#gate_runs[@]} == 2)) && first_changed_method "${gate_runs[0]}" "${gate_runs[1]}")
 if [[ $first_method == changed*org.example.leaderboard.Leaderboard.rank\(* ]]; then
     pass "gate: jp diff of the two runs ranks Leaderboard.rank first: $(tr -s ' ' <<<"$first_method")"
 else
     fail "gate: jp diff of the two runs ranks Leaderboard.rank first (runs: ${#gate_runs[@]}, first: ${first_method:-none})"
+fi
+# jp:baseline kept the profiles it recorded, so the failing check wrote the diff of them against
+# its run, beside jp:report's report.
+check_gate_diff jp:check "$work/gate-fail.log" target/site/jp/check-diff.html "$gate/target/site/jp/check-diff.html" \
+    "$gate/target/jp/baseline-profiles" "${gate_runs[-1]}"
+# Without them (a fresh clone), the failure says so and gives the jp diff command.
+rm -f "$gate/target/site/jp/check-diff.html"
+if ! mvn_run gate-unkept "$gate" verify jp:check -Djp.baselineProfiles=none && [[ ! -e $gate/target/site/jp/check-diff.html ]] &&
+    grep -q "no profiles of the baseline's run in none to diff against: run jp:baseline" "$work/gate-unkept.log" &&
+    grep -q 'jp diff <profiles of the baseline' "$work/gate-unkept.log"; then
+    pass "gate: without the baseline's profiles, the failing jp:check says so and how to get the diff"
+else
+    fail "gate: without the baseline's profiles, the failing jp:check says so and how to get the diff"; show "$work/gate-unkept.log"
 fi
 tolerance() { echo "<tolerance><pattern>$1</pattern><percent>1000000</percent></tolerance>"; }
 sed "s|<bba>precise</bba>|<bba>precise</bba><tolerances>$(tolerance 'org.example.leaderboard.Leaderboard.rank*')$(tolerance 'org.example.leaderboard.LeaderboardTest#*')</tolerances>|" \
