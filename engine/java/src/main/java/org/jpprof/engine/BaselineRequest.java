@@ -3,7 +3,6 @@ package org.jpprof.engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -34,11 +33,11 @@ public final class BaselineRequest {
     private final Path keepProfiles;
 
     private BaselineRequest(Builder builder) {
-        this.profiles = Collections.unmodifiableList(new ArrayList<>(builder.profiles));
+        this.profiles = Requests.frozen(builder.profiles);
         this.out = builder.out;
         this.methodFloor = builder.methodFloor;
-        this.include = Collections.unmodifiableList(new ArrayList<>(builder.include));
-        this.exclude = Collections.unmodifiableList(new ArrayList<>(builder.exclude));
+        this.include = Requests.frozen(builder.include);
+        this.exclude = Requests.frozen(builder.exclude);
         this.keepProfiles = builder.keepProfiles;
     }
 
@@ -68,14 +67,12 @@ public final class BaselineRequest {
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append('{');
-        GateJson.list(json, "profiles", profiles);
-        json.append(",\"out\":");
-        Json.writeString(json, out.toString());
+        Requests.list(json, "profiles", profiles);
+        Requests.path(json.append(','), "out", out);
         json.append(",\"methodFloor\":").append(methodFloor == null ? "null" : methodFloor.toString());
-        GateJson.list(json.append(','), "include", include);
-        GateJson.list(json.append(','), "exclude", exclude);
-        json.append(",\"keepProfiles\":");
-        Json.writeString(json, keepProfiles == null ? null : keepProfiles.toString());
+        Requests.list(json.append(','), "include", include);
+        Requests.list(json.append(','), "exclude", exclude);
+        Requests.path(json.append(','), "keepProfiles", keepProfiles);
         return json.append('}').toString();
     }
 
@@ -102,9 +99,7 @@ public final class BaselineRequest {
          * @return this builder
          */
         public Builder profiles(Collection<? extends Path> profiles) {
-            for (Path profile : profiles) {
-                this.profiles.add(InstrumentRequest.absolute(profile, "profile"));
-            }
+            Requests.addAbsolute(this.profiles, profiles, "profile");
             return this;
         }
 
@@ -115,7 +110,7 @@ public final class BaselineRequest {
          * @return this builder
          */
         public Builder out(Path out) {
-            this.out = InstrumentRequest.absolute(out, "out");
+            this.out = Requests.absolute(out, "out");
             return this;
         }
 
@@ -164,7 +159,7 @@ public final class BaselineRequest {
          * @return this builder
          */
         public Builder keepProfiles(Path dir) {
-            this.keepProfiles = InstrumentRequest.absolute(dir, "keepProfiles");
+            this.keepProfiles = Requests.absolute(dir, "keepProfiles");
             return this;
         }
 

@@ -41,15 +41,15 @@ public final class CheckRequest {
     private final Path diffOut;
 
     private CheckRequest(Builder builder) {
-        this.profiles = Collections.unmodifiableList(new ArrayList<>(builder.profiles));
+        this.profiles = Requests.frozen(builder.profiles);
         this.baseline = builder.baseline;
-        this.include = Collections.unmodifiableList(new ArrayList<>(builder.include));
-        this.exclude = Collections.unmodifiableList(new ArrayList<>(builder.exclude));
+        this.include = Requests.frozen(builder.include);
+        this.exclude = Requests.frozen(builder.exclude);
         this.tolerance = builder.tolerance;
         this.tolerances = Collections.unmodifiableMap(new LinkedHashMap<>(builder.tolerances));
-        this.ignore = Collections.unmodifiableList(new ArrayList<>(builder.ignore));
+        this.ignore = Requests.frozen(builder.ignore);
         this.reportDir = builder.reportDir;
-        this.diffBase = Collections.unmodifiableList(new ArrayList<>(builder.diffBase));
+        this.diffBase = Requests.frozen(builder.diffBase);
         this.diffOut = builder.diffOut;
     }
 
@@ -74,11 +74,10 @@ public final class CheckRequest {
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append('{');
-        GateJson.list(json, "profiles", profiles);
-        json.append(",\"baseline\":");
-        Json.writeString(json, baseline.toString());
-        GateJson.list(json.append(','), "include", include);
-        GateJson.list(json.append(','), "exclude", exclude);
+        Requests.list(json, "profiles", profiles);
+        Requests.path(json.append(','), "baseline", baseline);
+        Requests.list(json.append(','), "include", include);
+        Requests.list(json.append(','), "exclude", exclude);
         json.append(",\"tolerance\":").append(tolerance == null ? "null" : tolerance.toString());
         json.append(",\"tolerances\":[");
         String separator = "";
@@ -89,12 +88,10 @@ public final class CheckRequest {
             separator = ",";
         }
         json.append(']');
-        GateJson.list(json.append(','), "ignore", ignore);
-        json.append(",\"reportDir\":");
-        Json.writeString(json, reportDir == null ? null : reportDir.toString());
-        GateJson.list(json.append(','), "diffBase", diffBase);
-        json.append(",\"diffOut\":");
-        Json.writeString(json, diffOut == null ? null : diffOut.toString());
+        Requests.list(json.append(','), "ignore", ignore);
+        Requests.path(json.append(','), "reportDir", reportDir);
+        Requests.list(json.append(','), "diffBase", diffBase);
+        Requests.path(json.append(','), "diffOut", diffOut);
         return json.append('}').toString();
     }
 
@@ -125,9 +122,7 @@ public final class CheckRequest {
          * @return this builder
          */
         public Builder profiles(Collection<? extends Path> profiles) {
-            for (Path profile : profiles) {
-                this.profiles.add(InstrumentRequest.absolute(profile, "profile"));
-            }
+            Requests.addAbsolute(this.profiles, profiles, "profile");
             return this;
         }
 
@@ -138,7 +133,7 @@ public final class CheckRequest {
          * @return this builder
          */
         public Builder baseline(Path baseline) {
-            this.baseline = InstrumentRequest.absolute(baseline, "baseline");
+            this.baseline = Requests.absolute(baseline, "baseline");
             return this;
         }
 
@@ -208,7 +203,7 @@ public final class CheckRequest {
          * @return this builder
          */
         public Builder reportDir(Path dir) {
-            this.reportDir = InstrumentRequest.absolute(dir, "reportDir");
+            this.reportDir = Requests.absolute(dir, "reportDir");
             return this;
         }
 
@@ -221,10 +216,8 @@ public final class CheckRequest {
          * @return this builder
          */
         public Builder diffBase(Collection<? extends Path> profiles, Path out) {
-            for (Path profile : profiles) {
-                diffBase.add(InstrumentRequest.absolute(profile, "diffBase"));
-            }
-            this.diffOut = InstrumentRequest.absolute(out, "diffOut");
+            Requests.addAbsolute(diffBase, profiles, "diffBase");
+            this.diffOut = Requests.absolute(out, "diffOut");
             return this;
         }
 

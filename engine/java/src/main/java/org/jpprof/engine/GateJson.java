@@ -1,29 +1,10 @@
 package org.jpprof.engine;
 
-import java.util.List;
 import java.util.Map;
 
-/** JSON pieces that the regression gate's requests and results share. */
+/** Reading the outcomes of the regression gate's requests. */
 final class GateJson {
     private GateJson() {}
-
-    /**
-     * Appends {@code "key":[...]} with {@code values} as strings.
-     *
-     * @param json where to write
-     * @param key the field
-     * @param values the strings ({@code toString()} of each)
-     */
-    static void list(StringBuilder json, String key, List<?> values) {
-        json.append('"').append(key).append("\":[");
-        for (int i = 0; i < values.size(); i++) {
-            if (i > 0) {
-                json.append(',');
-            }
-            Json.writeString(json, values.get(i).toString());
-        }
-        json.append(']');
-    }
 
     /**
      * The outcome {@code json} as an object.

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -80,12 +79,12 @@ public final class InstrumentRequest {
     private final Path configFile;
 
     private InstrumentRequest(Builder builder) {
-        this.inputs = Collections.unmodifiableList(new ArrayList<>(builder.inputs));
+        this.inputs = Requests.frozen(builder.inputs);
         this.output = builder.output;
         this.cacheDir = builder.cacheDir;
         this.bba = builder.bba;
-        this.include = Collections.unmodifiableList(new ArrayList<>(builder.include));
-        this.exclude = Collections.unmodifiableList(new ArrayList<>(builder.exclude));
+        this.include = Requests.frozen(builder.include);
+        this.exclude = Requests.frozen(builder.exclude);
         this.configFile = builder.configFile;
     }
 
@@ -139,51 +138,21 @@ public final class InstrumentRequest {
      * @return one JSON object, the shape given in the class comment
      */
     public String toJson() {
-        StringBuilder out = new StringBuilder(256);
-        out.append("{\"inputs\":");
-        writePaths(out, inputs);
-        out.append(",\"output\":");
-        Json.writeString(out, output.toString());
-        out.append(",\"cacheDir\":");
-        Json.writeString(out, cacheDir == null ? null : cacheDir.toString());
+        StringBuilder out = new StringBuilder(256).append('{');
+        Requests.list(out, "inputs", inputs);
+        Requests.path(out.append(','), "output", output);
+        Requests.path(out.append(','), "cacheDir", cacheDir);
         out.append(",\"bba\":");
         Json.writeString(out, bba == null ? null : bba.jsonName());
-        out.append(",\"include\":");
-        writeStrings(out, include);
-        out.append(",\"exclude\":");
-        writeStrings(out, exclude);
-        out.append(",\"configFile\":");
-        Json.writeString(out, configFile == null ? null : configFile.toString());
+        Requests.list(out.append(','), "include", include);
+        Requests.list(out.append(','), "exclude", exclude);
+        Requests.path(out.append(','), "configFile", configFile);
         return out.append('}').toString();
     }
 
     @Override
     public String toString() {
         return toJson();
-    }
-
-    private static void writePaths(StringBuilder out, List<Path> paths) {
-        List<String> strings = new ArrayList<>(paths.size());
-        for (Path path : paths) {
-            strings.add(path.toString());
-        }
-        writeStrings(out, strings);
-    }
-
-    private static void writeStrings(StringBuilder out, List<String> strings) {
-        out.append('[');
-        for (int i = 0; i < strings.size(); i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            Json.writeString(out, strings.get(i));
-        }
-        out.append(']');
-    }
-
-    /** {@code path} made absolute (against {@code user.dir}) and normalized; requests use no other. */
-    static Path absolute(Path path, String what) {
-        return Objects.requireNonNull(path, what).toAbsolutePath().normalize();
     }
 
     /** Builds an {@link InstrumentRequest}. Every method returns this builder. */
@@ -205,7 +174,7 @@ public final class InstrumentRequest {
          * @return this builder
          */
         public Builder input(Path input) {
-            inputs.add(absolute(input, "input"));
+            inputs.add(Requests.absolute(input, "input"));
             return this;
         }
 
@@ -216,9 +185,7 @@ public final class InstrumentRequest {
          * @return this builder
          */
         public Builder inputs(Collection<? extends Path> inputs) {
-            for (Path input : inputs) {
-                input(input);
-            }
+            Requests.addAbsolute(this.inputs, inputs, "input");
             return this;
         }
 
@@ -229,7 +196,7 @@ public final class InstrumentRequest {
          * @return this builder
          */
         public Builder output(Path output) {
-            this.output = absolute(output, "output");
+            this.output = Requests.absolute(output, "output");
             return this;
         }
 
@@ -242,7 +209,7 @@ public final class InstrumentRequest {
          * @return this builder
          */
         public Builder cacheDir(Path cacheDir) {
-            this.cacheDir = cacheDir == null ? null : absolute(cacheDir, "cacheDir");
+            this.cacheDir = cacheDir == null ? null : Requests.absolute(cacheDir, "cacheDir");
             return this;
         }
 
@@ -313,7 +280,7 @@ public final class InstrumentRequest {
          * @return this builder
          */
         public Builder configFile(Path configFile) {
-            this.configFile = configFile == null ? null : absolute(configFile, "configFile");
+            this.configFile = configFile == null ? null : Requests.absolute(configFile, "configFile");
             return this;
         }
 

@@ -3,7 +3,6 @@ package org.jpprof.engine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -89,7 +88,7 @@ public final class ReportRequest {
     private final Path out;
 
     private ReportRequest(Builder builder) {
-        this.profiles = Collections.unmodifiableList(new ArrayList<>(builder.profiles));
+        this.profiles = Requests.frozen(builder.profiles);
         this.format = builder.format;
         this.metric = builder.metric;
         this.threshold = builder.threshold;
@@ -142,22 +141,15 @@ public final class ReportRequest {
      * @return one JSON object, the shape given in the class comment
      */
     public String toJson() {
-        StringBuilder json = new StringBuilder(256);
-        json.append("{\"profiles\":[");
-        for (int i = 0; i < profiles.size(); i++) {
-            if (i > 0) {
-                json.append(',');
-            }
-            Json.writeString(json, profiles.get(i).toString());
-        }
-        json.append("],\"format\":");
+        StringBuilder json = new StringBuilder(256).append('{');
+        Requests.list(json, "profiles", profiles);
+        json.append(",\"format\":");
         Json.writeString(json, format.jsonName());
         json.append(",\"metric\":");
         Json.writeString(json, metric.jsonName());
         json.append(",\"threshold\":").append(threshold);
         json.append(",\"maxDepth\":").append(maxDepth == null ? "null" : maxDepth.toString());
-        json.append(",\"out\":");
-        Json.writeString(json, out.toString());
+        Requests.path(json.append(','), "out", out);
         return json.append('}').toString();
     }
 
@@ -184,7 +176,7 @@ public final class ReportRequest {
          * @return this builder
          */
         public Builder profile(Path profile) {
-            profiles.add(InstrumentRequest.absolute(profile, "profile"));
+            profiles.add(Requests.absolute(profile, "profile"));
             return this;
         }
 
@@ -195,9 +187,7 @@ public final class ReportRequest {
          * @return this builder
          */
         public Builder profiles(Collection<? extends Path> profiles) {
-            for (Path profile : profiles) {
-                profile(profile);
-            }
+            Requests.addAbsolute(this.profiles, profiles, "profile");
             return this;
         }
 
@@ -265,7 +255,7 @@ public final class ReportRequest {
          * @return this builder
          */
         public Builder out(Path out) {
-            this.out = InstrumentRequest.absolute(out, "out");
+            this.out = Requests.absolute(out, "out");
             return this;
         }
 
