@@ -3,7 +3,7 @@ package org.jpprof.engine;
 import java.util.List;
 import java.util.Map;
 
-/** JSON pieces that the regression gate's requests and results share. */
+/** JSON pieces that the requests and outcomes of the regression gate and of hooked jars share. */
 final class GateJson {
     private GateJson() {}
 
