@@ -390,23 +390,27 @@ public class JpPlugin implements Plugin<Project> {
                                 @Override
                                 public List<File> call() {
                                     List<File> files = new ArrayList<>(classpath.getFiles());
-                                    if (!(task.getOptions() instanceof JUnitOptions)) return files;
-                                    File junit;
-                                    try {
-                                        junit = Classpaths.jarHolding(files, RUN_NOTIFIER.replace('.', '/') + ".class");
-                                    } catch (IOException e) {
-                                        throw new GradleException("jp: cannot read the class path of " + task.getPath() + ": " + e, e);
-                                    }
-                                    if (junit != null) {
-                                        files.set(files.indexOf(junit), EngineBridge.hookJar(new HookJarRequest(
-                                                junit.toPath(), RUN_NOTIFIER, JUNIT4_HOOK, JUNIT4_HOOK_METHOD,
-                                                jpDir("junit").toPath())));
-                                    }
+                                    if (task.getOptions() instanceof JUnitOptions) hookJUnit4(files, task);
                                     return files;
                                 }
                             });
             files.builtBy(classpath);
             return files;
+        }
+
+        /** Replaces, in {@code classpath}, the jar that holds JUnit 4's RunNotifier, if any. */
+        private void hookJUnit4(List<File> classpath, Test task) {
+            File junit;
+            try {
+                junit = Classpaths.jarHolding(classpath, RUN_NOTIFIER.replace('.', '/') + ".class");
+            } catch (IOException e) {
+                throw new GradleException("jp: cannot read the class path of " + task.getPath() + ": " + e, e);
+            }
+            if (junit != null) {
+                HookJarRequest request = new HookJarRequest(
+                        junit.toPath(), RUN_NOTIFIER, JUNIT4_HOOK, JUNIT4_HOOK_METHOD, jpDir("junit").toPath());
+                classpath.set(classpath.indexOf(junit), EngineBridge.hookJar(request));
+            }
         }
 
         /** The instrument tasks of {@code jp.sourceSets}, by name, looked up when needed. */
