@@ -31,8 +31,9 @@
 #      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
 #   7b. the regression gate: jpBaseline writes jp-baseline.txt, byte-identical over two runs of
 #      the tests and holding per-test totals; jpCheck passes on the same code, fails naming
-#      Leaderboard.rank with its numbers once it does more work, passes with a tolerance set for
-#      it and once reverted; a baseline of other settings is refused and a missing one explained;
+#      Leaderboard.rank with its numbers once it does more work, passes with tolerances set for
+#      it and its tests and once reverted; a baseline of other settings is refused and a missing
+#      one explained;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there).
@@ -371,9 +372,9 @@ if gradle_run multi "$multi" "${tasks[@]}"; then
         grep -q 'org.acme.core.Fib.fib' "$multi/core/build/reports/jp/report.txt" &&
         grep -q 'org.acme.app.Table.row' "$multi/app/build/reports/jp/report.txt" &&
         [[ $(tail -c 8 "$multi/core/build/reports/jp/index.html") == '</html>'* && $(tail -c 8 "$multi/app/build/reports/jp/index.html") == '</html>'* ]] &&
-        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
-        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String'; then
-        pass "multi: two modules, app depending on core, each profiled on its instrumented classes, each with its report"
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.core\.FibTest#[^;]*;org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.app\.TableTest#[^;]*;org.acme.app.Table.row(int):java.lang.String'; then
+        pass "multi: two modules, app depending on core, each profiled on its instrumented classes (under each test's context), each with its report"
     else
         fail "multi: profiles and reports of core (Fib.fib) and app (Table.row)"
     fi
@@ -489,7 +490,8 @@ fi
 # --- 7b. the regression gate ----------------------------------------------------------------------
 # jpBaseline records the demo's counts; a second run of the tests records the same bytes; jpCheck
 # passes on the same code, fails naming Leaderboard.rank with its numbers once rank does more work,
-# lets that through with a tolerance set for it, and passes again once the change is reverted. A
+# lets that through with tolerances set for it and for the tests that run it (each test has its own
+# totals), and passes again once the change is reverted. A
 # baseline of other settings is refused, a missing one explained (docs/regression-testing.md).
 gate=$work/gate
 copy_project "$root/examples/gradle-demo" "$gate"
@@ -497,7 +499,9 @@ cat >>"$gate/build.gradle" <<'GRADLE'
 jp {
     methodFloor = 0
     if (project.hasProperty('gateBaseline')) { baseline = project.property('gateBaseline') }
-    if (project.hasProperty('gateTolerant')) { tolerances = ['org.example.leaderboard.Leaderboard.rank*': 1000000] }
+    if (project.hasProperty('gateTolerant')) {
+        tolerances = ['org.example.leaderboard.Leaderboard.rank*': 1000000, 'org.example.leaderboard.LeaderboardTest#*': 1000000]
+    }
 }
 GRADLE
 rank='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;'
@@ -534,9 +538,9 @@ else
     fail "gate: jpCheck fails naming Leaderboard.rank with its numbers"; show "$work/gate-fail.log"
 fi
 if gradle_run gate-tolerant "$gate" jpCheck -PgateTolerant && grep -q '^jp check: passed' "$work/gate-tolerant.log"; then
-    pass "gate: a tolerance set for Leaderboard.rank lets that regression through"
+    pass "gate: tolerances set for Leaderboard.rank and the tests of LeaderboardTest let that regression through"
 else
-    fail "gate: a tolerance set for Leaderboard.rank lets that regression through"; show "$work/gate-tolerant.log"
+    fail "gate: tolerances set for Leaderboard.rank and the tests of LeaderboardTest let that regression through"; show "$work/gate-tolerant.log"
 fi
 cp "$work/Leaderboard.java.orig" "$leaderboard"
 if gradle_run gate-reverted "$gate" jpCheck && grep -q '^jp check: passed' "$work/gate-reverted.log"; then
