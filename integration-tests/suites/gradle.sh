@@ -13,6 +13,9 @@
 #      jpReport writes build/reports/jp/index.html (a complete HTML document) and report.txt
 #      (naming the sort), and the compiler output is untouched; two builds at once in one project
 #      each write a run of profiles of their own and report it alone;
+#   3a. per-test contexts under Gradle's JUnit 4 framework: each of the demo's tests is its own
+#      top-level context with its set-up inside, through a hooked copy of junit's jar in
+#      build/jp/junit (RunNotifier rewritten, every other entry the same, junit's jar untouched);
 #   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
 #      every class; an edited class is the only one rewritten and the output equals a clean
 #      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -27,11 +30,11 @@
 #      created (a file in its place), an unreadable profile, a report file that cannot be written,
 #      and a jp-engine without the runtime inside; with no profiles, jpReport says so and succeeds;
 #   7b. the regression gate: jpBaseline writes jp-baseline.txt, byte-identical over two runs of
-#      the tests; jpCheck passes on the same code, fails naming Leaderboard.rank with its numbers
-#      once it does more work, and names the diff report of the profiles jpBaseline kept against
-#      the run, which jp diff confirms (or, without them, says how to get one); passes with a
-#      tolerance set for it and once reverted; a baseline of other settings is refused and a
-#      missing one explained;
+#      the tests and holding per-test totals; jpCheck passes on the same code, fails naming
+#      Leaderboard.rank with its numbers once it does more work, and names the diff report of the
+#      profiles jpBaseline kept against the run, which jp diff confirms (or, without them, says how
+#      to get one); passes with tolerances set for it and its tests and once reverted; a baseline
+#      of other settings is refused and a missing one explained;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there).
@@ -176,6 +179,40 @@ else
 fi
 
 check_demo_profiles build/jp/profiles/jpProfileTest/run-* "$demo"/build/jp/profiles/jpProfileTest/run-*/jpProfileTest-*.jpprof
+
+# --- 3a. per-test contexts under Gradle's JUnit 4 framework ---------------------------------------
+# The demo is plain JUnit 4, run by Gradle's own JUnit 4 executor (Gradle 4.4.1 has nothing else):
+# with junit's jar swapped for its hooked copy, every test is its own top-level context, run once,
+# StatsTest's instance set-up (a field of four players) counts inside each of its tests, and the
+# class has its own context from JUnit 4.13's class notifications; junit's jar itself is untouched.
+demo_profiles=("$demo"/build/jp/profiles/jpProfileTest/run-*/jpProfileTest-*.jpprof)
+if "$jp" report "${demo_profiles[@]}" --format folded --metric calls --out "$work/demo-tests.folded"; then
+    check_per_test demo "$work/demo-tests.folded" "$demo/build/test-results/jpProfileTest"
+else
+    fail "per-test: demo: jp report"
+fi
+setups=$(grep -cE '^\[test\] org\.example\.leaderboard\.StatsTest#[^;]*;org\.example\.leaderboard\.Player\.<init>[^;]* 4$' "$work/demo-tests.folded")
+if ((setups == 3)) && grep -qxF '[test] org.example.leaderboard.StatsTest 1' "$work/demo-tests.folded"; then
+    pass "per-test: demo: StatsTest's set-up (4 players) counts inside each of its 3 tests; the class has a context of its own"
+else
+    fail "per-test: demo: set-up inside the tests ($setups of 3)"; grep -F 'StatsTest' "$work/demo-tests.folded" | head -10
+fi
+hooked=("$demo"/build/jp/junit/junit-*-jp-*.jar)
+# Gradle keeps a downloaded file in a directory named after its SHA-1: a changed jar would not match.
+junit_jar=$(find "$GRADLE_USER_HOME/caches/modules-2/files-2.1/junit/junit" -name 'junit-4.13.2.jar' | head -1)
+# entries DIR: the files of an unpacked jar but RunNotifier, with their hashes.
+entries() { (cd "$1" && find . -type f ! -name RunNotifier.class -print0 | sort -z | xargs -0 sha256sum); }
+notifier=org/junit/runner/notification/RunNotifier.class
+if ((${#hooked[@]} == 1)) && [[ -f ${hooked[0]} && -f $junit_jar ]] &&
+    [[ $(sha1sum "$junit_jar" | cut -d' ' -f1) == "$(basename "$(dirname "$junit_jar")")" ]] &&
+    mkdir -p "$work/junit-original" "$work/junit-hooked" &&
+    unzip -qo "$junit_jar" -d "$work/junit-original" && unzip -qo "${hooked[0]}" -d "$work/junit-hooked" &&
+    [[ $(entries "$work/junit-original") == "$(entries "$work/junit-hooked")" ]] &&
+    ! cmp -s "$work/junit-original/$notifier" "$work/junit-hooked/$notifier"; then
+    pass "per-test: demo: build/jp/junit holds junit's jar with RunNotifier hooked and every other entry the same; junit's jar untouched"
+else
+    fail "per-test: demo: a hooked copy of junit's jar in build/jp/junit (found: ${hooked[*]})"
+fi
 
 html=$demo/build/reports/jp/index.html
 text=$demo/build/reports/jp/report.txt
@@ -336,9 +373,9 @@ if gradle_run multi "$multi" "${tasks[@]}"; then
         grep -q 'org.acme.core.Fib.fib' "$multi/core/build/reports/jp/report.txt" &&
         grep -q 'org.acme.app.Table.row' "$multi/app/build/reports/jp/report.txt" &&
         [[ $(tail -c 8 "$multi/core/build/reports/jp/index.html") == '</html>'* && $(tail -c 8 "$multi/app/build/reports/jp/index.html") == '</html>'* ]] &&
-        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
-        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^org.acme.app.Table.row(int):java.lang.String'; then
-        pass "multi: two modules, app depending on core, each profiled on its instrumented classes, each with its report"
+        "$jp" report "${core_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.core\.FibTest#[^;]*;org.acme.core.Fib.fib(int):long;org.acme.core.Fib.fib(int):long' &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.app\.TableTest#[^;]*;org.acme.app.Table.row(int):java.lang.String'; then
+        pass "multi: two modules, app depending on core, each profiled on its instrumented classes (under each test's context), each with its report"
     else
         fail "multi: profiles and reports of core (Fib.fib) and app (Table.row)"
     fi
@@ -454,7 +491,8 @@ fi
 # --- 7b. the regression gate ----------------------------------------------------------------------
 # jpBaseline records the demo's counts; a second run of the tests records the same bytes; jpCheck
 # passes on the same code, fails naming Leaderboard.rank with its numbers once rank does more work,
-# lets that through with a tolerance set for it, and passes again once the change is reverted. A
+# lets that through with tolerances set for it and for the tests that run it (each test has its own
+# totals), and passes again once the change is reverted. A
 # baseline of other settings is refused, a missing one explained (docs/regression-testing.md).
 gate=$work/gate
 copy_project "$root/examples/gradle-demo" "$gate"
@@ -462,7 +500,9 @@ cat >>"$gate/build.gradle" <<'GRADLE'
 jp {
     methodFloor = 0
     if (project.hasProperty('gateBaseline')) { baseline = project.property('gateBaseline') }
-    if (project.hasProperty('gateTolerant')) { tolerances = ['org.example.leaderboard.Leaderboard.rank*': 1000000] }
+    if (project.hasProperty('gateTolerant')) {
+        tolerances = ['org.example.leaderboard.Leaderboard.rank*': 1000000, 'org.example.leaderboard.LeaderboardTest#*': 1000000]
+    }
 }
 GRADLE
 rank='org.example.leaderboard.Leaderboard.rank(Ljava/util/List;)Ljava/util/List;'
@@ -475,10 +515,13 @@ else
     fail "gate: jpBaseline wrote jp-baseline.txt"; show "$work/gate-baseline.log"
 fi
 cp "$gate/jp-baseline.txt" "$work/baseline-1.txt" 2>/dev/null
-if gradle_run gate-again "$gate" cleanJpProfileTest jpBaseline && cmp -s "$work/baseline-1.txt" "$gate/jp-baseline.txt"; then
-    pass "gate: a second run of the tests gives a byte-identical baseline"
+# Per-test totals too: the baseline holds a `test` line for each test context (3a).
+test_lines=$(grep -c '^test [0-9]* [0-9]* org\.example\.leaderboard\.[A-Za-z]*Test#[a-zA-Z]*()$' "$work/baseline-1.txt" 2>/dev/null)
+if gradle_run gate-again "$gate" cleanJpProfileTest jpBaseline && cmp -s "$work/baseline-1.txt" "$gate/jp-baseline.txt" &&
+    ((${test_lines:-0} > 0)); then
+    pass "gate: a second run of the tests gives a byte-identical baseline ($test_lines per-test totals in it)"
 else
-    fail "gate: a second run of the tests gives a byte-identical baseline"; diff "$work/baseline-1.txt" "$gate/jp-baseline.txt" | head -20
+    fail "gate: a second run of the tests gives a byte-identical baseline with per-test totals (${test_lines:-0} test lines)"; diff "$work/baseline-1.txt" "$gate/jp-baseline.txt" | head -20
 fi
 if gradle_run gate-pass "$gate" jpCheck && grep -q '^jp check: passed' "$work/gate-pass.log"; then
     pass "gate: jpCheck passes on the same code"
@@ -510,9 +553,9 @@ else
 fi
 mv "$work/baseline-profiles" "$gate/build/jp/baseline-profiles"
 if gradle_run gate-tolerant "$gate" jpCheck -PgateTolerant && grep -q '^jp check: passed' "$work/gate-tolerant.log"; then
-    pass "gate: a tolerance set for Leaderboard.rank lets that regression through"
+    pass "gate: tolerances set for Leaderboard.rank and the tests of LeaderboardTest let that regression through"
 else
-    fail "gate: a tolerance set for Leaderboard.rank lets that regression through"; show "$work/gate-tolerant.log"
+    fail "gate: tolerances set for Leaderboard.rank and the tests of LeaderboardTest let that regression through"; show "$work/gate-tolerant.log"
 fi
 cp "$work/Leaderboard.java.orig" "$leaderboard"
 if gradle_run gate-reverted "$gate" jpCheck && grep -q '^jp check: passed' "$work/gate-reverted.log"; then

@@ -6,6 +6,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::config::ConfigError;
+use crate::hooked_jar::HookJarError;
 use crate::overlap::OverlapError;
 
 /// Why a run could not be done at all.
@@ -59,6 +60,11 @@ pub enum EngineError {
     /// settings, or a file that cannot be written.
     #[error(transparent)]
     Gate(#[from] jp_gate::GateError),
+    /// A hooked copy of a jar could not be made (see
+    /// [`crate::hooked_jar`]); the message names the jar or the copy.
+    /// Boxed: it is rare, and large.
+    #[error(transparent)]
+    HookJar(Box<HookJarError>),
     /// The lock that serialises runs on the same output could not be taken.
     #[error("{}: cannot lock", path.display())]
     Lock {
@@ -68,4 +74,10 @@ pub enum EngineError {
         #[source]
         source: io::Error,
     },
+}
+
+impl From<HookJarError> for EngineError {
+    fn from(error: HookJarError) -> Self {
+        EngineError::HookJar(Box::new(error))
+    }
 }

@@ -31,7 +31,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -48,11 +48,11 @@ use crate::cache::{
 pub use crate::cache::{CacheProblem, KeptWarning};
 use crate::error::EngineError;
 use crate::filter::ClassFilter;
-use crate::input::{Input, InputArchive, InputError, InputKind, Location};
+use crate::input::{Input, InputError, InputKind, Location};
 use crate::objects::{CachedRewrite, ObjectStore};
 use crate::output::{remove_temporaries, safe_relative_path, temporary_builder, write_atomically};
+use crate::output_jar::{build_jar, unsign, OutputFile};
 use crate::overlap::{check_apart, PathRole};
-use crate::signatures;
 
 /// Which rewrite to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1013,30 +1013,6 @@ impl fmt::Display for LocatedWarning {
     }
 }
 
-/// One file (not a directory) of an archive's output: where it goes and
-/// what it holds.
-struct OutputFile {
-    /// Its entry's index in the input archive.
-    index: usize,
-    name: String,
-    bytes: Vec<u8>,
-    /// Whether `bytes` differ from the entry's.
-    changed: bool,
-}
-
-/// Drops the signature of a signed input whose classes were rewritten
-/// (see [`crate::signatures`]).
-fn unsign(files: &mut Vec<OutputFile>) {
-    files.retain(|file| !signatures::is_signature_file(&file.name));
-    for file in files.iter_mut() {
-        if file.name.eq_ignore_ascii_case("META-INF/MANIFEST.MF") {
-            let stripped = signatures::strip_manifest_digests(&file.bytes);
-            file.changed |= stripped != file.bytes;
-            file.bytes = stripped;
-        }
-    }
-}
-
 /// Whether `error` says that the class `name` is newer than JP reads and
 /// the class lies under a multi-release jar's `META-INF/versions/N/`, where
 /// only a JVM of release N or later looks. Such a class is kept as it was
@@ -1058,45 +1034,4 @@ fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
         Scheme::Profile(options) => profile_class(bytes, options),
         Scheme::Stress(options) => stress_class(bytes, options),
     }
-}
-
-/// The output jar of `archive`: its entries in their order, each copied
-/// as it is (compressed data, method, times, comments, extra fields), its
-/// directory entries included, except that the `files` whose bytes changed
-/// are compressed again under their entry's name, time, comment and
-/// method, and that entries holding files not in `files` (a dropped
-/// signature) are left out. The archive's comment is kept.
-fn build_jar(archive: &mut InputArchive, files: &[OutputFile]) -> io::Result<Vec<u8>> {
-    let mut cursor = io::Cursor::new(Vec::new());
-    let mut writer = zip::ZipWriter::new(&mut cursor);
-    let mut files = files.iter().peekable();
-    for index in 0..archive.len() {
-        let original = archive.by_index_raw(index).map_err(io::Error::other)?;
-        match files.next_if(|file| file.index == index) {
-            Some(file) if file.changed => {
-                let method = match original.compression() {
-                    zip::CompressionMethod::Stored => zip::CompressionMethod::Stored,
-                    _ => zip::CompressionMethod::Deflated,
-                };
-                let options = original
-                    .options()
-                    .compression_method(method)
-                    .into_full_options()
-                    .with_file_comment(original.comment());
-                drop(original);
-                writer
-                    .start_file(file.name.as_str(), options)
-                    .map_err(io::Error::other)?;
-                writer.write_all(&file.bytes)?;
-            }
-            Some(_) => writer.raw_copy_file(original).map_err(io::Error::other)?,
-            None if original.is_dir() => writer.raw_copy_file(original).map_err(io::Error::other)?,
-            None => {}
-        }
-    }
-    writer
-        .set_raw_comment(archive.comment().into())
-        .map_err(io::Error::other)?;
-    writer.finish().map_err(io::Error::other)?;
-    Ok(cursor.into_inner())
 }

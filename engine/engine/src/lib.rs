@@ -3,7 +3,8 @@
 //!
 //! It reads inputs ([`input`]), round-trips classes ([`roundtrip`]) and
 //! instruments them into an output directory ([`instrument`]), skipping
-//! what did not change since the last run ([`cache`]). The build plugins
+//! what did not change since the last run ([`cache`]), and makes hooked
+//! copies of library jars ([`hooked_jar`]). The build plugins
 //! call it through [`api`], whose request and outcome are serde types.
 //!
 //! ```no_run
@@ -25,10 +26,12 @@ pub mod config;
 mod error;
 pub mod filter;
 pub mod gate;
+pub mod hooked_jar;
 pub mod input;
 pub mod instrument;
 mod objects;
 mod output;
+mod output_jar;
 pub mod overlap;
 pub mod roundtrip;
 mod signatures;

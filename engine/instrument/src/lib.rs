@@ -2,13 +2,15 @@
 //! ([`blocks`]), the profiling scheme ([`profile`]) and the test-only
 //! `stress` scheme ([`stress`]), which exercises every editing operation of
 //! the bytecode crate to prove that rewritten classes stay valid and behave
-//! as before.
+//! as before; and the constructor hook ([`hook`]), which makes a library's
+//! constructors hand each new object to a static method.
 //!
 //! A class or method that cannot be rewritten is kept as it was, with a
 //! [`Warning`] naming it and the reason.
 #![deny(missing_docs)]
 
 pub mod blocks;
+pub mod hook;
 pub mod injected;
 pub mod profile;
 pub mod stress;

@@ -1,7 +1,7 @@
 //! JP's engine as a JNI library: the native methods of the Java class
 //! `org.jpprof.engine.NativeEngine` (in `engine/java`), and nothing else.
 //!
-//! There are five coarse entry points, and requests and outcomes cross the
+//! There are six coarse entry points, and requests and outcomes cross the
 //! boundary as JSON text, so that no Java object is ever built here:
 //! - `static native String version()`: [`jp_engine::VERSION`];
 //! - `static native String instrument(String requestJson)`: runs the engine's
@@ -10,7 +10,10 @@
 //!   one report file ([`jp_engine::api::report_json`]);
 //! - `static native String baseline(String requestJson)` and
 //!   `static native String check(String requestJson)`: the regression gate
-//!   ([`jp_engine::gate`]), each returning its outcome's JSON.
+//!   ([`jp_engine::gate`]), each returning its outcome's JSON;
+//! - `static native String hookJar(String requestJson)`: writes a copy of a
+//!   library jar whose class's constructors call a static hook
+//!   ([`jp_engine::hooked_jar`]) and returns the outcome's JSON.
 //!
 //! The error contract: every engine error becomes a thrown
 //! `org.jpprof.engine.EngineException` whose message is the error's whole
@@ -273,6 +276,25 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_check<'local>(
     request: JString<'local>,
 ) -> JString<'local> {
     json_request(env, request, jp_engine::gate::check_json)
+}
+
+/// `static native String hookJar(String requestJson)`: writes the hooked
+/// copy of a jar and returns the outcome as JSON.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.hookJar(String)`, and the signature is
+/// that of a static native method with one `String` argument that returns a
+/// `String`. See [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_hookJar<'local>(
+    env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    request: JString<'local>,
+) -> JString<'local> {
+    json_request(env, request, jp_engine::hooked_jar::hook_jar_json)
 }
 
 #[cfg(test)]

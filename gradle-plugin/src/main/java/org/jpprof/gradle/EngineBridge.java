@@ -9,6 +9,7 @@ import org.jpprof.engine.CheckRequest;
 import org.jpprof.engine.CheckResult;
 import org.jpprof.engine.Engine;
 import org.jpprof.engine.EngineException;
+import org.jpprof.engine.HookJarRequest;
 import org.jpprof.engine.InstrumentRequest;
 import org.jpprof.engine.InstrumentResult;
 import org.jpprof.engine.ReportRequest;
@@ -113,6 +114,21 @@ final class EngineBridge {
             return engine().check(request.build());
         } catch (EngineException e) {
             throw new GradleException("jp: " + e.getMessage().replace("\n", "\n  "), e);
+        }
+    }
+
+    /**
+     * The copy of a jar in which the constructors of one class call a static hook.
+     *
+     * @param request the jar, the class, the hook and the directory of the copies
+     * @return the copy (reused when in place)
+     * @throws GradleException if the engine cannot be loaded, or cannot make the copy
+     */
+    static File hookJar(HookJarRequest request) {
+        try {
+            return engine().hookJar(request).toFile();
+        } catch (EngineException e) {
+            throw new GradleException("jp: " + e.getMessage(), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.jpprof.gradle;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,9 +21,11 @@ import org.gradle.api.specs.Specs;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
+import org.gradle.api.tasks.testing.junit.JUnitOptions;
 import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
 import org.jpprof.engine.EngineException;
+import org.jpprof.engine.HookJarRequest;
 import org.jpprof.engine.RuntimeJar;
 import org.jpprof.engine.RuntimeOptions;
 
@@ -35,7 +38,9 @@ import org.jpprof.engine.RuntimeOptions;
  *   <li>{@code jpProfileTest}: the project's tests, run as {@code test} runs them but with the
  *       instrumented classes of {@code jp.sourceSets} in place of the compiler's and JP's runtime
  *       on the class path; each test JVM writes a profile into
- *       {@code build/jp/profiles/jpProfileTest/}. {@code jpReport} follows it;
+ *       {@code build/jp/profiles/jpProfileTest/}, with a context per test (for Gradle's JUnit 4
+ *       framework through a hooked copy of junit's jar, in {@code build/jp/junit/}). {@code
+ *       jpReport} follows it;
  *   <li>{@code jpReport}: those profiles, merged, as {@code build/reports/jp/index.html} and
  *       {@code report.txt};
  *   <li>{@code jpBaseline} and {@code jpCheck}: the regression gate (after {@code jpProfileTest}):
@@ -65,6 +70,12 @@ public class JpPlugin implements Plugin<Project> {
     public static final String CHECK = "jpCheck";
     /** The task that prints the IDE settings. */
     public static final String IDE_SETUP = "jpIdeSetup";
+
+    /** JUnit 4's notifier of test events, whose constructors get the hook in junit's jar. */
+    private static final String RUN_NOTIFIER = "org.junit.runner.notification.RunNotifier";
+    /** jp-junit's hook: {@code static void attach(RunNotifier)}. */
+    private static final String JUNIT4_HOOK = "org.jpprof.junit.JUnit4Hook";
+    private static final String JUNIT4_HOOK_METHOD = "attach";
 
     /** The sources whose classes the instrument tasks expect: Java, Kotlin, Groovy, Scala. */
     private static final String[] COMPILED_SOURCES = {"**/*.java", "**/*.kt", "**/*.groovy", "**/*.scala"};
@@ -201,7 +212,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setDescription(
                     "Runs the tests on instrumented classes with JP's runtime, which writes a profile.");
             final Test test = (Test) project.getTasks().getByName("test");
-            task.setClasspath(instrumentedClasspath(test.getClasspath(), true));
+            task.setClasspath(withHookedJUnit4(instrumentedClasspath(test.getClasspath(), true), task));
             task.dependsOn(instrumentTasks());
             task.finalizedBy(REPORT);
             Compat.whenEvaluated(
@@ -369,6 +380,43 @@ public class JpPlugin implements Plugin<Project> {
                             });
             files.builtBy(classpath, instrumentTasks());
             return files;
+        }
+
+        /**
+         * {@code classpath}, with junit's jar replaced by its hooked copy when {@code task} runs
+         * its tests with Gradle's JUnit 4 framework, which hands its own RunNotifier no listener
+         * of ours: in the copy, each RunNotifier gets jp-junit's JUnit 4 listener as it is built
+         * (docs/gradle.md, "Per-test profiles"). JUnit Platform finds jp-junit's listener by
+         * itself, and TestNG has no such notifier: their class paths stay as they are.
+         */
+        private FileCollection withHookedJUnit4(final FileCollection classpath, final Test task) {
+            ConfigurableFileCollection files =
+                    project.files(
+                            new Callable<List<File>>() {
+                                @Override
+                                public List<File> call() {
+                                    List<File> files = new ArrayList<>(classpath.getFiles());
+                                    if (task.getOptions() instanceof JUnitOptions) hookJUnit4(files, task);
+                                    return files;
+                                }
+                            });
+            files.builtBy(classpath);
+            return files;
+        }
+
+        /** Replaces, in {@code classpath}, the jar that holds JUnit 4's RunNotifier, if any. */
+        private void hookJUnit4(List<File> classpath, Test task) {
+            File junit;
+            try {
+                junit = Classpaths.jarHolding(classpath, RUN_NOTIFIER.replace('.', '/') + ".class");
+            } catch (IOException e) {
+                throw new GradleException("jp: cannot read the class path of " + task.getPath() + ": " + e, e);
+            }
+            if (junit != null) {
+                HookJarRequest request = new HookJarRequest(
+                        junit.toPath(), RUN_NOTIFIER, JUNIT4_HOOK, JUNIT4_HOOK_METHOD, jpDir("junit").toPath());
+                classpath.set(classpath.indexOf(junit), EngineBridge.hookJar(request));
+            }
         }
 
         /** The instrument tasks of {@code jp.sourceSets}, by name, looked up when needed. */

@@ -7,8 +7,9 @@ import org.junit.runner.notification.RunListener;
  * Gives each JUnit 4 test ({@code com.acme.FooTest#works()}) and, from JUnit 4.13, each test class
  * its own context in the profile, for runners that take a {@link RunListener} without the tests
  * changing: Maven Surefire's JUnit 4 provider, with the {@code listener} property (see
- * docs/maven.md). JUnit notifies it on the thread that runs the test, before its set-up and after
- * its tear-down; JUnit before 4.13 has no class notifications, so class set-up stays outside.
+ * docs/maven.md); and every notifier of a hooked junit jar ({@link JUnit4Hook}). JUnit notifies
+ * it on the thread that runs the test, before its set-up and after its tear-down; JUnit before
+ * 4.13 has no class notifications, so class set-up stays outside.
  */
 @RunListener.ThreadSafe
 public final class JUnit4Listener extends RunListener {

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.runner.JUnitCore;
+import org.junit.runner.Request;
+import org.junit.runner.notification.RunNotifier;
 
 /**
  * The listeners, run the way build tools run them: the Launcher finds the Platform listener by
@@ -52,12 +54,17 @@ class ListenerTest {
 
     @Test
     void junit4_tests_run_by_the_vintage_engine_get_their_contexts() throws IOException {
+        Map<String, Long> before = profile();
         LauncherFactory.create().execute(
                 LauncherDiscoveryRequestBuilder.request().selectors(selectClass(JUnit4Sample.class)).build());
         Map<String, Long> calls = profile();
-        assertEquals(1, calls.get("[test] " + JUNIT4 + " / sample.Work.beforeClass()V"));
-        assertEquals(1, calls.get("[test] " + JUNIT4 + "#works() / sample.Work.before()V"));
-        assertEquals(1, calls.get("[test] " + JUNIT4 + "#works() / sample.Work.works()V"));
+        for (String path : new String[] {
+            "[test] " + JUNIT4 + " / sample.Work.beforeClass()V",
+            "[test] " + JUNIT4 + "#works() / sample.Work.before()V",
+            "[test] " + JUNIT4 + "#works() / sample.Work.works()V"
+        }) {
+            assertEquals(before.getOrDefault(path, 0L) + 1, calls.get(path), path);
+        }
     }
 
     @Test
@@ -72,6 +79,36 @@ class ListenerTest {
         assertEquals(before.getOrDefault(works + " / sample.Work.before()V", 0L) + 1,
                 calls.get(works + " / sample.Work.before()V"));
         String beforeClass = "[test] " + JUNIT4 + " / sample.Work.beforeClass()V";
+        assertEquals(before.getOrDefault(beforeClass, 0L) + 1, calls.get(beforeClass));
+    }
+
+    @Test
+    void junit4_tests_of_a_hooked_notifier_get_their_contexts() throws IOException {
+        Map<String, Long> before = profile();
+        RunNotifier notifier = new RunNotifier();
+        JUnit4Hook.attach(notifier);
+        Request.aClass(JUnit4Sample.class).getRunner().run(notifier);
+        Map<String, Long> calls = profile();
+        String works = "[test] " + JUNIT4 + "#works()";
+        assertEquals(before.getOrDefault(works, 0L) + 1, calls.get(works));
+        assertEquals(before.getOrDefault(works + " / sample.Work.before()V", 0L) + 1,
+                calls.get(works + " / sample.Work.before()V"));
+    }
+
+    /** Vintage and a hooked notifier, or Surefire's listener and a hooked notifier, both report. */
+    @Test
+    void a_junit4_test_that_two_listeners_report_gets_one_context() throws IOException {
+        Map<String, Long> before = profile();
+        JUnitCore core = new JUnitCore();
+        core.addListener(new JUnit4Listener());
+        core.addListener(new JUnit4Listener());
+        assertTrue(core.run(JUnit4Sample.class).wasSuccessful());
+        Map<String, Long> calls = profile();
+        String works = "[test] " + JUNIT4 + "#works()";
+        assertEquals(before.getOrDefault(works, 0L) + 1, calls.get(works));
+        String testClass = "[test] " + JUNIT4;
+        assertEquals(before.getOrDefault(testClass, 0L) + 1, calls.get(testClass));
+        String beforeClass = testClass + " / sample.Work.beforeClass()V";
         assertEquals(before.getOrDefault(beforeClass, 0L) + 1, calls.get(beforeClass));
     }
 

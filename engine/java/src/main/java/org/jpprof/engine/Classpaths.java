@@ -1,12 +1,15 @@
 package org.jpprof.engine;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.ZipException;
+import java.util.zip.ZipFile;
 
 /** Class paths with instrumented directories in place of the compiler's, for the build plugins. */
 public final class Classpaths {
@@ -32,5 +35,25 @@ public final class Classpaths {
         }
         out.addAll(Arrays.asList(jars));
         return new ArrayList<>(out);
+    }
+
+    /**
+     * The first jar of a class path that holds a file, for example the jar of a library's class.
+     *
+     * @param classpath the class path
+     * @param entry the file's path in the jar, {@code org/junit/runner/notification/RunNotifier.class}
+     * @return the jar, or {@code null} when no jar holds it (directories are not searched)
+     * @throws IOException if a jar that exists cannot be read
+     */
+    public static File jarHolding(Iterable<File> classpath, String entry) throws IOException {
+        for (File file : classpath) {
+            if (!file.isFile()) continue;
+            try (ZipFile jar = new ZipFile(file)) {
+                if (jar.getEntry(entry) != null) return file;
+            } catch (ZipException e) {
+                // Not an archive: not a jar that holds it.
+            }
+        }
+        return null;
     }
 }

@@ -3,6 +3,7 @@ package org.jpprof.engine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -150,6 +151,25 @@ public final class Engine {
             throw new EngineException("JP's engine " + library + " returned an outcome this "
                     + "jp-engine cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Writes a copy of a library jar in which the constructors of one class call a static hook,
+     * unless that copy is in place already; the jar itself is never written.
+     *
+     * @param request the jar, the class, the hook and the directory of the copies
+     * @return the copy
+     * @throws EngineException if the jar cannot be read, lacks the class or the class cannot be
+     *     rewritten, or the copy cannot be written; the message names the file
+     */
+    public Path hookJar(HookJarRequest request) {
+        Objects.requireNonNull(request, "request");
+        Object jar = GateJson.object(outcome(NativeEngine.hookJar(request.toJson()))).get("jar");
+        if (!(jar instanceof String)) {
+            throw new EngineException("JP's engine " + library + " returned a hook outcome without"
+                    + " a jar: " + jar);
+        }
+        return Paths.get((String) jar);
     }
 
     private String outcome(String outcome) {

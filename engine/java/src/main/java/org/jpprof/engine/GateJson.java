@@ -2,7 +2,7 @@ package org.jpprof.engine;
 
 import java.util.Map;
 
-/** Reading the outcomes of the regression gate's requests. */
+/** Reading the outcomes of the regression gate's requests and of hooked jars. */
 final class GateJson {
     private GateJson() {}
 

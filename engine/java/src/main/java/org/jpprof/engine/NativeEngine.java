@@ -43,4 +43,12 @@ final class NativeEngine {
      * @return the outcome as JSON (see {@link CheckResult})
      */
     static native String check(String requestJson);
+
+    /**
+     * Writes the hooked copy of a jar, unless it is in place.
+     *
+     * @param requestJson the request as JSON (see {@link HookJarRequest})
+     * @return the outcome as JSON: {@code {"jar": "...", "reused": true|false}}
+     */
+    static native String hookJar(String requestJson);
 }
