@@ -31,7 +31,7 @@ import org.objectweb.asm.commons.Remapper;
  * big jar on every class path goes the overlay of {@link Unrelocate}.
  *
  * <p>Usage: {@code java -cp <ASM jars> AssembleHome.java <api jar> <version> <home> <extra jar>...};
- * prints the class path of a build process.
+ * prints the class path of a build process, relative to the home.
  */
 public final class AssembleHome {
     private static final String SUFFIX = "-classpath.properties";
@@ -91,7 +91,7 @@ public final class AssembleHome {
         StringBuilder classPath = new StringBuilder();
         for (String name : extras) {
             if (classPath.length() > 0) classPath.append(java.io.File.pathSeparatorChar);
-            classPath.append(lib.resolve(name).toAbsolutePath());
+            classPath.append("lib/").append(name);
         }
         System.out.println(classPath);
     }

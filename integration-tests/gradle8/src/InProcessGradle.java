@@ -58,6 +58,8 @@ public final class InProcessGradle {
             Parameters parameters = converter.convertParameters(commandLine, null);
             StartParameterInternal startParameter = parameters.getStartParameter();
             output.setLevelInternal(startParameter.getLogLevel());
+            // What `-Dname=value` sets in the build JVM, which a daemon would be.
+            System.getProperties().putAll(startParameter.getSystemPropertiesArgs());
             Map<String, String> environment = new HashMap<>(System.getenv());
             try (BuildProcessState state = new BuildProcessState(
                     startParameter.isContinuous(), AgentStatus.disabled(), ClassPath.EMPTY, logging, NativeServices.getInstance())) {

@@ -17,7 +17,8 @@ public final class Launcher {
         File home = new File(System.getProperty("jp.gradle.home"));
         List<URL> urls = new ArrayList<>();
         for (String entry : System.getProperty("jp.gradle.classpath").split(File.pathSeparator)) {
-            urls.add(new File(entry).toURI().toURL());
+            File file = new File(entry);
+            urls.add((file.isAbsolute() ? file : new File(home, entry)).toURI().toURL());
         }
         URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(loader);
