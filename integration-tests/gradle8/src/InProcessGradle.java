@@ -29,6 +29,7 @@ import org.gradle.launcher.cli.Parameters;
 import org.gradle.launcher.exec.BuildActionResult;
 import org.gradle.launcher.exec.BuildExecutor;
 import org.gradle.launcher.exec.DefaultBuildActionParameters;
+import org.gradle.util.GradleVersion;
 import org.gradle.tooling.internal.provider.action.ExecuteBuildAction;
 
 /** Runs one build in this JVM, as `gradle --no-daemon` would, and returns its exit status. */
@@ -54,7 +55,12 @@ public final class InProcessGradle {
             BuildEnvironmentConfigurationConverter converter =
                     new BuildEnvironmentConfigurationConverter(new BuildLayoutFactory(), basic.get(FileCollectionFactory.class));
             converter.configure(parser);
+            parser.option("v", "version");
             ParsedCommandLine commandLine = parser.parse(args);
+            if (commandLine.hasOption("version")) {
+                System.out.println("Gradle " + GradleVersion.current().getVersion() + " (in-process harness)");
+                return 0;
+            }
             Parameters parameters = converter.convertParameters(commandLine, null);
             StartParameterInternal startParameter = parameters.getStartParameter();
             output.setLevelInternal(startParameter.getLogLevel());

@@ -90,6 +90,9 @@ public class JpPlugin implements Plugin<Project> {
         private final SourceSetContainer sourceSets;
         /** The profiles of this build's jpProfileTest, which jpReport reads; see testRun(). */
         private TestRun testRun;
+        /** What waits for the end of the project's evaluation; see {@link #whenEvaluated}. */
+        private final List<Action<? super Project>> pending = new ArrayList<>();
+        private boolean evaluated;
 
         Wiring(Project project, JpExtension extension) {
             this.project = project;
@@ -99,6 +102,14 @@ public class JpPlugin implements Plugin<Project> {
         }
 
         void wire() {
+            Compat.whenEvaluated(
+                    project,
+                    new Action<Project>() {
+                        @Override
+                        public void execute(Project evaluated) {
+                            runPending();
+                        }
+                    });
             sourceSets.all(
                     new Action<SourceSet>() {
                         @Override
@@ -174,8 +185,7 @@ public class JpPlugin implements Plugin<Project> {
                             task.setSources(
                                     sourceSet.getAllSource().matching(
                                             new PatternSet().include(COMPILED_SOURCES)));
-                            Compat.whenEvaluated(
-                                    project,
+                            whenEvaluated(
                                     new Action<Project>() {
                                         @Override
                                         public void execute(Project evaluated) {
@@ -196,6 +206,28 @@ public class JpPlugin implements Plugin<Project> {
                     });
         }
 
+        /**
+         * Runs {@code action} once the build script has set the project up. Task configuration asks
+         * for this, but may run while the script runs (a script that configures a task creates it
+         * then), and Gradle 7 and later refuse {@code afterEvaluate} from there: so the plugin hooks
+         * into the end of evaluation once, when it is applied, and queues the actions here.
+         */
+        private void whenEvaluated(Action<? super Project> action) {
+            if (evaluated) {
+                action.execute(project);
+            } else {
+                pending.add(action);
+            }
+        }
+
+        private void runPending() {
+            evaluated = true;
+            // An action may create a task whose configuration queues more.
+            while (!pending.isEmpty()) {
+                pending.remove(0).execute(project);
+            }
+        }
+
         private void configureProfileTest(final Test task) {
             task.setGroup(GROUP);
             task.setDescription(
@@ -204,8 +236,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setClasspath(instrumentedClasspath(test.getClasspath(), true));
             task.dependsOn(instrumentTasks());
             task.finalizedBy(REPORT);
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
@@ -227,8 +258,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setDescription(
                     "Renders the profiles of " + PROFILE_TEST + " as build/reports/jp/index.html and report.txt.");
             task.mustRunAfter(PROFILE_TEST);
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
@@ -245,8 +275,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setGroup(GROUP);
             task.setDescription(description);
             task.dependsOn(PROFILE_TEST);
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
@@ -294,8 +323,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath(), false));
             task.setTestClasspath(instrumentedClasspath(test.getClasspath(), true));
             task.dependsOn(instrumentTasks());
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
