@@ -121,7 +121,8 @@ gradle_run() {
     local name=$1 dir=$2
     shift 2
     local offline=()
-    [[ -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
+    # Offline once junit is there (which the first build fetches), unless the caller says online=1.
+    [[ ${online:-0} == 0 && -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
     (cd "$dir" && "$gradle" --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="${use_repo:-$repo}" \
         -Djp.engine.cacheDir="$cache/engine" "$@") >"$work/$name.log" 2>&1
 }
@@ -575,7 +576,7 @@ if [[ $suite == gradle8 ]]; then
     fi
     junit5=$work/junit5
     copy_project "$root/integration-tests/gradle/junit5" "$junit5" && cp -r "$root/integration-tests/maven/params-demo/src" "$junit5/"
-    if gradle_run junit5 "$junit5" jpProfileTest &&
+    if online=1 gradle_run junit5 "$junit5" jpProfileTest &&
         "$jp" report "$junit5"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric calls --out "$work/junit5-calls.folded" &&
         "$jp" report "$junit5"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric bytecodes --out "$work/junit5-bytecodes.folded"; then
         check_params_contexts "$work/junit5-calls.folded" "$work/junit5-bytecodes.folded"

@@ -464,6 +464,19 @@ else
     fail "bad input: jp:instrument with sources but no classes names target/classes and says to compile first"; show "$work/uncompiled.log"
 fi
 
+# A Surefire <argLine> of the POM's own, which hides JP's options: a warning that shows how to write
+# it; the demo's configuration gets no warning.
+hidden=$work/hidden
+copy_project "$root/examples/maven-demo" "$hidden"
+sed -i 's|<classesDirectory>${jp.classesDirectory}</classesDirectory>|&\n          <argLine>-Xmx256m</argLine>|' "$hidden/pom.xml"
+if mvn_run hidden "$hidden" compile jp:instrument &&
+    grep -q '\[WARNING\] jp: the <argLine> of maven-surefire-plugin replaces .*<argLine>@{argLine} -Xmx256m</argLine>' "$work/hidden.log" &&
+    ! grep -q '\[WARNING\] jp: ' "$work/demo.log"; then
+    pass "hidden settings: a POM's own Surefire <argLine> gets a warning saying how to keep JP's options; the demo none"
+else
+    fail "hidden settings: a POM's own Surefire <argLine> gets a warning"; show "$work/hidden.log"; grep '\[WARNING\] jp: ' "$work/demo.log"
+fi
+
 bad=$work/bad
 copy_project "$root/examples/maven-demo" "$bad"
 if mvn_run bad-compile "$bad" compile; then
