@@ -22,7 +22,6 @@ import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
-import org.jpprof.engine.EngineException;
 import org.jpprof.engine.RuntimeJar;
 import org.jpprof.engine.RuntimeOptions;
 
@@ -65,6 +64,8 @@ public class JpPlugin implements Plugin<Project> {
     public static final String CHECK = "jpCheck";
     /** The task that prints the IDE settings. */
     public static final String IDE_SETUP = "jpIdeSetup";
+    /** The task that writes the runtime's and the test listeners' jars for the class paths. */
+    public static final String RUNTIME_JARS = "jpRuntimeJars";
 
     /** The sources whose classes the instrument tasks expect: Java, Kotlin, Groovy, Scala. */
     private static final String[] COMPILED_SOURCES = {"**/*.java", "**/*.kt", "**/*.groovy", "**/*.scala"};
@@ -159,6 +160,17 @@ public class JpPlugin implements Plugin<Project> {
                     });
             Compat.register(
                     project.getTasks(),
+                    RUNTIME_JARS,
+                    JpRuntimeJars.class,
+                    new Action<JpRuntimeJars>() {
+                        @Override
+                        public void execute(JpRuntimeJars task) {
+                            task.setDescription("Writes JP's runtime and test listener jars into build/jp/runtime.");
+                            task.setOutputDir(jpDir("runtime"));
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
                     IDE_SETUP,
                     JpIdeSetup.class,
                     new Action<JpIdeSetup>() {
@@ -236,11 +248,12 @@ public class JpPlugin implements Plugin<Project> {
             task.setClasspath(instrumentedClasspath(test.getClasspath(), true));
             task.dependsOn(instrumentTasks());
             task.finalizedBy(REPORT);
+            final Map<String, Object> inherited = new LinkedHashMap<>(task.getEnvironment());
             whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            TestSettings.copy(test, task, project.getProjectDir());
+                            TestSettings.copy(test, task, project.getProjectDir(), inherited);
                             Map<String, Object> properties = new LinkedHashMap<>();
                             agentProperties(properties);
                             task.systemProperties(properties);
@@ -363,7 +376,7 @@ public class JpPlugin implements Plugin<Project> {
          * {@code classpath} with the instrumented directories of {@code jp.sourceSets} in place of
          * their compiler output and the runtime jar, and for {@code tests} the test listeners' jar
          * (which gives each test run through JUnit Platform its own context); built by the
-         * instrument tasks.
+         * instrument tasks and jpRuntimeJars.
          */
         private FileCollection instrumentedClasspath(final FileCollection classpath, final boolean tests) {
             ConfigurableFileCollection files =
@@ -379,17 +392,13 @@ public class JpPlugin implements Plugin<Project> {
                                         }
                                     }
                                     List<File> jars = new ArrayList<>();
-                                    try {
-                                        Path dir = jpDir("runtime").toPath();
-                                        jars.add(RuntimeJar.extractTo(dir).toFile());
-                                        if (tests) jars.add(RuntimeJar.extractListenersTo(dir).toFile());
-                                    } catch (EngineException e) {
-                                        throw new GradleException("jp: " + e.getMessage(), e);
-                                    }
+                                    Path dir = jpDir("runtime").toPath();
+                                    jars.add(RuntimeJar.runtimeJarIn(dir).toFile());
+                                    if (tests) jars.add(RuntimeJar.listenersJarIn(dir).toFile());
                                     return Classpaths.swap(classpath, instrumented, jars.toArray(new File[0]));
                                 }
                             });
-            files.builtBy(classpath, instrumentTasks());
+            files.builtBy(classpath, instrumentTasks(), RUNTIME_JARS);
             return files;
         }
 
