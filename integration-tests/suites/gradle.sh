@@ -36,7 +36,9 @@
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there);
-#   9. on Gradle 8 only: the demo under --warning-mode fail, and a JUnit 5 project
+#   9. on Gradle 8 only: the demo under --warning-mode fail, the configuration cache stored and
+#      reused by `clean jpProfileTest jpReport` builds, also when an unrelated environment
+#      variable changed, and a JUnit 5 project
 #      (integration-tests/gradle/junit5, with the sources of integration-tests/maven/params-demo)
 #      whose parameterized test's invocations each get their context.
 #
@@ -574,6 +576,22 @@ if [[ $suite == gradle8 ]]; then
     else
         fail "modern: gradle ${tasks[*]} --warning-mode fail"; show "$work/strict.log"
     fi
+    # The configuration cache: stored by a first `clean` build, reused by the second and by a third
+    # with an unrelated environment variable changed; each runs the tests and reports that run.
+    cached=$work/cached
+    copy_project "$root/examples/gradle-demo" "$cached"
+    cc=(clean "${tasks[@]}" --configuration-cache)
+    if JP_UNRELATED=1 gradle_run cc-1 "$cached" "${cc[@]}" && grep -q '^Configuration cache entry stored' "$work/cc-1.log" &&
+        JP_UNRELATED=1 gradle_run cc-2 "$cached" "${cc[@]}" && grep -q '^Configuration cache entry reused' "$work/cc-2.log" &&
+        JP_UNRELATED=2 gradle_run cc-3 "$cached" "${cc[@]}" && grep -q '^Configuration cache entry reused' "$work/cc-3.log" &&
+        grep -q "^jp: report of 1 profile: $cached/build/reports/jp/index.html" "$work/cc-3.log" &&
+        [[ $(total_calls "$cached"/build/jp/profiles/jpProfileTest/run-*/*.jpprof) == "$single_calls" ]]; then
+        pass "configuration cache: stored by gradle ${cc[*]}, reused twice (once with an environment variable changed), each build profiling its tests ($single_calls calls) and reporting them"
+    else
+        fail "configuration cache: stored, reused, reused with another environment"
+        show "$work/cc-1.log" 15; show "$work/cc-2.log" 15; show "$work/cc-3.log" 15
+    fi
+
     junit5=$work/junit5
     copy_project "$root/integration-tests/gradle/junit5" "$junit5" && cp -r "$root/integration-tests/maven/params-demo/src" "$junit5/"
     if online=1 gradle_run junit5 "$junit5" jpProfileTest &&

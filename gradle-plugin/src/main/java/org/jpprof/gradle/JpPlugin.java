@@ -275,7 +275,7 @@ public class JpPlugin implements Plugin<Project> {
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
+                            task.conventionProfiles(testRun().profiles(project), testRun().base());
                             if (task.getOutputDir() == null) {
                                 task.setOutputDir(new File(buildDir(), "reports/jp"));
                             }
@@ -292,7 +292,7 @@ public class JpPlugin implements Plugin<Project> {
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
+                            task.conventionProfiles(testRun().profiles(project), testRun().base());
                             if (task.getBaselineFile() == null) {
                                 task.setBaselineFile(project.file(extension.getBaseline()));
                             }
