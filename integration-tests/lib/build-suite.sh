@@ -119,3 +119,27 @@ check_ide_settings() {
         fail "ide: $goal's class path runs the application instrumented"; show "$work/ide-run.log"
     fi
 }
+
+# check_params_contexts FOLDED-CALLS FOLDED-BYTECODES: the profile of integration-tests/maven/params-demo
+# (JUnit 5, run by Surefire or by Gradle) has each invocation of its parameterized test as a context
+# of its own, with @BeforeEach inside it, @BeforeAll under the class's context, and the longer line
+# running more bytecodes.
+check_params_contexts() {
+    local calls=$1 bytecodes=$2 invocations=0 invocation short long
+    local test='[test] org.example.params.FieldsTest#splits(String, int)'
+    local split='org.example.params.Fields.split(java.lang.String):java.util.List'
+    for invocation in '[1] a, 1' '[2] a,b, 2' '[3] a,b,c,d,e,f,g,h, 8'; do
+        grep -qxF "$test > $invocation;$split 1" "$calls" &&
+            grep -qE "^$(sed 's/[][().*^$]/\\&/g' <<<"$test > $invocation");org\.example\.params\.Fields\.<init>[^;]* 1$" "$calls" &&
+            invocations=$((invocations + 1))
+    done
+    short=$(grep -F "$test > [1] a, 1;$split " "$bytecodes" | awk '{ print $NF }')
+    long=$(grep -F "$test > [3] a,b,c,d,e,f,g,h, 8;$split " "$bytecodes" | awk '{ print $NF }')
+    if ((invocations == 3 && ${long:-0} > ${short:-0})) &&
+        grep -qF '[test] org.example.params.FieldsTest;org.example.params.Fields.loadSeparators():void 1' "$calls"; then
+        pass "per-test: params: 3 invocations of a parameterized test told apart, each with its @BeforeEach; @BeforeAll under the class ($short and $long bytecodes in split)"
+    else
+        fail "per-test: params: invocations told apart ($invocations of 3; split: ${short:-?} and ${long:-?} bytecodes)"
+        grep -F 'FieldsTest' "$calls" | head -20
+    fi
+}

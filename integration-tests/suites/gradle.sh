@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Gradle suite: the plugin org.jpprof.jp (gradle-plugin/, docs/gradle.md) in real builds, with the
-# `gradle` on PATH (Debian's 4.4.1; run.sh installs it when missing).
+# `gradle` on PATH (Debian's 4.4.1; run.sh installs it when missing). suites/gradle8.sh runs it
+# again on Gradle 8.11.1 (JP_GRADLE_SUITE=gradle8: integration-tests/gradle8/gradle, which runs each
+# build in its own JVM and has no daemon, so step 0 and step 5 are left out there, and step 9 only
+# runs there).
 #
 #   0. the set-up step of the demo and of the test command (scripts/lib/ensure-tools.sh) in a dry
 #      run, with a PATH without gradle: each would install Gradle, and nothing else;
@@ -37,7 +40,12 @@
 #      of other settings is refused and a missing one explained;
 #   8. the plugin marker: `plugins { id 'org.jpprof.jp' version ... }` resolves the plugin
 #      (integration-tests/gradle/plugins-block, with JP installed under its release version too:
-#      Gradle before 5 refuses -SNAPSHOT plugin versions there).
+#      Gradle before 5 refuses -SNAPSHOT plugin versions there);
+#   9. on Gradle 8 only: the demo under --warning-mode fail, the configuration cache stored and
+#      reused by `clean jpProfileTest jpReport` builds, also when an unrelated environment
+#      variable changed, and a JUnit 5 project
+#      (integration-tests/gradle/junit5, with the sources of integration-tests/maven/params-demo)
+#      whose parameterized test's invocations each get their context.
 #
 # Gradle's own files (junit, downloaded once from Maven Central) are kept in
 # ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home; the daemon of step 5 uses a home of its own, which is
@@ -49,14 +57,19 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
-suite=gradle
+suite=${JP_GRADLE_SUITE:-gradle}
+case $suite in
+    gradle) gradle=gradle ;;
+    gradle8) gradle=$root/integration-tests/gradle8/gradle ;;
+    *) echo "gradle.sh: no Gradle for suite '$suite'" >&2; exit 2 ;;
+esac
 # shellcheck source=../lib/build-suite.sh
 source "$root/integration-tests/lib/build-suite.sh"
 # shellcheck source=../../scripts/lib/jp-repo.sh
 source "$root/scripts/lib/jp-repo.sh"
-cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/gradle
+cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/$suite
 
-command -v gradle >/dev/null || die "no gradle on PATH (apt-get install gradle)"
+command -v "$gradle" >/dev/null || die "no gradle on PATH (apt-get install gradle)"
 command -v mvn >/dev/null || die "no mvn on PATH"
 
 version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
@@ -79,24 +92,27 @@ trap cleanup EXIT
 # The demo and the test command install what is missing (scripts/lib/ensure-tools.sh). Their set-up
 # step alone (JP_ENSURE_DRY_RUN=1) with a PATH that has everything this machine has but gradle
 # would install Gradle, and only Gradle.
-no_gradle=$work/path-without-gradle
-mkdir -p "$no_gradle"
-IFS=: read -r -a path_dirs <<<"$PATH"
-for dir in "${path_dirs[@]}"; do
-    for tool in "$dir"/*; do
-        name=${tool##*/}
-        [[ $name != gradle && -x $tool && ! -e $no_gradle/$name ]] && ln -s "$tool" "$no_gradle/$name"
+# (Debian's Gradle only: the Gradle 8 harness is not installed, it is fetched.)
+if [[ $suite == gradle ]]; then
+    no_gradle=$work/path-without-gradle
+    mkdir -p "$no_gradle"
+    IFS=: read -r -a path_dirs <<<"$PATH"
+    for dir in "${path_dirs[@]}"; do
+        for tool in "$dir"/*; do
+            name=${tool##*/}
+            [[ $name != gradle && -x $tool && ! -e $no_gradle/$name ]] && ln -s "$tool" "$no_gradle/$name"
+        done
     done
-done
-for command in scripts/demo.sh "integration-tests/run.sh gradle"; do
-    # shellcheck disable=SC2086 # the command's words
-    if (cd "$root" && PATH=$no_gradle JP_ENSURE_DRY_RUN=1 bash $command) >"$work/ensure.log" 2>&1 &&
-        grep -qx 'ensure_tools: would run: apt-get update && apt-get install -y --no-install-recommends gradle' "$work/ensure.log"; then
-        pass "set-up: without gradle on PATH, bash $command would install gradle, and nothing else"
-    else
-        fail "set-up: without gradle on PATH, bash $command would install gradle"; show "$work/ensure.log"
-    fi
-done
+    for command in scripts/demo.sh "integration-tests/run.sh gradle"; do
+        # shellcheck disable=SC2086 # the command's words
+        if (cd "$root" && PATH=$no_gradle JP_ENSURE_DRY_RUN=1 bash $command) >"$work/ensure.log" 2>&1 &&
+            grep -qx 'ensure_tools: would run: apt-get update && apt-get install -y --no-install-recommends gradle' "$work/ensure.log"; then
+            pass "set-up: without gradle on PATH, bash $command would install gradle, and nothing else"
+        else
+            fail "set-up: without gradle on PATH, bash $command would install gradle"; show "$work/ensure.log"
+        fi
+    done
+fi
 
 # --- 1. build and install -------------------------------------------------------------------------
 (cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build -p jp-cli failed"
@@ -112,10 +128,14 @@ gradle_run() {
     local name=$1 dir=$2
     shift 2
     local offline=()
-    [[ -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
-    (cd "$dir" && gradle --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="${use_repo:-$repo}" \
+    # Offline once junit is there (which the first build fetches), unless the caller says online=1.
+    [[ ${online:-0} == 0 && -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
+    (cd "$dir" && "$gradle" --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="${use_repo:-$repo}" \
         -Djp.engine.cacheDir="$cache/engine" "$@") >"$work/$name.log" 2>&1
 }
+# task_outcome NAME TASK OUTCOME: the build NAME's log says TASK was OUTCOME (UP-TO-DATE, ...), as
+# Gradle 4 (`:task OUTCOME`) or a later Gradle (`> Task :task OUTCOME`) prints it.
+task_outcome() { grep -qE "^(> Task )?:$2 $3\$" "$work/$1.log"; }
 # The line the plugin logs for an instrument task: `jp: jpInstrument -> DIR: N rewritten, N reused, ...`.
 instrumented() { grep -m1 -E "^jp: $2 -> " "$work/$1.log"; }
 
@@ -126,7 +146,7 @@ copy_project() { # FROM TO
 }
 
 # --- 2. the Gradle API the plugin uses ------------------------------------------------------------
-gradle_version=$(gradle --version 2>/dev/null | awk '/^Gradle / { print $2; exit }')
+gradle_version=$("$gradle" --version 2>/dev/null | awk '/^Gradle / { print $2; exit }')
 gradle_lib=$(dirname "$(readlink -f "$(command -v gradle)")")/../lib
 if [[ $gradle_version == 4.4.1 && -d $gradle_lib && -f /usr/share/java/groovy-all.jar ]]; then
     if java "$root/integration-tests/gradle/ApiCheck.java" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar" "$gradle_lib" \
@@ -244,9 +264,18 @@ cat >>"$twice/build.gradle" <<'GRADLE'
 def side = project.findProperty("side")
 jpReport { outputDir = file("build/reports/jp-" + side) }
 jpProfileTest {
-    reports.html.destination = file("build/reports/tests-" + side)
-    reports.junitXml.destination = file("build/test-results-" + side)
-    binResultsDir = file("build/test-results-" + side + "/binary")
+    def html = file("build/reports/tests-" + side)
+    def xml = file("build/test-results-" + side)
+    def binary = file("build/test-results-" + side + "/binary")
+    if (GradleVersion.current() < GradleVersion.version("6.1")) {
+        reports.html.destination = html
+        reports.junitXml.destination = xml
+        binResultsDir = binary
+    } else {
+        reports.html.outputLocation.set(html)
+        reports.junitXml.outputLocation.set(xml)
+        binaryResultsDirectory.set(binary)
+    }
 }
 GRADLE
 single_calls=$(total_calls "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
@@ -275,7 +304,7 @@ fi
 
 # --- 4. incremental work --------------------------------------------------------------------------
 if gradle_run again "$demo" "${tasks[@]}" &&
-    grep -q '^:jpInstrument UP-TO-DATE' "$work/again.log" && grep -q '^:jpProfileTest UP-TO-DATE' "$work/again.log"; then
+    task_outcome again jpInstrument UP-TO-DATE && task_outcome again jpProfileTest UP-TO-DATE; then
     pass "incremental: nothing changed, jpInstrument and jpProfileTest UP-TO-DATE"
 else
     fail "incremental: nothing changed, jpInstrument and jpProfileTest UP-TO-DATE"; show "$work/again.log"
@@ -320,11 +349,11 @@ fi
 shared_cache=$work/build-cache
 for dir in "$clean" "$work/relocated"; do
     if [[ $dir == "$work/relocated" ]]; then cp -r "$clean" "$dir"; rm -rf "$dir/build" "$dir/.gradle"; fi
-    printf 'buildCache {\n    local(DirectoryBuildCache) {\n        directory = file("%s")\n    }\n}\n' "$shared_cache" >>"$dir/settings.gradle"
+    printf 'buildCache {\n    local {\n        directory = file("%s")\n    }\n}\n' "$shared_cache" >>"$dir/settings.gradle"
 done
 if gradle_run cache-store "$clean" clean jpInstrument --build-cache &&
     gradle_run cache-load "$work/relocated" jpInstrument --build-cache &&
-    grep -q '^:jpInstrument FROM-CACHE' "$work/cache-load.log" &&
+    task_outcome cache-load jpInstrument FROM-CACHE &&
     gradle_run cache-rerun "$work/relocated" jpInstrument --rerun-tasks &&
     diff -r "$clean/build/jp/classes/main" "$work/relocated/build/jp/classes/main" >"$work/diff.log"; then
     pass "build cache: a relocated copy takes jpInstrument FROM-CACHE; rerun without the engine's cache, same bytes"
@@ -333,34 +362,37 @@ else
 fi
 
 # --- 5. one daemon --------------------------------------------------------------------------------
-daemon=$work/daemon
-copy_project "$root/examples/gradle-demo" "$daemon"
-mkdir -p "$daemon/extra"
-in_daemon() { # NAME ARGS...: a build in the suite's own daemon, with its own engine cache
-    local name=$1
-    shift
-    (cd "$daemon" && GRADLE_USER_HOME=$daemon_home gradle --daemon --console=plain --offline \
-        -Dmaven.repo.local="$repo" -Djp.engine.cacheDir="$work/daemon-engine" "$@") >"$work/$name.log" 2>&1
-}
-if in_daemon daemon1 jpInstrument && in_daemon daemon2 jpInstrument --rerun-tasks &&
-    ! grep -q 'Starting a Gradle Daemon' "$work/daemon2.log" &&
-    [[ $(instrumented daemon2 jpInstrument) == *": 0 rewritten, "* ]]; then
-    pass "daemon: two builds in a row in one daemon"
-else
-    fail "daemon: two builds in a row in one daemon"; show "$work/daemon1.log" 10; show "$work/daemon2.log"
-fi
-# Another build-script class path: Gradle loads the plugin, and so the engine, in a new class loader.
-sed -i "s|classpath 'org.jpprof:jp-gradle-plugin|classpath files('extra')\n        &|" "$daemon/build.gradle"
-# jpReport reads the demo's profiles (this daemon's home has no junit for jpProfileTest, offline).
-mkdir -p "$daemon/build/jp/profiles/jpProfileTest/run-copied"
-cp "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/run-copied/"
-if in_daemon daemon3 jpInstrument jpReport --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
-    [[ $(instrumented daemon3 jpInstrument) == *": 0 rewritten, "* ]] &&
-    grep -q '^jp: report of [0-9]* profiles\{0,1\}: ' "$work/daemon3.log" &&
-    compgen -G "$work/daemon-engine/libjp_jni-*-1.so" >/dev/null; then
-    pass "daemon: a second class loader in the same daemon loads the engine (a copy of its library), instruments and reports"
-else
-    fail "daemon: a second class loader in the same daemon loads the engine"; show "$work/daemon3.log"
+# (Not on the Gradle 8 harness, which has no daemon.)
+if [[ $suite == gradle ]]; then
+    daemon=$work/daemon
+    copy_project "$root/examples/gradle-demo" "$daemon"
+    mkdir -p "$daemon/extra"
+    in_daemon() { # NAME ARGS...: a build in the suite's own daemon, with its own engine cache
+        local name=$1
+        shift
+        (cd "$daemon" && GRADLE_USER_HOME=$daemon_home gradle --daemon --console=plain --offline \
+            -Dmaven.repo.local="$repo" -Djp.engine.cacheDir="$work/daemon-engine" "$@") >"$work/$name.log" 2>&1
+    }
+    if in_daemon daemon1 jpInstrument && in_daemon daemon2 jpInstrument --rerun-tasks &&
+        ! grep -q 'Starting a Gradle Daemon' "$work/daemon2.log" &&
+        [[ $(instrumented daemon2 jpInstrument) == *": 0 rewritten, "* ]]; then
+        pass "daemon: two builds in a row in one daemon"
+    else
+        fail "daemon: two builds in a row in one daemon"; show "$work/daemon1.log" 10; show "$work/daemon2.log"
+    fi
+    # Another build-script class path: Gradle loads the plugin, and so the engine, in a new class loader.
+    sed -i "s|classpath 'org.jpprof:jp-gradle-plugin|classpath files('extra')\n        &|" "$daemon/build.gradle"
+    # jpReport reads the demo's profiles (this daemon's home has no junit for jpProfileTest, offline).
+    mkdir -p "$daemon/build/jp/profiles/jpProfileTest/run-copied"
+    cp "$demo"/build/jp/profiles/jpProfileTest/run-*/*.jpprof "$daemon/build/jp/profiles/jpProfileTest/run-copied/"
+    if in_daemon daemon3 jpInstrument jpReport --rerun-tasks && ! grep -q 'Starting a Gradle Daemon' "$work/daemon3.log" &&
+        [[ $(instrumented daemon3 jpInstrument) == *": 0 rewritten, "* ]] &&
+        grep -q '^jp: report of [0-9]* profiles\{0,1\}: ' "$work/daemon3.log" &&
+        compgen -G "$work/daemon-engine/libjp_jni-*-1.so" >/dev/null; then
+        pass "daemon: a second class loader in the same daemon loads the engine (a copy of its library), instruments and reports"
+    else
+        fail "daemon: a second class loader in the same daemon loads the engine"; show "$work/daemon3.log"
+    fi
 fi
 
 # --- 6. several modules ---------------------------------------------------------------------------
@@ -589,6 +621,44 @@ else
         pass "marker: plugins { id 'org.jpprof.jp' version '$release' } finds the plugin"
     else
         fail "marker: plugins { id 'org.jpprof.jp' version '$release' } finds the plugin"; show "$work/marker.log"
+    fi
+fi
+
+# --- 9. a modern Gradle ----------------------------------------------------------------------------
+# On Gradle 8: the demo with deprecations as errors, and a JUnit 5 project whose parameterized
+# test's invocations are told apart, each with its @BeforeEach, as under Maven.
+if [[ $suite == gradle8 ]]; then
+    strict=$work/strict
+    copy_project "$root/examples/gradle-demo" "$strict"
+    if gradle_run strict "$strict" "${tasks[@]}" --warning-mode fail; then
+        pass "modern: gradle ${tasks[*]} --warning-mode fail: no deprecation"
+    else
+        fail "modern: gradle ${tasks[*]} --warning-mode fail"; show "$work/strict.log"
+    fi
+    # The configuration cache: stored by a first `clean` build, reused by the second and by a third
+    # with an unrelated environment variable changed; each runs the tests and reports that run.
+    cached=$work/cached
+    copy_project "$root/examples/gradle-demo" "$cached"
+    cc=(clean "${tasks[@]}" --configuration-cache)
+    if JP_UNRELATED=1 gradle_run cc-1 "$cached" "${cc[@]}" && grep -q '^Configuration cache entry stored' "$work/cc-1.log" &&
+        JP_UNRELATED=1 gradle_run cc-2 "$cached" "${cc[@]}" && grep -q '^Configuration cache entry reused' "$work/cc-2.log" &&
+        JP_UNRELATED=2 gradle_run cc-3 "$cached" "${cc[@]}" && grep -q '^Configuration cache entry reused' "$work/cc-3.log" &&
+        grep -q "^jp: report of 1 profile: $cached/build/reports/jp/index.html" "$work/cc-3.log" &&
+        [[ $(total_calls "$cached"/build/jp/profiles/jpProfileTest/run-*/*.jpprof) == "$single_calls" ]]; then
+        pass "configuration cache: stored by gradle ${cc[*]}, reused twice (once with an environment variable changed), each build profiling its tests ($single_calls calls) and reporting them"
+    else
+        fail "configuration cache: stored, reused, reused with another environment"
+        show "$work/cc-1.log" 15; show "$work/cc-2.log" 15; show "$work/cc-3.log" 15
+    fi
+
+    junit5=$work/junit5
+    copy_project "$root/integration-tests/gradle/junit5" "$junit5" && cp -r "$root/integration-tests/maven/params-demo/src" "$junit5/"
+    if online=1 gradle_run junit5 "$junit5" jpProfileTest &&
+        "$jp" report "$junit5"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric calls --out "$work/junit5-calls.folded" &&
+        "$jp" report "$junit5"/build/jp/profiles/jpProfileTest/run-*/*.jpprof --format folded --metric bytecodes --out "$work/junit5-bytecodes.folded"; then
+        check_params_contexts "$work/junit5-calls.folded" "$work/junit5-bytecodes.folded"
+    else
+        fail "per-test: params: gradle jpProfileTest of a JUnit 5 project and its profile"; show "$work/junit5.log" 40
     fi
 fi
 

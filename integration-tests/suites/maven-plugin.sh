@@ -207,27 +207,11 @@ fi
 # A JUnit 5 project (Surefire's JUnit Platform provider, nothing of JP's in the POM but the
 # instrument goal): each invocation of a parameterized test a context of its own, with @BeforeEach
 # inside it and @BeforeAll under the class's context; the longer line runs more bytecodes.
-params_test='[test] org.example.params.FieldsTest#splits(String, int)'
-fields_split='org.example.params.Fields.split(java.lang.String):java.util.List'
 if ((params_status == 0)) && "$jp" report "$params"/target/jp/profiles/run-*/*.jpprof --format folded --metric calls \
     --out "$work/params-calls.folded" && "$jp" report "$params"/target/jp/profiles/run-*/*.jpprof --format folded \
     --metric bytecodes --out "$work/params-bytecodes.folded"; then
     check_per_test params "$work/params-calls.folded" "$params/target/surefire-reports"
-    invocations=0
-    for invocation in '[1] a, 1' '[2] a,b, 2' '[3] a,b,c,d,e,f,g,h, 8'; do
-        grep -qxF "$params_test > $invocation;$fields_split 1" "$work/params-calls.folded" &&
-            grep -qE "^$(sed 's/[][().*^$]/\\&/g' <<<"$params_test > $invocation");org\.example\.params\.Fields\.<init>[^;]* 1$" "$work/params-calls.folded" &&
-            invocations=$((invocations + 1))
-    done
-    short=$(grep -F "$params_test > [1] a, 1;$fields_split " "$work/params-bytecodes.folded" | awk '{ print $NF }')
-    long=$(grep -F "$params_test > [3] a,b,c,d,e,f,g,h, 8;$fields_split " "$work/params-bytecodes.folded" | awk '{ print $NF }')
-    if ((invocations == 3 && ${long:-0} > ${short:-0})) &&
-        grep -qF '[test] org.example.params.FieldsTest;org.example.params.Fields.loadSeparators():void 1' "$work/params-calls.folded"; then
-        pass "per-test: params: 3 invocations of a parameterized test told apart, each with its @BeforeEach; @BeforeAll under the class ($short and $long bytecodes in split)"
-    else
-        fail "per-test: params: invocations told apart ($invocations of 3; split: ${short:-?} and ${long:-?} bytecodes)"
-        grep -F 'FieldsTest' "$work/params-calls.folded" | head -20
-    fi
+    check_params_contexts "$work/params-calls.folded" "$work/params-bytecodes.folded"
 else
     fail "per-test: params: mvn verify of a JUnit 5 project and its profile"; show "$work/params.log" 40
 fi
@@ -491,6 +475,19 @@ elif grep -q "jp: $uncompiled/target/classes holds no class files, but the proje
     pass "bad input: jp:instrument with sources but an empty target/classes fails: $(grep -m1 -o 'jp: [^ ]* holds no class files.*there' "$work/uncompiled.log")"
 else
     fail "bad input: jp:instrument with sources but no classes names target/classes and says to compile first"; show "$work/uncompiled.log"
+fi
+
+# A Surefire <argLine> of the POM's own, which hides JP's options: a warning that shows how to write
+# it; the demo's configuration gets no warning.
+hidden=$work/hidden
+copy_project "$root/examples/maven-demo" "$hidden"
+sed -i 's|<classesDirectory>${jp.classesDirectory}</classesDirectory>|&\n          <argLine>-Xmx256m</argLine>|' "$hidden/pom.xml"
+if mvn_run hidden "$hidden" compile jp:instrument &&
+    grep -q '\[WARNING\] jp: the <argLine> of maven-surefire-plugin replaces .*<argLine>@{argLine} -Xmx256m</argLine>' "$work/hidden.log" &&
+    ! grep -q '\[WARNING\] jp: ' "$work/demo.log"; then
+    pass "hidden settings: a POM's own Surefire <argLine> gets a warning saying how to keep JP's options; the demo none"
+else
+    fail "hidden settings: a POM's own Surefire <argLine> gets a warning"; show "$work/hidden.log"; grep '\[WARNING\] jp: ' "$work/demo.log"
 fi
 
 bad=$work/bad

@@ -24,7 +24,6 @@ import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.testing.junit.JUnitOptions;
 import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
-import org.jpprof.engine.EngineException;
 import org.jpprof.engine.HookJarRequest;
 import org.jpprof.engine.RuntimeJar;
 import org.jpprof.engine.RuntimeOptions;
@@ -70,6 +69,8 @@ public class JpPlugin implements Plugin<Project> {
     public static final String CHECK = "jpCheck";
     /** The task that prints the IDE settings. */
     public static final String IDE_SETUP = "jpIdeSetup";
+    /** The task that writes the runtime's and the test listeners' jars for the class paths. */
+    public static final String RUNTIME_JARS = "jpRuntimeJars";
 
     /** JUnit 4's notifier of test events, whose constructors get the hook in junit's jar. */
     private static final String RUN_NOTIFIER = "org.junit.runner.notification.RunNotifier";
@@ -101,6 +102,9 @@ public class JpPlugin implements Plugin<Project> {
         private final SourceSetContainer sourceSets;
         /** The profiles of this build's jpProfileTest, which jpReport reads; see testRun(). */
         private TestRun testRun;
+        /** What waits for the end of the project's evaluation; see {@link #whenEvaluated}. */
+        private final List<Action<? super Project>> pending = new ArrayList<>();
+        private boolean evaluated;
 
         Wiring(Project project, JpExtension extension) {
             this.project = project;
@@ -110,6 +114,14 @@ public class JpPlugin implements Plugin<Project> {
         }
 
         void wire() {
+            Compat.whenEvaluated(
+                    project,
+                    new Action<Project>() {
+                        @Override
+                        public void execute(Project evaluated) {
+                            runPending();
+                        }
+                    });
             sourceSets.all(
                     new Action<SourceSet>() {
                         @Override
@@ -159,6 +171,17 @@ public class JpPlugin implements Plugin<Project> {
                     });
             Compat.register(
                     project.getTasks(),
+                    RUNTIME_JARS,
+                    JpRuntimeJars.class,
+                    new Action<JpRuntimeJars>() {
+                        @Override
+                        public void execute(JpRuntimeJars task) {
+                            task.setDescription("Writes JP's runtime and test listener jars into build/jp/runtime.");
+                            task.setOutputDir(jpDir("runtime"));
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
                     IDE_SETUP,
                     JpIdeSetup.class,
                     new Action<JpIdeSetup>() {
@@ -185,8 +208,7 @@ public class JpPlugin implements Plugin<Project> {
                             task.setSources(
                                     sourceSet.getAllSource().matching(
                                             new PatternSet().include(COMPILED_SOURCES)));
-                            Compat.whenEvaluated(
-                                    project,
+                            whenEvaluated(
                                     new Action<Project>() {
                                         @Override
                                         public void execute(Project evaluated) {
@@ -207,6 +229,28 @@ public class JpPlugin implements Plugin<Project> {
                     });
         }
 
+        /**
+         * Runs {@code action} once the build script has set the project up. Task configuration asks
+         * for this, but may run while the script runs (a script that configures a task creates it
+         * then), and Gradle 7 and later refuse {@code afterEvaluate} from there: so the plugin hooks
+         * into the end of evaluation once, when it is applied, and queues the actions here.
+         */
+        private void whenEvaluated(Action<? super Project> action) {
+            if (evaluated) {
+                action.execute(project);
+            } else {
+                pending.add(action);
+            }
+        }
+
+        private void runPending() {
+            evaluated = true;
+            // An action may create a task whose configuration queues more.
+            while (!pending.isEmpty()) {
+                pending.remove(0).execute(project);
+            }
+        }
+
         private void configureProfileTest(final Test task) {
             task.setGroup(GROUP);
             task.setDescription(
@@ -215,12 +259,12 @@ public class JpPlugin implements Plugin<Project> {
             task.setClasspath(withHookedJUnit4(instrumentedClasspath(test.getClasspath(), true), task));
             task.dependsOn(instrumentTasks());
             task.finalizedBy(REPORT);
-            Compat.whenEvaluated(
-                    project,
+            final Map<String, Object> inherited = new LinkedHashMap<>(task.getEnvironment());
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            TestSettings.copy(test, task, project.getProjectDir());
+                            TestSettings.copy(test, task, project.getProjectDir(), inherited);
                             Map<String, Object> properties = new LinkedHashMap<>();
                             agentProperties(properties);
                             task.systemProperties(properties);
@@ -238,12 +282,11 @@ public class JpPlugin implements Plugin<Project> {
             task.setDescription(
                     "Renders the profiles of " + PROFILE_TEST + " as build/reports/jp/index.html and report.txt.");
             task.mustRunAfter(PROFILE_TEST);
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
+                            task.conventionProfiles(testRun().profiles(project), testRun().base());
                             if (task.getOutputDir() == null) {
                                 task.setOutputDir(new File(buildDir(), "reports/jp"));
                             }
@@ -256,12 +299,11 @@ public class JpPlugin implements Plugin<Project> {
             task.setGroup(GROUP);
             task.setDescription(description);
             task.dependsOn(PROFILE_TEST);
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
-                            task.conventionProfiles(project.files(testRun().profiles()), testRun().base());
+                            task.conventionProfiles(testRun().profiles(project), testRun().base());
                             if (task.getBaselineFile() == null) {
                                 task.setBaselineFile(project.file(extension.getBaseline()));
                             }
@@ -311,8 +353,7 @@ public class JpPlugin implements Plugin<Project> {
             task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath(), false));
             task.setTestClasspath(instrumentedClasspath(test.getClasspath(), true));
             task.dependsOn(instrumentTasks());
-            Compat.whenEvaluated(
-                    project,
+            whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
@@ -352,7 +393,7 @@ public class JpPlugin implements Plugin<Project> {
          * {@code classpath} with the instrumented directories of {@code jp.sourceSets} in place of
          * their compiler output and the runtime jar, and for {@code tests} the test listeners' jar
          * (which gives each test run through JUnit Platform its own context); built by the
-         * instrument tasks.
+         * instrument tasks and jpRuntimeJars.
          */
         private FileCollection instrumentedClasspath(final FileCollection classpath, final boolean tests) {
             ConfigurableFileCollection files =
@@ -368,17 +409,13 @@ public class JpPlugin implements Plugin<Project> {
                                         }
                                     }
                                     List<File> jars = new ArrayList<>();
-                                    try {
-                                        Path dir = jpDir("runtime").toPath();
-                                        jars.add(RuntimeJar.extractTo(dir).toFile());
-                                        if (tests) jars.add(RuntimeJar.extractListenersTo(dir).toFile());
-                                    } catch (EngineException e) {
-                                        throw new GradleException("jp: " + e.getMessage(), e);
-                                    }
+                                    Path dir = jpDir("runtime").toPath();
+                                    jars.add(RuntimeJar.runtimeJarIn(dir).toFile());
+                                    if (tests) jars.add(RuntimeJar.listenersJarIn(dir).toFile());
                                     return Classpaths.swap(classpath, instrumented, jars.toArray(new File[0]));
                                 }
                             });
-            files.builtBy(classpath, instrumentTasks());
+            files.builtBy(classpath, instrumentTasks(), RUNTIME_JARS);
             return files;
         }
 

@@ -6,12 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.gradle.api.Action;
 import org.gradle.api.GradleException;
+import org.gradle.api.Project;
 import org.gradle.api.Task;
+import org.gradle.api.file.ConfigurableFileTree;
+import org.gradle.api.file.FileCollection;
+import org.gradle.api.file.FileTreeElement;
 import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.testing.TestDescriptor;
@@ -34,11 +37,18 @@ import org.jpprof.engine.RuntimeOptions;
  * create MD5 hash for file ..."). Whether the task is up to date then also asks that a run with
  * profiles is still there, and its result is never taken from the build cache, which would bring
  * back the marker without the run.
+ *
+ * <p>Which run the report reads is decided when it runs, not when the build is configured: with
+ * the configuration cache, configuration happens once, before any run. It is the run this JVM
+ * started last for the task (kept in a static map, since the configuration cache gives each task
+ * its own copy of this object), else the run the marker names, else the newest with profiles.
  */
 final class TestRun {
+    /** The run each task directory's test task started last in this JVM, by directory. */
+    private static final Map<File, Path> STARTED = new ConcurrentHashMap<>();
+
     private final File base;
     private final String prefix;
-    private volatile Path dir;
 
     /**
      * @param base the directory of the task's runs
@@ -82,13 +92,15 @@ final class TestRun {
         return new Action<Task>() {
             @Override
             public void execute(Task task) {
+                Path run;
                 try {
-                    dir = ProfileRuns.start(base.toPath());
-                    writeMarker(dir);
+                    run = ProfileRuns.start(base.toPath());
+                    writeMarker(run);
                 } catch (IOException e) {
                     throw new GradleException("jp: cannot start a run of profiles in " + base + ": " + e, e);
                 }
-                File output = new File(dir.toFile(), prefix + "-%p.jpprof");
+                STARTED.put(base.getAbsoluteFile(), run);
+                File output = new File(run.toFile(), prefix + "-%p.jpprof");
                 ((Test) task).systemProperty(RuntimeOptions.OUTPUT, output.getAbsolutePath());
             }
         };
@@ -114,7 +126,7 @@ final class TestRun {
 
             @Override
             public void afterSuite(TestDescriptor suite, TestResult result) {
-                Path started = dir;
+                Path started = STARTED.get(base.getAbsoluteFile());
                 if (suite.getParent() == null && started != null) {
                     ProfileRuns.finish(started);
                 }
@@ -128,18 +140,48 @@ final class TestRun {
         };
     }
 
-    /** The profiles to report on: this build's run's, else the newest run's with profiles. */
-    Callable<List<File>> profiles() {
-        return new Callable<List<File>>() {
-            @Override
-            public List<File> call() throws IOException {
-                Path run = dir != null ? dir : ProfileRuns.latest(base.toPath());
-                List<File> files = new ArrayList<>();
-                for (Path profile : ProfileRuns.profiles(run)) {
-                    files.add(profile.toFile());
-                }
-                return files;
+    /**
+     * The profiles to report on, chosen when they are read (see the class comment): a tree of the
+     * directory of runs that holds the {@code *.jpprof} files of one run.
+     */
+    FileCollection profiles(Project project) {
+        ConfigurableFileTree tree = project.fileTree(base);
+        tree.include(new OneRun(base.getAbsoluteFile(), marker()));
+        return tree;
+    }
+
+    /** Selects the profiles of the run to report on; holds only files, for the configuration cache. */
+    private static final class OneRun implements Spec<FileTreeElement> {
+        private final File base;
+        private final File marker;
+
+        OneRun(File base, File marker) {
+            this.base = base;
+            this.marker = marker;
+        }
+
+        @Override
+        public boolean isSatisfiedBy(FileTreeElement element) {
+            String[] path = element.getRelativePath().getSegments();
+            if (path.length == 1) {
+                return element.isDirectory() && path[0].equals(run()); // descend into the run only
             }
-        };
+            return path.length == 2 && path[0].equals(run()) && path[1].endsWith(".jpprof");
+        }
+
+        private String run() {
+            Path started = STARTED.get(base);
+            if (started != null) return started.getFileName().toString();
+            try {
+                if (marker.isFile()) {
+                    String named = new String(Files.readAllBytes(marker.toPath()), StandardCharsets.UTF_8).trim();
+                    if (!ProfileRuns.profiles(base.toPath().resolve(named)).isEmpty()) return named;
+                }
+                Path latest = ProfileRuns.latest(base.toPath());
+                return latest == null ? "" : latest.getFileName().toString();
+            } catch (IOException e) {
+                throw new GradleException("jp: cannot read the runs of profiles in " + base + ": " + e, e);
+            }
+        }
     }
 }

@@ -31,8 +31,9 @@ final class TestSettings {
      * @param from the project's {@code test} task
      * @param to {@code jpProfileTest}
      * @param projectDir the project's directory, {@code to}'s default working directory
+     * @param inherited {@code to}'s environment when it was created, the build process's
      */
-    static void copy(Test from, Test to, File projectDir) {
+    static void copy(Test from, Test to, File projectDir, Map<String, Object> inherited) {
         to.setTestClassesDirs(from.getTestClassesDirs());
         copyFramework(from, to);
         if (to.getIncludes().isEmpty()) {
@@ -50,11 +51,13 @@ final class TestSettings {
             }
         }
         // Both start from this process's environment; copy what the build changed in `test`,
-        // unless it was changed in `to` too.
+        // unless it was changed in `to` too. (Compared with the map Gradle gave `to`, not with
+        // System.getenv: the configuration cache would take each variable read that way for an
+        // input of the build, and any change of any of them would throw the cache away.)
         for (Map.Entry<String, Object> variable : from.getEnvironment().entrySet()) {
-            String inherited = System.getenv(variable.getKey());
-            if (!Objects.equals(variable.getValue(), inherited)
-                    && Objects.equals(to.getEnvironment().get(variable.getKey()), inherited)) {
+            Object original = inherited.get(variable.getKey());
+            if (!Objects.equals(variable.getValue(), original)
+                    && Objects.equals(to.getEnvironment().get(variable.getKey()), original)) {
                 to.environment(variable.getKey(), variable.getValue());
             }
         }

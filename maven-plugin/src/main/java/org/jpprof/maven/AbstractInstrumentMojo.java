@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.maven.model.Plugin;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -222,6 +223,10 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
         List<String> jvmArgs = runtimeJvmArgs(new File(startRun(), "test-%p.jpprof"));
         setProperties(TestProperties.runtime(
                 project.getProperties(), session.getUserProperties(), runtimeJar, listenersJar, jvmArgs));
+        Plugin surefire = project.getPlugin("org.apache.maven.plugins:" + SurefireSettings.ARTIFACT);
+        for (String warning : SurefireSettings.warnings(surefire, session.getUserProperties())) {
+            getLog().warn("jp: " + warning + " (docs/maven.md, \"Running the tests on instrumented classes\")");
+        }
     }
 
     private File startRun() throws MojoExecutionException {

@@ -49,6 +49,30 @@ public final class RuntimeJar {
     }
 
     /**
+     * Where {@link #extractTo} puts the runtime jar, for a class path set up before it runs.
+     *
+     * @param dir the directory
+     * @return {@code dir/jp-runtime-<version>.jar}, absolute
+     */
+    public static Path runtimeJarIn(Path dir) {
+        return jarIn(dir, RUNTIME, Engine.facadeVersion());
+    }
+
+    /**
+     * Where {@link #extractListenersTo} puts the test listeners' jar.
+     *
+     * @param dir the directory
+     * @return {@code dir/jp-junit-<version>.jar}, absolute
+     */
+    public static Path listenersJarIn(Path dir) {
+        return jarIn(dir, LISTENERS, Engine.facadeVersion());
+    }
+
+    private static Path jarIn(Path dir, String name, String version) {
+        return dir.resolve(name + "-" + version + ".jar").toAbsolutePath();
+    }
+
+    /**
      * Writes {@code bytes} as the jar {@code name} of {@code version} into {@code dir}, unless
      * they are there already. The file appears whole or not at all ({@link AtomicFiles}).
      *
@@ -60,7 +84,7 @@ public final class RuntimeJar {
      * @throws EngineException if the jar cannot be written
      */
     static Path write(Path dir, String name, String version, byte[] bytes) {
-        Path jar = dir.resolve(name + "-" + version + ".jar").toAbsolutePath();
+        Path jar = jarIn(dir, name, version);
         try {
             if (Files.isRegularFile(jar)
                     && Files.size(jar) == bytes.length
