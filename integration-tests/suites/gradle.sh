@@ -217,7 +217,7 @@ if ((setups == 3)) && grep -qxF '[test] org.example.leaderboard.StatsTest 1' "$w
 else
     fail "per-test: demo: set-up inside the tests ($setups of 3)"; grep -F 'StatsTest' "$work/demo-tests.folded" | head -10
 fi
-hooked=("$demo"/build/jp/junit/junit-*-jp-*.jar)
+hooked=("$demo"/build/jp/junit/junit-*.jar)
 # Gradle keeps a downloaded file in a directory named after its SHA-1: a changed jar would not match.
 junit_jar=$(find "$GRADLE_USER_HOME/caches/modules-2/files-2.1/junit/junit" -name 'junit-4.13.2.jar' | head -1)
 # entries DIR: the files of an unpacked jar but RunNotifier, with their hashes.

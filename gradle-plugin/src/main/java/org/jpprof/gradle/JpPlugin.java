@@ -24,7 +24,6 @@ import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.testing.junit.JUnitOptions;
 import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
-import org.jpprof.engine.HookJarRequest;
 import org.jpprof.engine.RuntimeJar;
 import org.jpprof.engine.RuntimeOptions;
 
@@ -71,12 +70,8 @@ public class JpPlugin implements Plugin<Project> {
     public static final String IDE_SETUP = "jpIdeSetup";
     /** The task that writes the runtime's and the test listeners' jars for the class paths. */
     public static final String RUNTIME_JARS = "jpRuntimeJars";
-
-    /** JUnit 4's notifier of test events, whose constructors get the hook in junit's jar. */
-    private static final String RUN_NOTIFIER = "org.junit.runner.notification.RunNotifier";
-    /** jp-junit's hook: {@code static void attach(RunNotifier)}. */
-    private static final String JUNIT4_HOOK = "org.jpprof.junit.JUnit4Hook";
-    private static final String JUNIT4_HOOK_METHOD = "attach";
+    /** The task that writes the hooked copy of junit's jar for Gradle's JUnit 4 framework. */
+    public static final String HOOK_JUNIT4 = "jpHookJUnit4";
 
     /** The sources whose classes the instrument tasks expect: Java, Kotlin, Groovy, Scala. */
     private static final String[] COMPILED_SOURCES = {"**/*.java", "**/*.kt", "**/*.groovy", "**/*.scala"};
@@ -167,6 +162,16 @@ public class JpPlugin implements Plugin<Project> {
                         @Override
                         public void execute(JpCheck task) {
                             configureGate(task, "Fails when " + PROFILE_TEST + "'s counts grew beyond the tolerance against the baseline file.");
+                        }
+                    });
+            Compat.register(
+                    project.getTasks(),
+                    HOOK_JUNIT4,
+                    JpHookJUnit4.class,
+                    new Action<JpHookJUnit4>() {
+                        @Override
+                        public void execute(JpHookJUnit4 task) {
+                            configureHookJUnit4(task, (Test) project.getTasks().getByName(PROFILE_TEST));
                         }
                     });
             Compat.register(
@@ -427,33 +432,51 @@ public class JpPlugin implements Plugin<Project> {
          * itself, and TestNG has no such notifier: their class paths stay as they are.
          */
         private FileCollection withHookedJUnit4(final FileCollection classpath, final Test task) {
+            final Test test = (Test) project.getTasks().getByName("test");
             ConfigurableFileCollection files =
                     project.files(
                             new Callable<List<File>>() {
                                 @Override
                                 public List<File> call() {
                                     List<File> files = new ArrayList<>(classpath.getFiles());
-                                    if (task.getOptions() instanceof JUnitOptions) hookJUnit4(files, task);
+                                    File junit = junit4Jar(test.getClasspath(), task);
+                                    if (junit != null && files.contains(junit)) {
+                                        files.set(files.indexOf(junit), JpHookJUnit4.copyOf(jpDir("junit"), junit));
+                                    }
                                     return files;
                                 }
                             });
-            files.builtBy(classpath);
+            files.builtBy(classpath, HOOK_JUNIT4);
             return files;
         }
 
-        /** Replaces, in {@code classpath}, the jar that holds JUnit 4's RunNotifier, if any. */
-        private void hookJUnit4(List<File> classpath, Test task) {
-            File junit;
+        /**
+         * The jar of {@code classpath} that holds JUnit 4's RunNotifier, when {@code task} runs its
+         * tests on Gradle's JUnit 4 framework; otherwise, or when there is none, {@code null}.
+         */
+        private File junit4Jar(FileCollection classpath, Test task) {
+            if (!(task.getOptions() instanceof JUnitOptions)) return null;
             try {
-                junit = Classpaths.jarHolding(classpath, RUN_NOTIFIER.replace('.', '/') + ".class");
+                return Classpaths.jarHolding(
+                        new ArrayList<>(classpath.getFiles()), JpHookJUnit4.RUN_NOTIFIER.replace('.', '/') + ".class");
             } catch (IOException e) {
                 throw new GradleException("jp: cannot read the class path of " + task.getPath() + ": " + e, e);
             }
-            if (junit != null) {
-                HookJarRequest request = new HookJarRequest(
-                        junit.toPath(), RUN_NOTIFIER, JUNIT4_HOOK, JUNIT4_HOOK_METHOD, jpDir("junit").toPath());
-                classpath.set(classpath.indexOf(junit), EngineBridge.hookJar(request));
-            }
+        }
+
+        /** jpHookJUnit4, for {@code profileTest}: junit's jar from {@code test}'s class path. */
+        private void configureHookJUnit4(JpHookJUnit4 task, final Test profileTest) {
+            final Test test = (Test) project.getTasks().getByName("test");
+            task.setDescription("Writes the copy of junit's jar that gives each JUnit 4 test its context in the profile.");
+            task.setOutputDir(jpDir("junit"));
+            task.setJars(project.files(new Callable<List<File>>() {
+                @Override
+                public List<File> call() {
+                    File junit = junit4Jar(test.getClasspath(), profileTest);
+                    return junit == null ? Collections.<File>emptyList() : Collections.singletonList(junit);
+                }
+            }));
+            task.dependsOn(test.getClasspath());
         }
 
         /** The instrument tasks of {@code jp.sourceSets}, by name, looked up when needed. */
