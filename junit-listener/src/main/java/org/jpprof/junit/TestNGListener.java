@@ -38,6 +38,7 @@ public final class TestNGListener implements IInvokedMethodListener, IConfigurat
     }
 
     /** TestNG 7.3 and later: {@code test} is the test a {@code @BeforeMethod} or {@code @AfterMethod} runs for. */
+    @Override
     public void beforeConfiguration(ITestResult configuration, ITestNGMethod test) {
         if (test != null && configuration.getMethod().isBeforeMethodConfiguration()) {
             enterTest(testId(test));
