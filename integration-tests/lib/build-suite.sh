@@ -57,9 +57,10 @@ testng_version() {
 }
 
 # check_testng WHERE FIRST-RUN SECOND-RUN: two test runs (directories of profiles) of the TestNG
-# project (integration-tests/maven/testng-demo's sources). In the first, each test method invocation
-# is a top-level context, with its @BeforeMethod (a new Words) inside; the data provider's three
-# rows have contexts of their own below their method's, told apart by their values; @BeforeClass
+# project (integration-tests/maven/testng-demo's sources). In the first, each test method is a
+# top-level context, begun once per invocation, with its @BeforeMethod (a new Words) inside; the
+# data provider's three rows have contexts of their own below their method's, told apart by their
+# values; @BeforeClass
 # counts under the class's context; nothing but static initializers runs outside tests. Both runs
 # give identical per-test totals.
 check_testng() {
@@ -82,7 +83,7 @@ check_testng() {
     )
     outside=$(grep -v '^\[test\] ' "$folded" | grep -v '^[^;]*<clinit>' | head -3)
     if [[ -z $missing && -z $outside ]]; then
-        pass "per-test: $where: each test method invocation a top-level context with its @BeforeMethod; 3 data-provider rows told apart; @BeforeClass under the class"
+        pass "per-test: $where: each test method a top-level context, run once per invocation, its @BeforeMethod inside; 3 data-provider rows told apart below it; @BeforeClass under the class"
     else
         fail "per-test: $where: missing: ${missing:-none}; outside tests: ${outside:-nothing}"
         grep -F 'WordsTest' "$folded" | head -20

@@ -125,7 +125,7 @@ class ListenerTest {
         testng.setTestClasses(new Class<?>[] {TestNGSample.class});
         testng.setParallel(parallel);
         testng.setThreadCount(4);
-        testng.setOutputDirectory(System.getProperty("java.io.tmpdir") + "/jp-testng-output");
+        testng.setOutputDirectory("target/testng-output");
         testng.run();
         assertEquals(0, testng.getStatus(), "the TestNG sample passes");
     }
