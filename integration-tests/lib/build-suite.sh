@@ -1,7 +1,7 @@
 # Shared by the suites that drive JP's build plugins in real builds (suites/gradle.sh and
 # suites/maven-plugin.sh). Source it after setting `suite` (the suite's name) and `work` (its
-# scratch directory), and with `jp` naming the CLI binary and `version` JP's version. It sets
-# `failed=0`.
+# scratch directory), and with `jp` naming the CLI binary, `version` JP's version and `root` JP's
+# repository. It sets `failed=0`.
 # shellcheck shell=bash
 
 failed=0
@@ -69,6 +69,54 @@ check_per_test() {
         pass "per-test: $where: each of the $(wc -l <<<"$tests") tests is a top-level context, run once; nothing but static initializers outside"
     else
         fail "per-test: $where: tests without a context: ${missing:-none}; outside tests: ${outside:-nothing}"
+    fi
+}
+
+# testng_version: the TestNG of the TestNG project (integration-tests/maven/testng-demo/pom.xml).
+testng_version() {
+    grep -A1 '<artifactId>testng</artifactId>' "$root/integration-tests/maven/testng-demo/pom.xml" |
+        sed -n 's|.*<version>\(.*\)</version>.*|\1|p'
+}
+
+# check_testng WHERE FIRST-RUN SECOND-RUN: two test runs (directories of profiles) of the TestNG
+# project (integration-tests/maven/testng-demo's sources). In the first, each test method is a
+# top-level context, begun once per invocation, with its @BeforeMethod (a new Words) inside; the
+# data provider's three rows have contexts of their own below their method's, told apart by their
+# values; @BeforeClass
+# counts under the class's context; nothing but static initializers runs outside tests. Both runs
+# give identical per-test totals.
+check_testng() {
+    local where=$1 first=$2 second=$3 folded=$work/testng-calls.folded missing outside line setup
+    local test='[test] org.example.words.WordsTest' split='org.example.words.Words.split(java.lang.String):java.util.List'
+    if ! compgen -G "$first/*.jpprof" >/dev/null || ! "$jp" report "$first"/*.jpprof --format folded --metric calls --out "$folded"; then
+        fail "per-test: $where: no readable profile in $first"
+        return
+    fi
+    missing=$(
+        for line in "$test#keepsEmptyWords() 1" "$test#splits(String, int) 3" \
+            "$test;org.example.words.Words.loadSeparators():void 1" "$test#splits(String, int) > a, 1;$split 1" \
+            "$test#splits(String, int) > a b, 2;$split 1" "$test#splits(String, int) > a b c d e f g h, 8;$split 1"; do
+            grep -qxF "$line" "$folded" || echo "$line"
+        done
+        for setup in "#keepsEmptyWords() 1" "#splits(String, int) 3"; do
+            grep -qE "^$(sed 's/[][().*^$]/\\&/g' <<<"$test${setup% *}");org\.example\.words\.Words\.<init>[^;]* ${setup##* }\$" "$folded" ||
+                echo "$test${setup% *};Words.<init> ${setup##* }"
+        done
+    )
+    outside=$(grep -v '^\[test\] ' "$folded" | grep -v '^[^;]*<clinit>' | head -3)
+    if [[ -z $missing && -z $outside ]]; then
+        pass "per-test: $where: each test method a top-level context, run once per invocation, its @BeforeMethod inside; 3 data-provider rows told apart below it; @BeforeClass under the class"
+    else
+        fail "per-test: $where: missing: ${missing:-none}; outside tests: ${outside:-nothing}"
+        grep -F 'WordsTest' "$folded" | head -20
+    fi
+    per_test_totals "$first"/*.jpprof >"$work/testng-totals-1.txt"
+    if compgen -G "$second/*.jpprof" >/dev/null && per_test_totals "$second"/*.jpprof >"$work/testng-totals-2.txt" &&
+        (($(wc -l <"$work/testng-totals-1.txt") == 6)) && cmp -s "$work/testng-totals-1.txt" "$work/testng-totals-2.txt"; then
+        pass "per-test: $where: two runs give identical per-test totals (6 test contexts)"
+    else
+        fail "per-test: $where: per-test totals of two runs"
+        diff "$work/testng-totals-1.txt" "$work/testng-totals-2.txt" 2>&1 | head
     fi
 }
 

@@ -27,6 +27,9 @@
 #      class loader loads the engine's library in the same JVM) that instruments and reports;
 #   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module),
 #      with a report per module;
+#   6b. per-test contexts with TestNG (useTestNG(), the sources of integration-tests/maven/testng-demo):
+#      each test method invocation has its context with its @BeforeMethod, a data provider's rows
+#      are told apart, @BeforeClass counts under the class, two runs give identical per-test totals;
 #   7. bad input, each failing the task with a message naming the file or setting, and no JVM
 #      crashing (no hs_err file): sources without classes, a wrong agent or granularity in the
 #      jp block, a corrupt class in the compiler output, an output directory that cannot be
@@ -47,7 +50,7 @@
 #      (integration-tests/gradle/junit5, with the sources of integration-tests/maven/params-demo)
 #      whose parameterized test's invocations each get their context.
 #
-# Gradle's own files (junit, downloaded once from Maven Central) are kept in
+# Gradle's own files (junit and testng, downloaded once from Maven Central) are kept in
 # ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home; the daemon of step 5 uses a home of its own, which is
 # stopped at the end. Prints PASS/FAIL/SKIP lines; exits 1 if a check failed, 2 if the suite could
 # not run. The work directory is kept when a check fails.
@@ -123,13 +126,15 @@ modules=(parent runtime engine gradle-plugin gradle-marker)
 install_jp "$repo" "$version" "${modules[@]}" || die "cannot install into $repo"
 pass "install: jp-runtime, jp-engine, jp-gradle-plugin and its marker $version in a throwaway repository"
 
-# gradle NAME DIR ARGS...: runs a build (no daemon, plain console) and keeps its log in $work/NAME.log.
+# gradle NAME DIR ARGS...: runs a build (no daemon, plain console) and keeps its log in $work/NAME.log;
+# offline once Gradle's cache has the test framework's group (`needs`, junit by default).
 gradle_run() {
     local name=$1 dir=$2
     shift 2
     local offline=()
-    # Offline once junit is there (which the first build fetches), unless the caller says online=1.
-    [[ ${online:-0} == 0 && -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/junit ]] && offline=(--offline)
+    # Offline once what the build needs is there (junit unless the caller says, in `needs`, which
+    # group; the first build fetches it), unless the caller says online=1.
+    [[ ${online:-0} == 0 && -d $GRADLE_USER_HOME/caches/modules-2/files-2.1/${needs:-junit} ]] && offline=(--offline)
     (cd "$dir" && "$gradle" --no-daemon --console=plain "${offline[@]}" -Dmaven.repo.local="${use_repo:-$repo}" \
         -Djp.engine.cacheDir="$cache/engine" "$@") >"$work/$name.log" 2>&1
 }
@@ -413,6 +418,32 @@ if gradle_run multi "$multi" "${tasks[@]}"; then
     fi
 else
     fail "multi: gradle jpProfileTest"; show "$work/multi.log"
+fi
+
+# --- 6b. TestNG -----------------------------------------------------------------------------------
+# The maven-plugin suite's TestNG project (its sources, the TestNG of its POM) built with
+# useTestNG(): nothing of JP's in the build script but the plugin; TestNG loads JP's listener.
+testng=$work/testng
+testng_release=$(testng_version)
+mkdir -p "$testng" && cp -r "$root/integration-tests/maven/testng-demo/src" "$testng/"
+cat >"$testng/build.gradle" <<GRADLE
+buildscript {
+    repositories { mavenLocal() }
+    dependencies { classpath 'org.jpprof:jp-gradle-plugin:$version' }
+}
+apply plugin: 'java'
+apply plugin: 'org.jpprof.jp'
+repositories { mavenCentral() }
+dependencies { testImplementation 'org.testng:testng:$testng_release' }
+test { useTestNG() }
+GRADLE
+testng_runs=$testng/build/jp/profiles/jpProfileTest
+if needs=org.testng gradle_run testng "$testng" jpProfileTest && first=$(ls -d "$testng_runs"/run-*/) &&
+    needs=org.testng gradle_run testng-again "$testng" jpProfileTest --rerun-tasks; then
+    second=$(ls -d "$testng_runs"/run-*/ | grep -vxF "$first")
+    check_testng "testng (TestNG $testng_release, useTestNG())" "$first" "${second:-none}"
+else
+    fail "per-test: testng: gradle jpProfileTest with useTestNG() (TestNG ${testng_release:-?})"; show "$work/testng.log"; show "$work/testng-again.log"
 fi
 
 # --- 7. bad input ---------------------------------------------------------------------------------

@@ -13,7 +13,10 @@
 #      run of profiles of their own and report it alone;
 #   2c. per-test contexts: in the demo's profiles every test is a top-level context, run once, with
 #      its set-up inside; three builds give identical per-test totals; in a JUnit 5 project
-#      (integration-tests/maven/params-demo) a parameterized test's invocations are told apart;
+#      (integration-tests/maven/params-demo) a parameterized test's invocations are told apart; in a
+#      TestNG project (integration-tests/maven/testng-demo) each test method invocation has its
+#      context with its @BeforeMethod, a data provider's rows are told apart, @BeforeClass counts
+#      under the class, and two runs give identical per-test totals;
 #   3. jp:ide: the printed class path runs the application instrumented;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
@@ -116,6 +119,11 @@ params=$work/params
 copy_project "$root/integration-tests/maven/params-demo" "$params"
 mvn_run params "$params" verify
 params_status=$?
+# The TestNG project of the per-test checks (2c), likewise.
+testng=$work/testng
+copy_project "$root/integration-tests/maven/testng-demo" "$testng"
+mvn_run testng "$testng" verify
+testng_status=$?
 online=0
 
 read -r tests bad < <(test_counts "$demo/target/surefire-reports")
@@ -214,6 +222,16 @@ if ((params_status == 0)) && "$jp" report "$params"/target/jp/profiles/run-*/*.j
     check_params_contexts "$work/params-calls.folded" "$work/params-bytecodes.folded"
 else
     fail "per-test: params: mvn verify of a JUnit 5 project and its profile"; show "$work/params.log" 40
+fi
+
+# A TestNG project (Surefire's TestNG provider; nothing of JP's in the POM but the instrument goal,
+# TestNG loads JP's listener by itself), run twice (check_testng).
+testng_runs=("$testng"/target/jp/profiles/run-*/)
+if ((testng_status == 0 && ${#testng_runs[@]} == 1)) && mvn_run testng-again "$testng" test; then
+    second=$(ls -d "$testng"/target/jp/profiles/run-*/ | grep -vxF "${testng_runs[0]}")
+    check_testng "testng (TestNG $(testng_version), Surefire)" "${testng_runs[0]}" "${second:-none}"
+else
+    fail "per-test: testng: mvn verify and mvn test of a TestNG project"; show "$work/testng.log" 40; show "$work/testng-again.log" 20
 fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------

@@ -41,10 +41,6 @@ final class TestIds {
 
     /** {@code class#method(SimpleParameterTypes)}, the parameters as Jupiter displays them. */
     static String method(MethodSource source) {
-        return source.getClassName() + '#' + source.getMethodName() + '(' + parameters(source) + ')';
-    }
-
-    private static String parameters(MethodSource source) {
         Method method = null;
         try {
             method = source.getJavaMethod();
@@ -52,14 +48,12 @@ final class TestIds {
             // An engine's method that Java cannot find (a JUnit 4 "test[0]"), or JUnit Platform
             // before 1.7: the names in the source do.
         }
+        if (method != null) return MethodIds.of(source.getClassName(), method);
+        return source.getClassName() + '#' + source.getMethodName() + '(' + parameterNames(source) + ')';
+    }
+
+    private static String parameterNames(MethodSource source) {
         StringBuilder out = new StringBuilder();
-        if (method != null) {
-            for (Class<?> type : method.getParameterTypes()) {
-                if (out.length() > 0) out.append(", ");
-                out.append(type.getSimpleName());
-            }
-            return out.toString();
-        }
         String names = source.getMethodParameterTypes();
         if (names == null || names.isEmpty()) return "";
         for (String name : names.split(",")) {

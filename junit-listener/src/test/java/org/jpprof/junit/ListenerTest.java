@@ -22,15 +22,18 @@ import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.runner.JUnitCore;
 import org.junit.runner.Request;
 import org.junit.runner.notification.RunNotifier;
+import org.testng.TestNG;
+import org.testng.xml.XmlSuite;
 
 /**
  * The listeners, run the way build tools run them: the Launcher finds the Platform listener by
- * itself (META-INF/services); JUnit 4's runner is given the RunListener. The sample tests call
+ * itself (META-INF/services), and so does TestNG; JUnit 4's runner is given the RunListener. The sample tests call
  * what instrumented code calls, and the test JVM's profile shows under which test it counted.
  */
 class ListenerTest {
     private static final String JUPITER = "org.jpprof.junit.JupiterSample";
     private static final String JUNIT4 = "org.jpprof.junit.JUnit4Sample";
+    private static final String TESTNG = "org.jpprof.junit.TestNGSample";
 
     @Test
     void jupiter_tests_invocations_and_set_up_get_their_contexts() throws IOException {
@@ -110,6 +113,63 @@ class ListenerTest {
         assertEquals(before.getOrDefault(testClass, 0L) + 1, calls.get(testClass));
         String beforeClass = testClass + " / sample.Work.beforeClass()V";
         assertEquals(before.getOrDefault(beforeClass, 0L) + 1, calls.get(beforeClass));
+    }
+
+    @Test
+    void testng_invocations_with_their_set_up_and_tear_down_get_their_contexts() throws IOException {
+        Map<String, Long> before = profile();
+        runTestNG(XmlSuite.ParallelMode.NONE);
+        Map<String, Long> calls = profile();
+        for (String test : new String[] {"plain", "other"}) {
+            String context = "[test] " + TESTNG + "#" + test + "()";
+            assertEquals(1, added(before, calls, context));
+            assertEquals(1, added(before, calls, context + " / sample.Work.setUp()V"));
+            assertEquals(1, added(before, calls, context + " / sample.Work." + test + "()V"));
+            assertEquals(1, added(before, calls, context + " / sample.Work.tearDown()V"));
+        }
+        String parses = "[test] " + TESTNG + "#parses(String, int)";
+        assertEquals(2, added(before, calls, parses));
+        assertEquals(2, added(before, calls, parses + " / sample.Work.setUp()V"));
+        assertEquals(2, added(before, calls, parses + " / sample.Work.tearDown()V"));
+        assertEquals(1, added(before, calls, parses + " > a, 1 / sample.Work.parses()V"));
+        assertEquals(1, added(before, calls, parses + " > b,c, 2 / sample.Work.parses()V"));
+        assertEquals(1, added(before, calls, "[test] " + TESTNG + " / sample.Work.beforeClass()V"));
+        assertEquals(0, added(before, calls, "sample.Work.setUp()V"), "no set-up outside a test");
+        assertEquals(0, added(before, calls, "sample.Work.tearDown()V"), "no tear-down outside a test");
+    }
+
+    /** With parallel="methods", each test's context is begun and ended on the thread that runs it. */
+    @Test
+    void testng_tests_run_in_parallel_are_told_apart() throws IOException {
+        Map<String, Long> before = profile();
+        runTestNG(XmlSuite.ParallelMode.METHODS);
+        Map<String, Long> calls = profile();
+        for (String test : new String[] {"plain", "other"}) {
+            String context = "[test] " + TESTNG + "#" + test + "()";
+            assertEquals(1, added(before, calls, context + " / sample.Work.setUp()V"));
+            assertEquals(1, added(before, calls, context + " / sample.Work." + test + "()V"));
+            assertEquals(1, added(before, calls, context + " / sample.Work.tearDown()V"));
+        }
+        String parses = "[test] " + TESTNG + "#parses(String, int)";
+        assertEquals(1, added(before, calls, parses + " > a, 1 / sample.Work.parses()V"));
+        assertEquals(1, added(before, calls, parses + " > b,c, 2 / sample.Work.parses()V"));
+        assertEquals(0, added(before, calls, "sample.Work.setUp()V"), "no set-up outside a test");
+    }
+
+    /** TestNG as a build tool's provider runs it: nothing registers JP's listener. */
+    private static void runTestNG(XmlSuite.ParallelMode parallel) {
+        TestNG testng = new TestNG(false);
+        testng.setTestClasses(new Class<?>[] {TestNGSample.class});
+        testng.setParallel(parallel);
+        testng.setThreadCount(4);
+        testng.setOutputDirectory("target/testng-output");
+        testng.run();
+        assertEquals(0, testng.getStatus(), "the TestNG sample passes");
+    }
+
+    /** What {@code path} counted from {@code before} to {@code after} (the profiles of one JVM add up). */
+    private static long added(Map<String, Long> before, Map<String, Long> after, String path) {
+        return after.getOrDefault(path, 0L) - before.getOrDefault(path, 0L);
     }
 
     /** Loaded without the runtime, the listeners' calls to it do nothing and do not throw. */
