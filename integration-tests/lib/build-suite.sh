@@ -191,3 +191,23 @@ check_params_contexts() {
         grep -F 'FieldsTest' "$calls" | head -20
     fi
 }
+
+# check_demo_tests FOLDED REPORTS PROFILE...: the demo's profiles (examples/*-demo, JUnit 4) give
+# every test of the JUnit XML reports under REPORTS its own top-level context (check_per_test, with
+# the calls written to FOLDED), StatsTest's instance set-up (a field of four players) counts inside
+# each of its tests, and the class has its own context from JUnit 4.13's class notifications.
+check_demo_tests() {
+    local folded=$1 reports=$2 setups
+    shift 2
+    if "$jp" report "$@" --format folded --metric calls --out "$folded"; then
+        check_per_test demo "$folded" "$reports"
+    else
+        fail "per-test: demo: jp report"
+    fi
+    setups=$(grep -cE '^\[test\] org\.example\.leaderboard\.StatsTest#[^;]*;org\.example\.leaderboard\.Player\.<init>[^;]* 4$' "$folded")
+    if ((setups == 3)) && grep -qxF '[test] org.example.leaderboard.StatsTest 1' "$folded"; then
+        pass "per-test: demo: StatsTest's set-up (4 players) counts inside each of its 3 tests; the class has a context of its own"
+    else
+        fail "per-test: demo: set-up inside the tests ($setups of 3)"; grep -F 'StatsTest' "$folded" | head -10
+    fi
+}

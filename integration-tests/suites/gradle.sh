@@ -211,17 +211,7 @@ check_demo_profiles build/jp/profiles/jpProfileTest/run-* "$demo"/build/jp/profi
 # StatsTest's instance set-up (a field of four players) counts inside each of its tests, and the
 # class has its own context from JUnit 4.13's class notifications; junit's jar itself is untouched.
 demo_profiles=("$demo"/build/jp/profiles/jpProfileTest/run-*/jpProfileTest-*.jpprof)
-if "$jp" report "${demo_profiles[@]}" --format folded --metric calls --out "$work/demo-tests.folded"; then
-    check_per_test demo "$work/demo-tests.folded" "$demo/build/test-results/jpProfileTest"
-else
-    fail "per-test: demo: jp report"
-fi
-setups=$(grep -cE '^\[test\] org\.example\.leaderboard\.StatsTest#[^;]*;org\.example\.leaderboard\.Player\.<init>[^;]* 4$' "$work/demo-tests.folded")
-if ((setups == 3)) && grep -qxF '[test] org.example.leaderboard.StatsTest 1' "$work/demo-tests.folded"; then
-    pass "per-test: demo: StatsTest's set-up (4 players) counts inside each of its 3 tests; the class has a context of its own"
-else
-    fail "per-test: demo: set-up inside the tests ($setups of 3)"; grep -F 'StatsTest' "$work/demo-tests.folded" | head -10
-fi
+check_demo_tests "$work/demo-tests.folded" "$demo/build/test-results/jpProfileTest" "${demo_profiles[@]}"
 hooked=("$demo"/build/jp/junit/junit-*.jar)
 # Gradle keeps a downloaded file in a directory named after its SHA-1: a changed jar would not match.
 junit_jar=$(find "$GRADLE_USER_HOME/caches/modules-2/files-2.1/junit/junit" -name 'junit-4.13.2.jar' | head -1)

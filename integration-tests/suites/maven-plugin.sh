@@ -189,17 +189,7 @@ fi
 # context, StatsTest's instance set-up (a field of four players) inside each of its tests, the
 # class's context from JUnit 4.13's class notifications; each build's per-test totals equal.
 demo_profiles=("$demo"/target/jp/profiles/run-*/test-*.jpprof)
-if "$jp" report "${demo_profiles[@]}" --format folded --metric calls --out "$work/demo-tests.folded"; then
-    check_per_test demo "$work/demo-tests.folded" "$demo/target/surefire-reports"
-else
-    fail "per-test: demo: jp report"
-fi
-setups=$(grep -cE '^\[test\] org\.example\.leaderboard\.StatsTest#[^;]*;org\.example\.leaderboard\.Player\.<init>[^;]* 4$' "$work/demo-tests.folded")
-if ((setups == 3)) && grep -qxF '[test] org.example.leaderboard.StatsTest 1' "$work/demo-tests.folded"; then
-    pass "per-test: demo: StatsTest's set-up (4 players) counts inside each of its 3 tests; the class has a context of its own"
-else
-    fail "per-test: demo: set-up inside the tests ($setups of 3)"; grep -F 'StatsTest' "$work/demo-tests.folded" | head -10
-fi
+check_demo_tests "$work/demo-tests.folded" "$demo/target/surefire-reports" "${demo_profiles[@]}"
 per_test_totals "${demo_profiles[@]}" >"$work/demo-totals.txt"
 same=0
 for run in "$twice"/target/jp/profiles/run-*/; do
