@@ -162,7 +162,9 @@ final class Unrelocate {
 
     private static boolean mentionsRelocatedFramework(String text) {
         for (String framework : FRAMEWORKS) {
-            if (text.contains(RELOCATED + framework) || text.contains((RELOCATED + framework).replace('/', '.'))) return true;
+            // Without the trailing separator: a package name alone ("...impldep.org.testng") counts too.
+            String relocated = RELOCATED + framework.substring(0, framework.length() - 1);
+            if (text.contains(relocated) || text.contains(relocated.replace('/', '.'))) return true;
         }
         return false;
     }

@@ -456,9 +456,14 @@ public class JpPlugin implements Plugin<Project> {
          */
         private File junit4Jar(FileCollection classpath, Test task) {
             if (!(task.getOptions() instanceof JUnitOptions)) return null;
+            // Jars only: looking at a directory of classes would make whether it exists an input of
+            // the configuration cache, and a clean build creates them.
+            List<File> jars = new ArrayList<>();
+            for (File file : classpath.getFiles()) {
+                if (file.getName().endsWith(".jar")) jars.add(file);
+            }
             try {
-                return Classpaths.jarHolding(
-                        new ArrayList<>(classpath.getFiles()), JpHookJUnit4.RUN_NOTIFIER.replace('.', '/') + ".class");
+                return Classpaths.jarHolding(jars, JpHookJUnit4.RUN_NOTIFIER.replace('.', '/') + ".class");
             } catch (IOException e) {
                 throw new GradleException("jp: cannot read the class path of " + task.getPath() + ": " + e, e);
             }
