@@ -20,9 +20,7 @@ import org.gradle.api.tasks.Internal;
  * what the build is for.
  */
 public abstract class JpGateTask extends DefaultTask {
-    private FileCollection profiles;
-    private boolean profilesSet;
-    private File profilesDir;
+    private final ProfilesSetting profiles;
     private File baselineFile;
     private List<String> include = new ArrayList<>();
     private List<String> exclude = new ArrayList<>();
@@ -30,7 +28,7 @@ public abstract class JpGateTask extends DefaultTask {
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     protected JpGateTask() {
-        profiles = getProject().files();
+        profiles = new ProfilesSetting(getProject());
         getOutputs().upToDateWhen(new Spec<Task>() {
             @Override
             public boolean isSatisfiedBy(Task task) {
@@ -42,21 +40,17 @@ public abstract class JpGateTask extends DefaultTask {
     /** @return the profiles of the run ({@code *.jpprof}) */
     @Internal("read by the engine; the task always runs")
     public FileCollection getProfiles() {
-        return profiles;
+        return profiles.get();
     }
 
     /** @param profiles the profiles of the run */
     public void setProfiles(FileCollection profiles) {
-        this.profiles = profiles;
-        this.profilesSet = true;
+        this.profiles.set(profiles);
     }
 
     /** The profiles of the plugin's jpProfileTest runs, in {@code dir}, for messages. */
     void conventionProfiles(FileCollection profiles, File dir) {
-        if (!profilesSet) {
-            this.profiles = profiles;
-            this.profilesDir = dir;
-        }
+        this.profiles.convention(profiles, dir);
     }
 
     /** @return the baseline file (default {@code jp-baseline.txt} in the project directory) */
@@ -125,7 +119,7 @@ public abstract class JpGateTask extends DefaultTask {
         List<File> files = new ArrayList<>(getProfiles().getFiles());
         Collections.sort(files);
         if (files.isEmpty()) {
-            throw new GradleException("jp: no profiles" + (profilesDir == null ? "" : " in " + profilesDir)
+            throw new GradleException("jp: no profiles" + profiles.where()
                     + "; run " + JpPlugin.PROFILE_TEST + " first");
         }
         return files;

@@ -7,7 +7,6 @@ import java.util.List;
 import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
 import org.gradle.api.Task;
-import org.gradle.api.file.ConfigurableFileTree;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.CacheableTask;
@@ -34,15 +33,12 @@ import org.jpprof.engine.ReportRequest;
  */
 @CacheableTask
 public class JpReport extends DefaultTask {
-    private FileCollection profiles;
-    private boolean profilesSet;
-    /** The directory of the plugin's profiles, for messages; {@code null} when the build set them. */
-    private File profilesDir;
+    private final ProfilesSetting profiles;
     private File outputDir;
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     public JpReport() {
-        profiles = getProject().files();
+        profiles = new ProfilesSetting(getProject());
         // With no profile the task says so each time, and has nothing worth caching.
         Spec<Task> hasProfiles = new Spec<Task>() {
             @Override
@@ -58,7 +54,7 @@ public class JpReport extends DefaultTask {
     @InputFiles
     @PathSensitive(PathSensitivity.NONE)
     public FileCollection getProfiles() {
-        return profiles;
+        return profiles.get();
     }
 
     /**
@@ -66,8 +62,7 @@ public class JpReport extends DefaultTask {
      *     {@code fileTree('build/jp/profiles').include('**&#47;*.jpprof')}
      */
     public void setProfiles(FileCollection profiles) {
-        this.profiles = profiles;
-        this.profilesSet = true;
+        this.profiles.set(profiles);
     }
 
     /**
@@ -75,10 +70,7 @@ public class JpReport extends DefaultTask {
      * {@code jpProfileTest}, whose runs are in {@code dir}.
      */
     void conventionProfiles(FileCollection profiles, File dir) {
-        if (!profilesSet) {
-            this.profiles = profiles;
-            this.profilesDir = dir;
-        }
+        this.profiles.convention(profiles, dir);
     }
 
     /** @return the directory of the report ({@code build/reports/jp}) */
@@ -112,7 +104,7 @@ public class JpReport extends DefaultTask {
         if (files.isEmpty()) {
             deleteStale(getHtmlFile());
             deleteStale(getTextFile());
-            getLogger().lifecycle("jp: no profiles to report on{}; run {} first", where(), JpPlugin.PROFILE_TEST);
+            getLogger().lifecycle("jp: no profiles to report on{}; run {} first", profiles.where(), JpPlugin.PROFILE_TEST);
             setDidWork(false);
             return;
         }
@@ -125,15 +117,6 @@ public class JpReport extends DefaultTask {
                         files.size() == 1 ? "" : "s",
                         getHtmlFile(),
                         getTextFile().getName());
-    }
-
-    /** Where the profiles were looked for, when they are a directory's files. */
-    private String where() {
-        FileCollection profiles = getProfiles();
-        if (profilesDir != null) {
-            return " in " + profilesDir;
-        }
-        return profiles instanceof ConfigurableFileTree ? " in " + ((ConfigurableFileTree) profiles).getDir() : "";
     }
 
     private static void deleteStale(File report) {
