@@ -26,7 +26,10 @@
 #   5. one daemon: builds in a row, and a build with another build-script class path (so a second
 #      class loader loads the engine's library in the same JVM) that instruments and reports;
 #   6. a multi-module build, one module depending on another (integration-tests/gradle/multi-module),
-#      with a report per module;
+#      with a report per module, the upstream module's classes instrumented in the downstream
+#      tests (exact calls), the root's jpAggregateReport of both, and -Pjp.skip skipping JP;
+#   6a. JP enabled on `test` and on a test task of the build's own: each profiles its own tests
+#      (filters kept), one jpReport merges them; jpProfileTest keeps test's filter;
 #   6b. per-test contexts with TestNG (useTestNG(), the sources of integration-tests/maven/testng-demo):
 #      each test method invocation has its context with its @BeforeMethod, a data provider's rows
 #      are told apart, @BeforeClass counts under the class, two runs give identical per-test totals;
@@ -46,7 +49,8 @@
 #      Gradle before 5 refuses -SNAPSHOT plugin versions there);
 #   9. on Gradle 8 only: the demo under --warning-mode fail, the configuration cache stored and
 #      reused by `clean jpProfileTest jpReport` builds, also when an unrelated environment
-#      variable changed, and a JUnit 5 project
+#      variable changed, a JVM test suite with JP enabled running its project's jar and another
+#      project's instrumented (configuration cache, two projects), and a JUnit 5 project
 #      (integration-tests/gradle/junit5, with the sources of integration-tests/maven/params-demo)
 #      whose parameterized test's invocations each get their context.
 #
@@ -157,6 +161,7 @@ if [[ $gradle_version == 4.4.1 && -d $gradle_lib && -f /usr/share/java/groovy-al
     if java "$root/integration-tests/gradle/ApiCheck.java" "$root/gradle-plugin/target/jp-gradle-plugin-$version.jar" "$gradle_lib" \
         --guarded 'org.jpprof.gradle.Compat$LazyTasks' \
         --guarded 'org.jpprof.gradle.Compat$MainClassProperty' \
+        --guarded 'org.jpprof.gradle.Compat$NewerTestSettings' \
         --guarded 'org.jpprof.gradle.TestSettings$JUnitPlatform' \
         --guarded 'org.jpprof.gradle.TestSettings$JUnitPlatform$1' \
         --deps /usr/share/java/groovy-all.jar --deps /usr/share/java/guava.jar --deps /usr/share/java/slf4j-api.jar \
@@ -391,9 +396,15 @@ if [[ $suite == gradle ]]; then
 fi
 
 # --- 6. several modules ---------------------------------------------------------------------------
+# app's tests run core's classes (core's jar on their class path) instrumented by core's
+# jpInstrument: TableTest's row(7) calls Fib.fib 59 times (1+1+3+5+9+15+25 for fib(0..6)). The
+# root project's jpAggregateReport merges both projects' profiles. -Pjp.skip skips every task of
+# JP's in every project, and no run of profiles starts.
 multi=$work/multi
 copy_project "$root/integration-tests/gradle/multi-module" "$multi"
-if gradle_run multi "$multi" "${tasks[@]}"; then
+# calls_of PROFILES... : the calls of Fib.fib in them, all contexts together.
+fib_calls() { "$jp" report "$@" --format folded --metric calls | awk '$0 ~ /;org\.acme\.core\.Fib\.fib\(int\):long [0-9]+$/ { n += $NF } END { print n + 0 }'; }
+if gradle_run multi "$multi" "${tasks[@]}" jpAggregateReport; then
     core_profiles=("$multi"/core/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
     app_profiles=("$multi"/app/build/jp/profiles/jpProfileTest/run-*/*.jpprof)
     if [[ -f ${core_profiles[0]} && -f ${app_profiles[0]} ]] &&
@@ -406,8 +417,86 @@ if gradle_run multi "$multi" "${tasks[@]}"; then
     else
         fail "multi: profiles and reports of core (Fib.fib) and app (Table.row)"
     fi
+    app_fib=$(fib_calls "${app_profiles[@]}")
+    if [[ $app_fib == 59 ]] &&
+        "$jp" report "${app_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.app\.TableTest#[^;]*;org.acme.app.Table.row(int):java.lang.String;org.acme.core.Fib.fib(int):long '; then
+        pass "multi: app's tests run core's classes instrumented: Fib.fib called exactly 59 times under TableTest's Table.row"
+    else
+        fail "multi: core's classes instrumented in app's tests (Fib.fib calls in app's profile: $app_fib, expected 59)"
+    fi
+    aggregate=$multi/build/reports/jp/aggregate
+    if grep -q 'org.acme.core.Fib.fib' "$aggregate/report.txt" && grep -q 'org.acme.app.Table.row' "$aggregate/report.txt" &&
+        grep -q 'org.acme.core.FibTest' "$aggregate/report.txt" && grep -q 'org.acme.app.TableTest' "$aggregate/report.txt" &&
+        [[ $(tail -c 8 "$aggregate/index.html") == '</html>'* ]]; then
+        pass "multi: the root project's jpAggregateReport holds both projects' tests and methods"
+    else
+        fail "multi: jpAggregateReport of core and app"; show "$work/multi.log"
+    fi
+    runs_before=$(find "$multi"/*/build/jp/profiles/jpProfileTest -maxdepth 1 -name 'run-*' | wc -l)
+    if gradle_run multi-skip "$multi" "${tasks[@]}" jpAggregateReport -Pjp.skip --rerun-tasks &&
+        ! grep -q 'jpInstrument' "$work/multi-skip.log" && task_outcome multi-skip core:jpProfileTest SKIPPED &&
+        task_outcome multi-skip app:jpReport SKIPPED && task_outcome multi-skip jpAggregateReport SKIPPED &&
+        [[ $(find "$multi"/*/build/jp/profiles/jpProfileTest -maxdepth 1 -name 'run-*' | wc -l) == "$runs_before" ]]; then
+        pass "multi: -Pjp.skip skips every task of JP's in every project, instruments nothing; no run of profiles started"
+    else
+        fail "multi: -Pjp.skip skips JP's tasks"; show "$work/multi-skip.log"
+    fi
 else
-    fail "multi: gradle jpProfileTest"; show "$work/multi.log"
+    fail "multi: gradle jpProfileTest jpAggregateReport"; show "$work/multi.log"
+fi
+
+# --- 6a. JP on any test task ----------------------------------------------------------------------
+# `test { jp { enabled = true } }` (with a filter) and a test task of the build's own
+# (integrationTest, another filter, forkEvery): `gradle test integrationTest` profiles both, each
+# into build/jp/profiles/<task>/ with its own tests, and one jpReport follows and merges both runs.
+# jpProfileTest, run as test runs, keeps test's filter.
+tasks_dir=$work/test-tasks
+copy_project "$root/examples/gradle-demo" "$tasks_dir"
+cat >>"$tasks_dir/build.gradle" <<'GRADLE'
+
+test {
+    filter {
+        includeTestsMatching '*StatsTest'
+    }
+    jp {
+        enabled = true
+    }
+}
+
+task integrationTest(type: Test) {
+    testClassesDirs = sourceSets.test.output.classesDirs
+    classpath = sourceSets.test.runtimeClasspath
+    filter {
+        includeTestsMatching '*LeaderboardTest'
+    }
+    forkEvery = 1
+    jp {
+        enabled = true
+    }
+}
+GRADLE
+# tests_in PROFILES...: the test classes that have contexts in them.
+tests_in() { "$jp" report "$@" --format folded --metric calls | sed -n 's/^\[test\] [a-z.]*\.\([A-Za-z]*\)#.*/\1/p' | sort -u | tr '\n' ' '; }
+if gradle_run test-tasks "$tasks_dir" test integrationTest; then
+    test_profiles=("$tasks_dir"/build/jp/profiles/test/run-*/test-*.jpprof)
+    it_profiles=("$tasks_dir"/build/jp/profiles/integrationTest/run-*/integrationTest-*.jpprof)
+    if [[ -f ${test_profiles[0]} && -f ${it_profiles[0]} ]] &&
+        [[ $(tests_in "${test_profiles[@]}") == 'StatsTest ' && $(tests_in "${it_profiles[@]}") == 'LeaderboardTest ' ]] &&
+        [[ $(grep -c '^jp: report of ' "$work/test-tasks.log") == 1 ]] && grep -q '^jp: report of 2 profiles' "$work/test-tasks.log" &&
+        grep -q 'Leaderboard.rank' "$tasks_dir/build/reports/jp/report.txt"; then
+        pass "test tasks: test and integrationTest with jp.enabled each profile their own tests (their filters kept), and one jpReport merges both"
+    else
+        fail "test tasks: test and integrationTest with jp.enabled profile their tests (test: $(tests_in "${test_profiles[@]}"), integrationTest: $(tests_in "${it_profiles[@]}"))"; show "$work/test-tasks.log"
+    fi
+else
+    fail "test tasks: gradle test integrationTest with jp.enabled"; show "$work/test-tasks.log"
+fi
+if gradle_run test-tasks-copy "$tasks_dir" jpProfileTest &&
+    profile_test=("$tasks_dir"/build/jp/profiles/jpProfileTest/run-*/*.jpprof) &&
+    [[ $(tests_in "${profile_test[@]}") == 'StatsTest ' ]]; then
+    pass "test tasks: jpProfileTest runs the tests as test does, test's filter included"
+else
+    fail "test tasks: jpProfileTest keeps test's filter"; show "$work/test-tasks-copy.log"
 fi
 
 # --- 6b. TestNG -----------------------------------------------------------------------------------
@@ -670,6 +759,48 @@ if [[ $suite == gradle8 ]]; then
     else
         fail "configuration cache: stored, reused, reused with another environment"
         show "$work/cc-1.log" 15; show "$work/cc-2.log" 15; show "$work/cc-3.log" 15
+    fi
+
+    # A JVM test suite (integrationTest) of app with JP enabled on its test task: its class path
+    # holds app's own jar and core's jar, and both run instrumented: Fib.fib 59 times under
+    # Table.row. The whole two-project build under the configuration cache, stored then reused,
+    # with deprecations as errors.
+    suites=$work/suites
+    copy_project "$root/integration-tests/gradle/multi-module" "$suites"
+    mkdir -p "$suites/app/src/integrationTest/java/org/acme/app"
+    sed 's/class TableTest/class TableIT/' "$suites/app/src/test/java/org/acme/app/TableTest.java" \
+        >"$suites/app/src/integrationTest/java/org/acme/app/TableIT.java"
+    cat >"$suites/app/build.gradle" <<'GRADLE'
+testing {
+    suites {
+        integrationTest(JvmTestSuite) {
+            useJUnit('4.13.2')
+            targets.all {
+                testTask.configure {
+                    jp {
+                        enabled = true
+                    }
+                }
+            }
+        }
+    }
+}
+
+dependencies {
+    integrationTestImplementation project(':app')
+}
+GRADLE
+    it_cc=(clean :app:integrationTest jpAggregateReport --configuration-cache --warning-mode fail)
+    if gradle_run suites-1 "$suites" "${it_cc[@]}" && grep -q '^Configuration cache entry stored' "$work/suites-1.log" &&
+        gradle_run suites-2 "$suites" "${it_cc[@]}" && grep -q '^Configuration cache entry reused' "$work/suites-2.log" &&
+        it_profiles=("$suites"/app/build/jp/profiles/integrationTest/run-*/*.jpprof) &&
+        [[ $(fib_calls "${it_profiles[@]}") == 59 ]] &&
+        "$jp" report "${it_profiles[@]}" --format folded --metric calls | grep -q '^\[test\] org\.acme\.app\.TableIT#[^;]*;org.acme.app.Table.row(int):java.lang.String;org.acme.core.Fib.fib(int):long ' &&
+        grep -q 'org.acme.app.TableIT' "$suites/build/reports/jp/aggregate/report.txt"; then
+        pass "test suites: a JVM test suite with jp.enabled runs its project's jar and core's instrumented (Fib.fib 59 times under TableIT), under the configuration cache stored and reused; the aggregate report holds it"
+    else
+        fail "test suites: integrationTest suite with jp.enabled (Fib.fib calls: $(fib_calls "$suites"/app/build/jp/profiles/integrationTest/run-*/*.jpprof))"
+        show "$work/suites-1.log" 30; show "$work/suites-2.log" 15
     fi
 
     junit5=$work/junit5

@@ -5,6 +5,8 @@ import org.gradle.api.Project;
 import org.gradle.api.Task;
 import org.gradle.api.plugins.JavaApplication;
 import org.gradle.api.tasks.TaskContainer;
+import org.gradle.api.tasks.testing.Test;
+import org.gradle.process.CommandLineArgumentProvider;
 import org.gradle.util.GradleVersion;
 
 /**
@@ -23,7 +25,54 @@ final class Compat {
     private static final boolean MAIN_CLASS_PROPERTY =
             GradleVersion.current().compareTo(GradleVersion.version("6.4")) >= 0;
 
+    /** {@code jvmArgumentProviders} and {@code failFast} on test tasks. */
+    private static final boolean TEST_PROVIDERS =
+            GradleVersion.current().compareTo(GradleVersion.version("4.6")) >= 0;
+
+    /** {@code filter.excludePatterns} on test tasks. */
+    private static final boolean TEST_EXCLUDE_PATTERNS =
+            GradleVersion.current().compareTo(GradleVersion.version("5.0")) >= 0;
+
+    /** {@code javaLauncher}, the toolchain's, on test tasks. */
+    private static final boolean JAVA_LAUNCHER =
+            GradleVersion.current().compareTo(GradleVersion.version("6.7")) >= 0;
+
+    /** {@code setForkEvery(long)}, which replaced the deprecated {@code setForkEvery(Long)}. */
+    private static final boolean FORK_EVERY_PRIMITIVE =
+            GradleVersion.current().compareTo(GradleVersion.version("8.1")) >= 0;
+
     private Compat() {}
+
+    /**
+     * Copies the test-task settings that Gradle 4.4.1 lacks from {@code from} to {@code to}, where
+     * this Gradle has them and {@code to} has none of its own.
+     */
+    static void copyNewerTestSettings(Test from, Test to) {
+        if (TEST_PROVIDERS) {
+            NewerTestSettings.copyProviders(from, to);
+        }
+        if (TEST_EXCLUDE_PATTERNS) {
+            NewerTestSettings.copyExcludePatterns(from, to);
+        }
+        if (JAVA_LAUNCHER) {
+            NewerTestSettings.copyJavaLauncher(from, to);
+        }
+    }
+
+    /** Sets a test task's {@code forkEvery} through the setter this Gradle has. */
+    static void setForkEvery(Test task, long forkEvery) {
+        if (FORK_EVERY_PRIMITIVE) {
+            NewerTestSettings.setForkEvery(task, forkEvery);
+        } else {
+            setForkEveryBoxed(task, forkEvery);
+        }
+    }
+
+    /** The only setter before Gradle 8.1, deprecated since. */
+    @SuppressWarnings("deprecation")
+    private static void setForkEveryBoxed(Test task, long forkEvery) {
+        task.setForkEvery(Long.valueOf(forkEvery));
+    }
 
     /**
      * The main class of the {@code application} plugin.
@@ -57,6 +106,22 @@ final class Compat {
     }
 
     /**
+     * Runs {@code configure} on each task of {@code type}, present and future: as each is
+     * configured where Gradle configures tasks lazily (4.9 and later), else at once.
+     *
+     * @param tasks the project's tasks
+     * @param type the tasks' type
+     * @param configure what to run on each
+     */
+    static <T extends Task> void configureEach(TaskContainer tasks, Class<T> type, Action<? super T> configure) {
+        if (LAZY_TASKS) {
+            LazyTasks.configureEach(tasks, type, configure);
+        } else {
+            tasks.withType(type, configure);
+        }
+    }
+
+    /**
      * Runs {@code action} once the project's build script has been evaluated: at once if it has
      * been, else after. A task configured lazily (Gradle 4.9 and later) is usually configured
      * after evaluation, and Gradle 7 and later refuse {@code afterEvaluate} by then.
@@ -69,6 +134,32 @@ final class Compat {
             action.execute(project);
         } else {
             project.afterEvaluate(action);
+        }
+    }
+
+    /** Test-task settings of Gradle 4.6, 5.0, 6.7 and 8.1 and later, each used only there. */
+    private static final class NewerTestSettings {
+        private NewerTestSettings() {}
+
+        static void copyProviders(Test from, Test to) {
+            for (CommandLineArgumentProvider provider : from.getJvmArgumentProviders()) {
+                if (!to.getJvmArgumentProviders().contains(provider)) to.getJvmArgumentProviders().add(provider);
+            }
+            if (from.getFailFast()) to.setFailFast(true);
+        }
+
+        static void copyExcludePatterns(Test from, Test to) {
+            if (to.getFilter().getExcludePatterns().isEmpty()) {
+                to.getFilter().setExcludePatterns(from.getFilter().getExcludePatterns().toArray(new String[0]));
+            }
+        }
+
+        static void copyJavaLauncher(Test from, Test to) {
+            to.getJavaLauncher().convention(from.getJavaLauncher());
+        }
+
+        static void setForkEvery(Test task, long forkEvery) {
+            task.setForkEvery(forkEvery);
         }
     }
 
@@ -89,6 +180,10 @@ final class Compat {
         static <T extends Task> void register(
                 TaskContainer tasks, String name, Class<T> type, Action<? super T> configure) {
             tasks.register(name, type, configure);
+        }
+
+        static <T extends Task> void configureEach(TaskContainer tasks, Class<T> type, Action<? super T> configure) {
+            tasks.withType(type).configureEach(configure);
         }
     }
 }

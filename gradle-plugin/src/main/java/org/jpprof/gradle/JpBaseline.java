@@ -1,5 +1,6 @@
 package org.jpprof.gradle;
 
+import org.gradle.api.provider.Provider;
 import org.gradle.api.tasks.TaskAction;
 import org.jpprof.engine.BaselineRequest;
 
@@ -10,7 +11,7 @@ import org.jpprof.engine.BaselineRequest;
  * diff.
  */
 public class JpBaseline extends JpGateTask {
-    private Long methodFloor;
+    private final Setting<Long> methodFloor = new Setting<>();
 
     /**
      * @return the fewest own bytecodes of a method that the baseline records, or {@code null} for
@@ -18,12 +19,17 @@ public class JpBaseline extends JpGateTask {
      */
     @org.gradle.api.tasks.Internal("passed to the engine")
     public Long getMethodFloor() {
-        return methodFloor;
+        return methodFloor.get();
     }
 
     /** @param methodFloor the floor, or {@code null} for the default */
     public void setMethodFloor(Long methodFloor) {
-        this.methodFloor = methodFloor;
+        this.methodFloor.set(methodFloor);
+    }
+
+    /** @param methodFloor the plugin's floor, the {@code jp { }} block's */
+    void conventionMethodFloor(Provider<Long> methodFloor) {
+        this.methodFloor.convention(methodFloor);
     }
 
     /** Writes the baseline. */
@@ -35,8 +41,8 @@ public class JpBaseline extends JpGateTask {
                 .include(getInclude())
                 .exclude(getExclude())
                 .keepProfiles(getBaselineProfilesDir().toPath());
-        if (methodFloor != null) {
-            request.methodFloor(methodFloor);
+        if (getMethodFloor() != null) {
+            request.methodFloor(getMethodFloor());
         }
         String recorded = EngineBridge.baseline(request);
         getLogger().lifecycle("jp: baseline {}: {} recorded", getBaselineFile(), recorded);

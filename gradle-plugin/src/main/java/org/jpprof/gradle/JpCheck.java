@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gradle.api.GradleException;
+import org.gradle.api.provider.Provider;
 import org.gradle.api.tasks.Internal;
 import org.gradle.api.tasks.TaskAction;
 import org.jpprof.engine.CheckRequest;
@@ -21,54 +22,70 @@ import org.jpprof.engine.ProfileRuns;
  * {@code build/reports/jp/check-diff.html} and the failure names it.
  */
 public class JpCheck extends JpGateTask {
-    private Double tolerance;
-    private Map<String, Number> tolerances = new LinkedHashMap<>();
-    private List<String> ignore = new ArrayList<>();
-    private File reportDir;
-    private File diffReport;
+    private final Setting<Double> tolerance = new Setting<>();
+    private final Setting<Map<String, Number>> tolerances = new Setting<>();
+    private final Setting<List<String>> ignore = new Setting<>();
+    private final Setting<File> reportDir = new Setting<>();
+    private final Setting<File> diffReport = new Setting<>();
 
     /** @return the default tolerance in percent, or {@code null} for the engine's (1) */
     @Internal("passed to the engine")
     public Double getTolerance() {
-        return tolerance;
+        return tolerance.get();
     }
 
     /** @param tolerance the tolerance in percent, or {@code null} */
     public void setTolerance(Double tolerance) {
-        this.tolerance = tolerance;
+        this.tolerance.set(tolerance);
     }
 
     /** @return tolerances in percent by test or method pattern; the first that matches applies */
     @Internal("passed to the engine")
     public Map<String, Number> getTolerances() {
-        return tolerances;
+        Map<String, Number> set = tolerances.get();
+        return set == null ? new LinkedHashMap<String, Number>() : set;
     }
 
     /** @param tolerances tolerances in percent by pattern */
     public void setTolerances(Map<String, ? extends Number> tolerances) {
-        this.tolerances = new LinkedHashMap<>(tolerances);
+        this.tolerances.set(new LinkedHashMap<>(tolerances));
     }
 
     /** @return patterns of tests and methods left out of the check */
     @Internal("passed to the engine")
     public List<String> getIgnore() {
-        return ignore;
+        List<String> set = ignore.get();
+        return set == null ? new ArrayList<String>() : set;
     }
 
     /** @param ignore the patterns */
     public void setIgnore(List<String> ignore) {
-        this.ignore = new ArrayList<>(ignore);
+        this.ignore.set(new ArrayList<>(ignore));
+    }
+
+    /** The settings the plugin gives: the {@code jp { }} block's, and the reports' places. */
+    void conventions(
+            Provider<Double> tolerance,
+            Provider<Map<String, Number>> tolerances,
+            Provider<List<String>> ignore,
+            Provider<File> reportDir,
+            Provider<File> diffReport) {
+        this.tolerance.convention(tolerance);
+        this.tolerances.convention(tolerances);
+        this.ignore.convention(ignore);
+        this.reportDir.convention(reportDir);
+        this.diffReport.convention(diffReport);
     }
 
     /** @return where the summaries go ({@code build/reports/jp/check}) */
     @Internal("written by the engine")
     public File getReportDir() {
-        return reportDir;
+        return reportDir.get();
     }
 
     /** @param reportDir where the summaries go */
     public void setReportDir(File reportDir) {
-        this.reportDir = reportDir;
+        this.reportDir.set(reportDir);
     }
 
     /**
@@ -77,12 +94,12 @@ public class JpCheck extends JpGateTask {
      */
     @Internal("written by the engine")
     public File getDiffReport() {
-        return diffReport;
+        return diffReport.get();
     }
 
     /** @param diffReport where the diff goes */
     public void setDiffReport(File diffReport) {
-        this.diffReport = diffReport;
+        this.diffReport.set(diffReport);
     }
 
     /** Compares, logs the summary, and fails on a regression. */
@@ -93,13 +110,13 @@ public class JpCheck extends JpGateTask {
                 .baseline(getBaselineFile().toPath())
                 .include(getInclude())
                 .exclude(getExclude())
-                .ignore(ignore)
-                .reportDir(reportDir.toPath())
-                .diffBase(baselineProfiles(), diffReport.toPath());
-        if (tolerance != null) {
-            request.tolerance(tolerance);
+                .ignore(getIgnore())
+                .reportDir(getReportDir().toPath())
+                .diffBase(baselineProfiles(), getDiffReport().toPath());
+        if (getTolerance() != null) {
+            request.tolerance(getTolerance());
         }
-        for (Map.Entry<String, Number> entry : tolerances.entrySet()) {
+        for (Map.Entry<String, Number> entry : getTolerances().entrySet()) {
             request.toleranceFor(entry.getKey(), entry.getValue().doubleValue());
         }
         CheckResult result = EngineBridge.check(request);
@@ -107,7 +124,7 @@ public class JpCheck extends JpGateTask {
         if (!result.passed()) {
             throw new GradleException("jp: " + result.regressions() + " regression"
                     + (result.regressions() == 1 ? "" : "s") + " beyond the tolerance against "
-                    + getBaselineFile() + " (see above, and " + reportDir + "); " + whereTheGrowthIs(result));
+                    + getBaselineFile() + " (see above, and " + getReportDir() + "); " + whereTheGrowthIs(result));
         }
     }
 

@@ -28,9 +28,10 @@ import java.util.Map;
  * </pre>
  *
  * <p>Plain properties, not Gradle's lazy {@code Property} types: Gradle 4.4.1, which JP supports,
- * has no {@code ListProperty}, no conventions on properties and no Groovy-DSL assignment to them.
- * The plugin reads these values once the build script has been evaluated, so the block may come
- * anywhere in the script. The tasks have the same settings; a value set on a task wins.
+ * has no conventions on properties and no {@code MapProperty}, and plain properties read the same
+ * in the Groovy and Kotlin DSLs of every Gradle. The tasks read them through providers when Gradle
+ * reads their inputs, so the block may come anywhere in the script. The tasks have the same
+ * settings; a value set on a task wins.
  */
 public class JpExtension {
     private String agent;
@@ -160,8 +161,8 @@ public class JpExtension {
     }
 
     /**
-     * The source sets whose classes {@code jpProfileTest} runs instrumented, in place of their
-     * compiler output. Default: {@code ['main']}; add {@code 'test'} to profile the test classes
+     * The source sets whose classes the profiled test tasks run instrumented, in place of their
+     * compiler output (and, for {@code main}, of the project's jar). Default: {@code ['main']}; add {@code 'test'} to profile the test classes
      * too. Every source set has its {@code jpInstrument<SourceSet>} task either way.
      *
      * @return the source-set names, a live list

@@ -8,6 +8,7 @@ import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
 import org.gradle.api.Task;
 import org.gradle.api.file.FileCollection;
+import org.gradle.api.provider.Provider;
 import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.Internal;
 
@@ -21,10 +22,10 @@ import org.gradle.api.tasks.Internal;
  */
 public abstract class JpGateTask extends DefaultTask {
     private final ProfilesSetting profiles;
-    private File baselineFile;
-    private List<String> include = new ArrayList<>();
-    private List<String> exclude = new ArrayList<>();
-    private File baselineProfilesDir;
+    private final Setting<File> baselineFile = new Setting<>();
+    private final Setting<List<String>> include = new Setting<>();
+    private final Setting<List<String>> exclude = new Setting<>();
+    private final Setting<File> baselineProfilesDir = new Setting<>();
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     protected JpGateTask() {
@@ -56,34 +57,36 @@ public abstract class JpGateTask extends DefaultTask {
     /** @return the baseline file (default {@code jp-baseline.txt} in the project directory) */
     @Internal("read or written by the engine")
     public File getBaselineFile() {
-        return baselineFile;
+        return baselineFile.get();
     }
 
     /** @param baselineFile the baseline file */
     public void setBaselineFile(File baselineFile) {
-        this.baselineFile = baselineFile;
+        this.baselineFile.set(baselineFile);
     }
 
     /** @return the include patterns the classes were instrumented with (the extension's) */
     @Internal("recorded in the baseline")
     public List<String> getInclude() {
-        return include;
+        List<String> set = include.get();
+        return set == null ? new ArrayList<String>() : set;
     }
 
     /** @param include the include patterns */
     public void setInclude(List<String> include) {
-        this.include = new ArrayList<>(include);
+        this.include.set(new ArrayList<>(include));
     }
 
     /** @return the exclude patterns the classes were instrumented with (the extension's) */
     @Internal("recorded in the baseline")
     public List<String> getExclude() {
-        return exclude;
+        List<String> set = exclude.get();
+        return set == null ? new ArrayList<String>() : set;
     }
 
     /** @param exclude the exclude patterns */
     public void setExclude(List<String> exclude) {
-        this.exclude = new ArrayList<>(exclude);
+        this.exclude.set(new ArrayList<>(exclude));
     }
 
     /**
@@ -92,12 +95,27 @@ public abstract class JpGateTask extends DefaultTask {
      */
     @Internal("written and read by the engine")
     public File getBaselineProfilesDir() {
-        return baselineProfilesDir;
+        return baselineProfilesDir.get();
     }
 
     /** @param baselineProfilesDir where the baseline's profiles are kept */
     public void setBaselineProfilesDir(File baselineProfilesDir) {
-        this.baselineProfilesDir = baselineProfilesDir;
+        this.baselineProfilesDir.set(baselineProfilesDir);
+    }
+
+    /**
+     * The settings the plugin gives: the {@code jp { }} block's, and where the baseline's profiles
+     * are kept.
+     */
+    void conventions(
+            Provider<File> baselineFile,
+            Provider<List<String>> include,
+            Provider<List<String>> exclude,
+            Provider<File> baselineProfilesDir) {
+        this.baselineFile.convention(baselineFile);
+        this.include.convention(include);
+        this.exclude.convention(exclude);
+        this.baselineProfilesDir.convention(baselineProfilesDir);
     }
 
     /** The profiles as paths. */

@@ -8,6 +8,7 @@ import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.file.FileTree;
+import org.gradle.api.provider.Provider;
 import org.gradle.api.tasks.CacheableTask;
 import org.gradle.api.tasks.Input;
 import org.gradle.api.tasks.InputFile;
@@ -38,12 +39,12 @@ import org.jpprof.engine.InstrumentResult;
 public class JpInstrument extends DefaultTask {
     private FileCollection classesDirs;
     private FileCollection sources;
-    private String bba;
-    private List<String> include;
-    private List<String> exclude;
-    private File configFile;
-    private File outputDir;
-    private File cacheDir;
+    private final Setting<String> bba = new Setting<>();
+    private final Setting<List<String>> include = new Setting<>();
+    private final Setting<List<String>> exclude = new Setting<>();
+    private final Setting<File> configFile = new Setting<>();
+    private final Setting<File> outputDir = new Setting<>();
+    private final Setting<File> cacheDir = new Setting<>();
     /** Only to show paths relative to it in the log. */
     private final File projectDir;
 
@@ -96,34 +97,34 @@ public class JpInstrument extends DefaultTask {
     @Input
     @Optional
     public String getBba() {
-        return bba;
+        return bba.get();
     }
 
     /** @param bba {@code default}, {@code precise}, or {@code null} */
     public void setBba(String bba) {
-        this.bba = bba;
+        this.bba.set(bba);
     }
 
     /** @return the patterns of classes to instrument (empty: all) */
     @Input
     public List<String> getInclude() {
-        return include == null ? Collections.<String>emptyList() : include;
+        return orEmpty(include.get());
     }
 
     /** @param include the patterns of classes to instrument */
     public void setInclude(List<String> include) {
-        this.include = new ArrayList<>(include);
+        this.include.set(new ArrayList<>(include));
     }
 
     /** @return the patterns of classes to copy unchanged */
     @Input
     public List<String> getExclude() {
-        return exclude == null ? Collections.<String>emptyList() : exclude;
+        return orEmpty(exclude.get());
     }
 
     /** @param exclude the patterns of classes to copy unchanged */
     public void setExclude(List<String> exclude) {
-        this.exclude = new ArrayList<>(exclude);
+        this.exclude.set(new ArrayList<>(exclude));
     }
 
     /** @return the {@code jp.toml} to read, or {@code null} */
@@ -131,12 +132,12 @@ public class JpInstrument extends DefaultTask {
     @Optional
     @PathSensitive(PathSensitivity.NONE)
     public File getConfigFile() {
-        return configFile;
+        return configFile.get();
     }
 
     /** @param configFile the {@code jp.toml} to read, or {@code null} */
     public void setConfigFile(File configFile) {
-        this.configFile = configFile;
+        this.configFile.set(configFile);
     }
 
     /**
@@ -152,39 +153,46 @@ public class JpInstrument extends DefaultTask {
     /** @return where the instrumented classes go */
     @OutputDirectory
     public File getOutputDir() {
-        return outputDir;
+        return outputDir.get();
     }
 
     /** @param outputDir where the instrumented classes go */
     public void setOutputDir(File outputDir) {
-        this.outputDir = outputDir;
+        this.outputDir.set(outputDir);
     }
 
     /** @return the engine's cache: never shared, and dropped when Gradle restores the output */
     @LocalState
     public File getCacheDir() {
-        return cacheDir;
+        return cacheDir.get();
     }
 
     /** @param cacheDir the engine's cache directory */
     public void setCacheDir(File cacheDir) {
-        this.cacheDir = cacheDir;
+        this.cacheDir.set(cacheDir);
     }
 
-    /** Settings that the plugin gives when the task has none of its own. */
-    void conventions(String bba, List<String> include, List<String> exclude, File configFile) {
-        if (this.bba == null) {
-            this.bba = bba;
-        }
-        if (this.include == null) {
-            setInclude(include);
-        }
-        if (this.exclude == null) {
-            setExclude(exclude);
-        }
-        if (this.configFile == null) {
-            this.configFile = configFile;
-        }
+    /**
+     * The settings the plugin gives, read when the task asks for them: the {@code jp { }} block's,
+     * and the task's directories under {@code build/jp}.
+     */
+    void conventions(
+            Provider<String> bba,
+            Provider<List<String>> include,
+            Provider<List<String>> exclude,
+            Provider<File> configFile,
+            Provider<File> outputDir,
+            Provider<File> cacheDir) {
+        this.bba.convention(bba);
+        this.include.convention(include);
+        this.exclude.convention(exclude);
+        this.configFile.convention(configFile);
+        this.outputDir.convention(outputDir);
+        this.cacheDir.convention(cacheDir);
+    }
+
+    private static List<String> orEmpty(List<String> patterns) {
+        return patterns == null ? Collections.<String>emptyList() : patterns;
     }
 
     private String relative(File file) {

@@ -17,6 +17,7 @@ import org.gradle.api.Task;
 import org.gradle.api.file.ConfigurableFileCollection;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.plugins.AppliedPlugin;
+import org.gradle.api.plugins.JavaPlugin;
 import org.gradle.api.specs.Specs;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
@@ -33,35 +34,42 @@ import org.jpprof.engine.RuntimeOptions;
  * <ul>
  *   <li>{@code jpInstrument<SourceSet>} for each source set ({@code jpInstrument} for
  *       {@code main}): the compiler output, instrumented into {@code build/jp/classes/<name>};
- *   <li>{@code jpProfileTest}: the project's tests, run as {@code test} runs them but with the
- *       instrumented classes of {@code jp.sourceSets} in place of the compiler's and JP's runtime
- *       on the class path; each test JVM writes a profile into
- *       {@code build/jp/profiles/jpProfileTest/}, with a context per test (for Gradle's JUnit 4
- *       framework through a hooked copy of junit's jar, in {@code build/jp/junit/}). {@code
- *       jpReport} follows it;
- *   <li>{@code jpReport}: those profiles, merged, as {@code build/reports/jp/index.html} and
- *       {@code report.txt};
+ *   <li>a {@code jp { enabled }} block on every {@code Test} task ({@link TestTasks}): an enabled
+ *       task runs its tests with the instrumented classes of {@code jp.sourceSets}, and of the
+ *       other projects of the build with JP, in place of the compiler's and JP's runtime on the
+ *       class path; each test JVM writes a profile into {@code build/jp/profiles/<task>/}, with
+ *       a context per test (for Gradle's JUnit 4 framework through a hooked copy of junit's jar,
+ *       in {@code build/jp/junit/}). {@code jpReport} follows it;
+ *   <li>{@code jpProfileTest}: a test task enabled so, run as {@code test} runs them;
+ *   <li>{@code jpReport}: the profiles of the enabled test tasks, merged, as
+ *       {@code build/reports/jp/index.html} and {@code report.txt};
+ *   <li>{@code jpAggregateReport}, in a project with subprojects: the profiles of it and of all
+ *       its subprojects with JP, merged, in {@code build/reports/jp/aggregate};
  *   <li>{@code jpBaseline} and {@code jpCheck}: the regression gate (after {@code jpProfileTest}):
  *       record that run's exact counts in {@code jp-baseline.txt}, or fail the build when they
  *       grew beyond the tolerance against it;
  *   <li>{@code jpIdeSetup}: the class path and JVM options of an IDE run configuration.
  * </ul>
  *
- * <p>It runs on Gradle 4.4.1 (Debian's) and is written to run on Gradle 8 and 9: no Convention
- * API, tasks registered lazily where Gradle can ({@link Compat}), nothing read from the project
- * by a task action (values are captured while the build is configured), and every input and
- * output declared, so that Gradle can skip or cache the tasks. Instrumenting is the engine's work
- * ({@link EngineBridge}); the plugin only wires.
+ * <p>It runs on Gradle 4.4.1 (Debian's) and is written for Gradle 8 and 9: no Convention API,
+ * tasks registered and configured lazily where Gradle can ({@link Compat}), settings read through
+ * providers when a task asks for them ({@link Setting}), nothing read from the project by a task
+ * action, nothing resolved or extracted while the build is configured, and every input and
+ * output declared, so that Gradle can skip or cache the tasks and store the configuration. With
+ * the project property {@code jp.skip} every task of JP's is skipped and no test task profiles.
+ * Instrumenting is the engine's work ({@link EngineBridge}); the plugin only wires.
  */
 public class JpPlugin implements Plugin<Project> {
     /** The task group of JP's tasks. */
     public static final String GROUP = "jp";
-    /** The extension's name: the {@code jp { }} block. */
+    /** The extension's name: the {@code jp { }} block, of the project and of each test task. */
     public static final String EXTENSION = "jp";
     /** The task that runs the tests on instrumented classes. */
     public static final String PROFILE_TEST = "jpProfileTest";
     /** The task that renders the profiles. */
     public static final String REPORT = "jpReport";
+    /** The task that renders the profiles of a project and its subprojects. */
+    public static final String AGGREGATE_REPORT = "jpAggregateReport";
     /** The task that records the baseline of the regression gate. */
     public static final String BASELINE = "jpBaseline";
     /** The task that checks a run against the baseline. */
@@ -72,6 +80,8 @@ public class JpPlugin implements Plugin<Project> {
     public static final String RUNTIME_JARS = "jpRuntimeJars";
     /** The task that writes the hooked copy of junit's jar for Gradle's JUnit 4 framework. */
     public static final String HOOK_JUNIT4 = "jpHookJUnit4";
+    /** The project property that skips JP's tasks: {@code gradle check -Pjp.skip}. */
+    public static final String SKIP = "jp.skip";
 
     /** The sources whose classes the instrument tasks expect: Java, Kotlin, Groovy, Scala. */
     private static final String[] COMPILED_SOURCES = {"**/*.java", "**/*.kt", "**/*.groovy", "**/*.scala"};
@@ -79,33 +89,89 @@ public class JpPlugin implements Plugin<Project> {
     @Override
     public void apply(final Project project) {
         final JpExtension extension = project.getExtensions().create(EXTENSION, JpExtension.class);
+        final Registrar registrar = new Registrar(project);
         project.getPluginManager()
                 .withPlugin(
                         "java",
                         new Action<AppliedPlugin>() {
                             @Override
                             public void execute(AppliedPlugin java) {
-                                new Wiring(project, extension).wire();
+                                new Wiring(project, extension, registrar).wire();
                             }
                         });
+        if (!project.getSubprojects().isEmpty()) {
+            registrar.register(AGGREGATE_REPORT, JpReport.class, new Action<JpReport>() {
+                @Override
+                public void execute(JpReport task) {
+                    configureAggregateReport(project, task);
+                }
+            });
+        }
     }
 
-    /** The tasks of one project, and what they share. */
+    /** jpAggregateReport: the profiles of {@code project} and its subprojects, after their tests. */
+    private static void configureAggregateReport(final Project project, JpReport task) {
+        task.setGroup(GROUP);
+        task.setDescription("Renders the profiles of the profiled test tasks of this project and its"
+                + " subprojects as one report, build/reports/jp/aggregate/index.html and report.txt.");
+        task.conventionProfiles(BuildProfiles.of(project), new Layout(project).jpDir("profiles"));
+        task.conventionOutputDir(project.provider(new Callable<File>() {
+            @Override
+            public File call() {
+                return new File(new Layout(project).buildDir(), "reports/jp/aggregate");
+            }
+        }));
+        for (Project each : project.getAllprojects()) {
+            task.mustRunAfter(each.getTasks().withType(Test.class));
+        }
+    }
+
+    /** Registers JP's tasks, each skipped under {@code -Pjp.skip}. */
+    static final class Registrar {
+        private final Project project;
+        private final boolean skipped;
+
+        Registrar(Project project) {
+            this.project = project;
+            Object value = project.findProperty(SKIP);
+            this.skipped = value != null && !"false".equalsIgnoreCase(value.toString().trim());
+        }
+
+        boolean skipped() {
+            return skipped;
+        }
+
+        <T extends Task> void register(String name, Class<T> type, final Action<? super T> configure) {
+            Compat.register(project.getTasks(), name, type, new Action<T>() {
+                @Override
+                public void execute(T task) {
+                    configure.execute(task);
+                    if (skipped) task.onlyIf(Specs.<Task>satisfyNone());
+                }
+            });
+        }
+    }
+
+    /** The tasks of one project with the {@code java} plugin, and what they share. */
     private static final class Wiring {
         private final Project project;
         private final JpExtension extension;
+        private final Registrar registrar;
         private final SourceSetContainer sourceSets;
-        /** The profiles of this build's jpProfileTest, which jpReport reads; see testRun(). */
-        private TestRun testRun;
+        private final Layout layout;
+        private final TestTasks testTasks;
         /** What waits for the end of the project's evaluation; see {@link #whenEvaluated}. */
         private final List<Action<? super Project>> pending = new ArrayList<>();
         private boolean evaluated;
 
-        Wiring(Project project, JpExtension extension) {
+        Wiring(Project project, JpExtension extension, Registrar registrar) {
             this.project = project;
             this.extension = extension;
+            this.registrar = registrar;
             // The `sourceSets` property: a convention property up to Gradle 7, an extension since.
             this.sourceSets = (SourceSetContainer) project.property("sourceSets");
+            this.layout = new Layout(project);
+            this.testTasks = new TestTasks(project, extension, layout, registrar.skipped());
         }
 
         void wire() {
@@ -124,121 +190,124 @@ public class JpPlugin implements Plugin<Project> {
                             registerInstrument(sourceSet);
                         }
                     });
-            Compat.register(
-                    project.getTasks(),
-                    PROFILE_TEST,
-                    Test.class,
-                    new Action<Test>() {
+            Instrumented.publish(project, substitutes(), instrumentTaskPaths());
+            BuildProfiles.publish(project, reportedProfiles());
+            testTasks.wireAll();
+            registrar.register(PROFILE_TEST, Test.class, new Action<Test>() {
+                @Override
+                public void execute(Test task) {
+                    configureProfileTest(task);
+                }
+            });
+            registrar.register(REPORT, JpReport.class, new Action<JpReport>() {
+                @Override
+                public void execute(JpReport task) {
+                    configureReport(task);
+                }
+            });
+            registrar.register(BASELINE, JpBaseline.class, new Action<JpBaseline>() {
+                @Override
+                public void execute(JpBaseline task) {
+                    configureGate(task, "Records the counts of the profiled tests and methods in the baseline file.");
+                    task.conventionMethodFloor(project.provider(new Callable<Long>() {
                         @Override
-                        public void execute(Test task) {
-                            configureProfileTest(task);
+                        public Long call() {
+                            return extension.getMethodFloor() == null ? null : extension.getMethodFloor().longValue();
                         }
-                    });
-            Compat.register(
-                    project.getTasks(),
-                    REPORT,
-                    JpReport.class,
-                    new Action<JpReport>() {
-                        @Override
-                        public void execute(JpReport task) {
-                            configureReport(task);
-                        }
-                    });
-            Compat.register(
-                    project.getTasks(),
-                    BASELINE,
-                    JpBaseline.class,
-                    new Action<JpBaseline>() {
-                        @Override
-                        public void execute(JpBaseline task) {
-                            configureGate(task, "Records the counts of " + PROFILE_TEST + "'s tests and methods in the baseline file.");
-                        }
-                    });
-            Compat.register(
-                    project.getTasks(),
-                    CHECK,
-                    JpCheck.class,
-                    new Action<JpCheck>() {
-                        @Override
-                        public void execute(JpCheck task) {
-                            configureGate(task, "Fails when " + PROFILE_TEST + "'s counts grew beyond the tolerance against the baseline file.");
-                        }
-                    });
-            Compat.register(
-                    project.getTasks(),
-                    HOOK_JUNIT4,
-                    JpHookJUnit4.class,
-                    new Action<JpHookJUnit4>() {
-                        @Override
-                        public void execute(JpHookJUnit4 task) {
-                            configureHookJUnit4(task, (Test) project.getTasks().getByName(PROFILE_TEST));
-                        }
-                    });
-            Compat.register(
-                    project.getTasks(),
-                    RUNTIME_JARS,
-                    JpRuntimeJars.class,
-                    new Action<JpRuntimeJars>() {
-                        @Override
-                        public void execute(JpRuntimeJars task) {
-                            task.setDescription("Writes JP's runtime and test listener jars into build/jp/runtime.");
-                            task.setOutputDir(jpDir("runtime"));
-                        }
-                    });
-            Compat.register(
-                    project.getTasks(),
-                    IDE_SETUP,
-                    JpIdeSetup.class,
-                    new Action<JpIdeSetup>() {
-                        @Override
-                        public void execute(JpIdeSetup task) {
-                            configureIdeSetup(task);
-                        }
-                    });
+                    }));
+                }
+            });
+            registrar.register(CHECK, JpCheck.class, new Action<JpCheck>() {
+                @Override
+                public void execute(JpCheck task) {
+                    configureGate(task, "Fails when the profiled tests' counts grew beyond the tolerance against the baseline file.");
+                    configureCheck(task);
+                }
+            });
+            registrar.register(HOOK_JUNIT4, JpHookJUnit4.class, new Action<JpHookJUnit4>() {
+                @Override
+                public void execute(JpHookJUnit4 task) {
+                    task.setDescription("Writes the copy of junit's jar that gives each JUnit 4 test its context in the profile.");
+                    task.setOutputDir(layout.jpDir("junit"));
+                    FileCollection jars = testTasks.junit4Jars();
+                    task.setJars(jars);
+                    task.dependsOn(jars);
+                }
+            });
+            registrar.register(RUNTIME_JARS, JpRuntimeJars.class, new Action<JpRuntimeJars>() {
+                @Override
+                public void execute(JpRuntimeJars task) {
+                    task.setDescription("Writes JP's runtime and test listener jars into build/jp/runtime.");
+                    task.setOutputDir(layout.jpDir("runtime"));
+                }
+            });
+            registrar.register(IDE_SETUP, JpIdeSetup.class, new Action<JpIdeSetup>() {
+                @Override
+                public void execute(JpIdeSetup task) {
+                    configureIdeSetup(task);
+                }
+            });
         }
 
         private void registerInstrument(final SourceSet sourceSet) {
-            Compat.register(
-                    project.getTasks(),
-                    instrumentTaskName(sourceSet),
-                    JpInstrument.class,
-                    new Action<JpInstrument>() {
-                        @Override
-                        public void execute(final JpInstrument task) {
-                            task.setGroup(GROUP);
-                            task.setDescription(
-                                    "Instruments the classes of source set '" + sourceSet.getName()
-                                            + "' for JP's profiler.");
-                            task.setClassesDirs(sourceSet.getOutput().getClassesDirs());
-                            task.setSources(
-                                    sourceSet.getAllSource().matching(
-                                            new PatternSet().include(COMPILED_SOURCES)));
-                            whenEvaluated(
-                                    new Action<Project>() {
-                                        @Override
-                                        public void execute(Project evaluated) {
-                                            task.conventions(
-                                                    extension.getBba(),
-                                                    extension.getInclude(),
-                                                    extension.getExclude(),
-                                                    configFile());
-                                            if (task.getOutputDir() == null) {
-                                                task.setOutputDir(instrumentedDir(sourceSet.getName()));
-                                            }
-                                            if (task.getCacheDir() == null) {
-                                                task.setCacheDir(jpDir("cache/" + sourceSet.getName()));
-                                            }
-                                        }
-                                    });
-                        }
-                    });
+            registrar.register(instrumentTaskName(sourceSet), JpInstrument.class, new Action<JpInstrument>() {
+                @Override
+                public void execute(final JpInstrument task) {
+                    task.setGroup(GROUP);
+                    task.setDescription(
+                            "Instruments the classes of source set '" + sourceSet.getName()
+                                    + "' for JP's profiler.");
+                    task.setClassesDirs(sourceSet.getOutput().getClassesDirs());
+                    task.setSources(
+                            sourceSet.getAllSource().matching(
+                                    new PatternSet().include(COMPILED_SOURCES)));
+                    task.conventions(
+                            project.provider(new Callable<String>() {
+                                @Override
+                                public String call() {
+                                    return extension.getBba();
+                                }
+                            }),
+                            project.provider(new Callable<List<String>>() {
+                                @Override
+                                public List<String> call() {
+                                    return extension.getInclude();
+                                }
+                            }),
+                            project.provider(new Callable<List<String>>() {
+                                @Override
+                                public List<String> call() {
+                                    return extension.getExclude();
+                                }
+                            }),
+                            project.provider(new Callable<File>() {
+                                @Override
+                                public File call() {
+                                    return configFile();
+                                }
+                            }),
+                            project.provider(new Callable<File>() {
+                                @Override
+                                public File call() {
+                                    return layout.instrumentedDir(sourceSet.getName());
+                                }
+                            }),
+                            project.provider(new Callable<File>() {
+                                @Override
+                                public File call() {
+                                    return layout.jpDir("cache/" + sourceSet.getName());
+                                }
+                            }));
+                }
+            });
         }
 
         /**
-         * Runs {@code action} once the build script has set the project up. Task configuration asks
-         * for this, but may run while the script runs (a script that configures a task creates it
-         * then), and Gradle 7 and later refuse {@code afterEvaluate} from there: so the plugin hooks
-         * into the end of evaluation once, when it is applied, and queues the actions here.
+         * Runs {@code action} once the build script has set the project up: only for
+         * {@code jpProfileTest}'s copy of {@code test}'s settings, which Gradle has no lazy way to
+         * give. Task configuration may run while the script runs (a script that configures a task
+         * creates it then), and Gradle 7 and later refuse {@code afterEvaluate} from there: so the
+         * plugin hooks into the end of evaluation once, when it is applied, and queues the actions.
          */
         private void whenEvaluated(Action<? super Project> action) {
             if (evaluated) {
@@ -259,25 +328,14 @@ public class JpPlugin implements Plugin<Project> {
         private void configureProfileTest(final Test task) {
             task.setGroup(GROUP);
             task.setDescription(
-                    "Runs the tests on instrumented classes with JP's runtime, which writes a profile.");
+                    "Runs the tests as test runs them, on instrumented classes with JP's runtime, which writes a profile.");
             final Test test = (Test) project.getTasks().getByName("test");
-            task.setClasspath(withHookedJUnit4(instrumentedClasspath(test.getClasspath(), true), task));
-            task.dependsOn(instrumentTasks());
-            task.finalizedBy(REPORT);
             final Map<String, Object> inherited = new LinkedHashMap<>(task.getEnvironment());
             whenEvaluated(
                     new Action<Project>() {
                         @Override
                         public void execute(Project evaluated) {
                             TestSettings.copy(test, task, project.getProjectDir(), inherited);
-                            Map<String, Object> properties = new LinkedHashMap<>();
-                            agentProperties(properties);
-                            task.systemProperties(properties);
-                            task.getOutputs().file(testRun().marker());
-                            task.getOutputs().upToDateWhen(testRun().hasProfiles());
-                            task.getOutputs().cacheIf(Specs.<Task>satisfyNone());
-                            task.doFirst(testRun().starter());
-                            task.addTestListener(testRun().finisher());
                         }
                     });
         }
@@ -285,67 +343,133 @@ public class JpPlugin implements Plugin<Project> {
         private void configureReport(final JpReport task) {
             task.setGroup(GROUP);
             task.setDescription(
-                    "Renders the profiles of " + PROFILE_TEST + " as build/reports/jp/index.html and report.txt.");
-            task.mustRunAfter(PROFILE_TEST);
-            whenEvaluated(
-                    new Action<Project>() {
-                        @Override
-                        public void execute(Project evaluated) {
-                            task.conventionProfiles(testRun().profiles(project), testRun().base());
-                            if (task.getOutputDir() == null) {
-                                task.setOutputDir(new File(buildDir(), "reports/jp"));
-                            }
-                        }
-                    });
+                    "Renders the profiles of the profiled test tasks as build/reports/jp/index.html and report.txt.");
+            task.mustRunAfter(new Callable<List<Test>>() {
+                @Override
+                public List<Test> call() {
+                    return testTasks.profilingTasks();
+                }
+            });
+            task.conventionProfiles(reportedProfiles(), layout.jpDir("profiles"));
+            task.conventionOutputDir(project.provider(new Callable<File>() {
+                @Override
+                public File call() {
+                    return new File(layout.buildDir(), "reports/jp");
+                }
+            }));
         }
 
-        /** jpBaseline and jpCheck: after jpProfileTest, with the extension's settings. */
+        /**
+         * jpReport's profiles: the newest run of each profiling test task that this build runs, or
+         * when it runs none, of each profiling test task.
+         */
+        private FileCollection reportedProfiles() {
+            return project.files(new Callable<List<FileCollection>>() {
+                @Override
+                public List<FileCollection> call() {
+                    return profilesOf(testTasks.reportedTasks());
+                }
+            });
+        }
+
+        /**
+         * The test tasks the gate reads: the profiling ones, leaving out jpProfileTest when another
+         * profiles (a build that enabled JP on {@code test} means that one), else jpProfileTest.
+         */
+        private List<Test> gatedTasks() {
+            List<Test> tasks = new ArrayList<>();
+            for (Test task : testTasks.profilingTasks()) {
+                if (!task.getName().equals(PROFILE_TEST)) tasks.add(task);
+            }
+            if (tasks.isEmpty()) tasks.add((Test) project.getTasks().getByName(PROFILE_TEST));
+            return tasks;
+        }
+
+        private List<FileCollection> profilesOf(List<Test> tasks) {
+            List<FileCollection> profiles = new ArrayList<>();
+            for (Test task : tasks) {
+                profiles.add(testTasks.run(task.getName()).profiles(project));
+            }
+            return profiles;
+        }
+
+        /** jpBaseline and jpCheck: after the gated test tasks, with the extension's settings. */
         private void configureGate(final JpGateTask task, String description) {
             task.setGroup(GROUP);
             task.setDescription(description);
-            task.dependsOn(PROFILE_TEST);
-            whenEvaluated(
-                    new Action<Project>() {
+            task.dependsOn(new Callable<List<Test>>() {
+                @Override
+                public List<Test> call() {
+                    return gatedTasks();
+                }
+            });
+            task.conventionProfiles(
+                    project.files(new Callable<List<FileCollection>>() {
                         @Override
-                        public void execute(Project evaluated) {
-                            task.conventionProfiles(testRun().profiles(project), testRun().base());
-                            if (task.getBaselineFile() == null) {
-                                task.setBaselineFile(project.file(extension.getBaseline()));
-                            }
-                            if (task.getBaselineProfilesDir() == null) {
-                                task.setBaselineProfilesDir(jpDir("baseline-profiles"));
-                            }
-                            if (task.getInclude().isEmpty() && task.getExclude().isEmpty()) {
-                                task.setInclude(extension.getInclude());
-                                task.setExclude(extension.getExclude());
-                            }
-                            if (task instanceof JpBaseline && ((JpBaseline) task).getMethodFloor() == null) {
-                                ((JpBaseline) task).setMethodFloor(
-                                        extension.getMethodFloor() == null ? null : extension.getMethodFloor().longValue());
-                            }
-                            if (task instanceof JpCheck) {
-                                configureCheck((JpCheck) task);
-                            }
+                        public List<FileCollection> call() {
+                            return profilesOf(gatedTasks());
                         }
-                    });
+                    }),
+                    layout.jpDir("profiles"));
+            task.conventions(
+                    project.provider(new Callable<File>() {
+                        @Override
+                        public File call() {
+                            return project.file(extension.getBaseline());
+                        }
+                    }),
+                    project.provider(new Callable<List<String>>() {
+                        @Override
+                        public List<String> call() {
+                            return extension.getInclude();
+                        }
+                    }),
+                    project.provider(new Callable<List<String>>() {
+                        @Override
+                        public List<String> call() {
+                            return extension.getExclude();
+                        }
+                    }),
+                    project.provider(new Callable<File>() {
+                        @Override
+                        public File call() {
+                            return layout.jpDir("baseline-profiles");
+                        }
+                    }));
         }
 
         private void configureCheck(JpCheck task) {
-            if (task.getTolerance() == null) {
-                task.setTolerance(extension.getTolerance() == null ? null : extension.getTolerance().doubleValue());
-            }
-            if (task.getTolerances().isEmpty()) {
-                task.setTolerances(extension.getTolerances());
-            }
-            if (task.getIgnore().isEmpty()) {
-                task.setIgnore(extension.getIgnore());
-            }
-            if (task.getReportDir() == null) {
-                task.setReportDir(new File(buildDir(), "reports/jp/check"));
-            }
-            if (task.getDiffReport() == null) {
-                task.setDiffReport(new File(buildDir(), "reports/jp/check-diff.html"));
-            }
+            task.conventions(
+                    project.provider(new Callable<Double>() {
+                        @Override
+                        public Double call() {
+                            return extension.getTolerance() == null ? null : extension.getTolerance().doubleValue();
+                        }
+                    }),
+                    project.provider(new Callable<Map<String, Number>>() {
+                        @Override
+                        public Map<String, Number> call() {
+                            return extension.getTolerances();
+                        }
+                    }),
+                    project.provider(new Callable<List<String>>() {
+                        @Override
+                        public List<String> call() {
+                            return extension.getIgnore();
+                        }
+                    }),
+                    project.provider(new Callable<File>() {
+                        @Override
+                        public File call() {
+                            return new File(layout.buildDir(), "reports/jp/check");
+                        }
+                    }),
+                    project.provider(new Callable<File>() {
+                        @Override
+                        public File call() {
+                            return new File(layout.buildDir(), "reports/jp/check-diff.html");
+                        }
+                    }));
         }
 
         private void configureIdeSetup(final JpIdeSetup task) {
@@ -357,7 +481,7 @@ public class JpPlugin implements Plugin<Project> {
             Test test = (Test) project.getTasks().getByName("test");
             task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath(), false));
             task.setTestClasspath(instrumentedClasspath(test.getClasspath(), true));
-            task.dependsOn(instrumentTasks());
+            task.dependsOn(instrumentTaskPaths());
             whenEvaluated(
                     new Action<Project>() {
                         @Override
@@ -383,22 +507,13 @@ public class JpPlugin implements Plugin<Project> {
 
         /** {@code jp.agent} and {@code jp.granularity}, when set; a wrong one fails the build. */
         private void agentProperties(Map<String, Object> properties) {
-            Object setting = extension.getGranularity();
-            String granularity = setting == null ? null : setting.toString();
-            try {
-                RuntimeOptions.check(extension.getAgent(), granularity);
-            } catch (IllegalArgumentException e) {
-                throw new GradleException("jp: " + e.getMessage() + ", in the jp { } block of project "
-                        + project.getPath(), e);
-            }
-            properties.putAll(RuntimeOptions.properties(null, extension.getAgent(), granularity));
+            properties.putAll(layout.runtimeProperties(extension));
         }
 
         /**
-         * {@code classpath} with the instrumented directories of {@code jp.sourceSets} in place of
-         * their compiler output and the runtime jar, and for {@code tests} the test listeners' jar
-         * (which gives each test run through JUnit Platform its own context); built by the
-         * instrument tasks and jpRuntimeJars.
+         * {@code classpath} with the instrumented classes of the build's projects in place of their
+         * class directories and jars, and the runtime jar (and for {@code tests} the test
+         * listeners' jar); built by the instrument tasks and jpRuntimeJars.
          */
         private FileCollection instrumentedClasspath(final FileCollection classpath, final boolean tests) {
             ConfigurableFileCollection files =
@@ -406,94 +521,65 @@ public class JpPlugin implements Plugin<Project> {
                             new Callable<List<File>>() {
                                 @Override
                                 public List<File> call() {
-                                    Map<File, File> instrumented = new LinkedHashMap<>();
-                                    for (SourceSet sourceSet : selectedSourceSets()) {
-                                        File dir = instrumentedDir(sourceSet.getName());
-                                        for (File classes : sourceSet.getOutput().getClassesDirs()) {
-                                            instrumented.put(classes.getAbsoluteFile(), dir);
-                                        }
-                                    }
                                     List<File> jars = new ArrayList<>();
-                                    Path dir = jpDir("runtime").toPath();
+                                    Path dir = layout.jpDir("runtime").toPath();
                                     jars.add(RuntimeJar.runtimeJarIn(dir).toFile());
                                     if (tests) jars.add(RuntimeJar.listenersJarIn(dir).toFile());
-                                    return Classpaths.swap(classpath, instrumented, jars.toArray(new File[0]));
+                                    List<File> files = Instrumented.substitute(
+                                            classpath, Instrumented.substitutesFor(project, classpath, null));
+                                    return Classpaths.swap(files, Collections.<File, File>emptyMap(), jars.toArray(new File[0]));
                                 }
                             });
-            files.builtBy(classpath, instrumentTasks(), RUNTIME_JARS);
-            return files;
-        }
-
-        /**
-         * {@code classpath}, with junit's jar replaced by its hooked copy when {@code task} runs
-         * its tests with Gradle's JUnit 4 framework, which hands its own RunNotifier no listener
-         * of ours: in the copy, each RunNotifier gets jp-junit's JUnit 4 listener as it is built
-         * (docs/gradle.md, "Per-test profiles"). JUnit Platform finds jp-junit's listener by
-         * itself, and TestNG has no such notifier: their class paths stay as they are.
-         */
-        private FileCollection withHookedJUnit4(final FileCollection classpath, final Test task) {
-            final Test test = (Test) project.getTasks().getByName("test");
-            ConfigurableFileCollection files =
-                    project.files(
-                            new Callable<List<File>>() {
-                                @Override
-                                public List<File> call() {
-                                    List<File> files = new ArrayList<>(classpath.getFiles());
-                                    File junit = junit4Jar(test.getClasspath(), task);
-                                    if (junit != null && files.contains(junit)) {
-                                        files.set(files.indexOf(junit), JpHookJUnit4.copyOf(jpDir("junit"), junit));
-                                    }
-                                    return files;
-                                }
-                            });
-            files.builtBy(classpath, HOOK_JUNIT4);
-            return files;
-        }
-
-        /**
-         * The jar of {@code classpath} that holds JUnit 4's RunNotifier, when {@code task} runs its
-         * tests on Gradle's JUnit 4 framework; otherwise, or when there is none, {@code null}.
-         */
-        private File junit4Jar(FileCollection classpath, Test task) {
-            if (!(task.getOptions() instanceof JUnitOptions)) return null;
-            // Jars only: looking at a directory of classes would make whether it exists an input of
-            // the configuration cache, and a clean build creates them.
-            List<File> jars = new ArrayList<>();
-            for (File file : classpath.getFiles()) {
-                if (file.getName().endsWith(".jar")) jars.add(file);
-            }
-            try {
-                return Classpaths.jarHolding(jars, JpHookJUnit4.RUN_NOTIFIER.replace('.', '/') + ".class");
-            } catch (IOException e) {
-                throw new GradleException("jp: cannot read the class path of " + task.getPath() + ": " + e, e);
-            }
-        }
-
-        /** jpHookJUnit4, for {@code profileTest}: junit's jar from {@code test}'s class path. */
-        private void configureHookJUnit4(JpHookJUnit4 task, final Test profileTest) {
-            final Test test = (Test) project.getTasks().getByName("test");
-            task.setDescription("Writes the copy of junit's jar that gives each JUnit 4 test its context in the profile.");
-            task.setOutputDir(jpDir("junit"));
-            task.setJars(project.files(new Callable<List<File>>() {
+            files.builtBy(classpath, RUNTIME_JARS, new Callable<List<String>>() {
                 @Override
-                public List<File> call() {
-                    File junit = junit4Jar(test.getClasspath(), profileTest);
-                    return junit == null ? Collections.<File>emptyList() : Collections.singletonList(junit);
+                public List<String> call() {
+                    return Instrumented.tasksFor(project, classpath, null);
                 }
-            }));
-            task.dependsOn(test.getClasspath());
+            });
+            return files;
         }
 
-        /** The instrument tasks of {@code jp.sourceSets}, by name, looked up when needed. */
-        private Callable<List<String>> instrumentTasks() {
+        /**
+         * For each class directory of {@code jp.sourceSets}, its instrumented directory; and for the
+         * project's jar, when {@code main} is among them, the instrumented classes of {@code main}
+         * and the resources the jar holds.
+         */
+        private Callable<Map<File, List<File>>> substitutes() {
+            return new Callable<Map<File, List<File>>>() {
+                @Override
+                public Map<File, List<File>> call() {
+                    Map<File, List<File>> substitutes = new LinkedHashMap<>();
+                    for (SourceSet sourceSet : selectedSourceSets()) {
+                        File dir = layout.instrumentedDir(sourceSet.getName());
+                        for (File classes : sourceSet.getOutput().getClassesDirs()) {
+                            substitutes.put(classes.getAbsoluteFile(), Collections.singletonList(dir));
+                        }
+                        Task jar = project.getTasks().findByName(JavaPlugin.JAR_TASK_NAME);
+                        if (sourceSet.getName().equals(SourceSet.MAIN_SOURCE_SET_NAME) && jar != null) {
+                            List<File> replacement = new ArrayList<>();
+                            replacement.add(dir);
+                            File resources = sourceSet.getOutput().getResourcesDir();
+                            if (resources != null) replacement.add(resources);
+                            for (File archive : jar.getOutputs().getFiles()) {
+                                substitutes.put(archive.getAbsoluteFile(), replacement);
+                            }
+                        }
+                    }
+                    return substitutes;
+                }
+            };
+        }
+
+        /** The paths of the instrument tasks of {@code jp.sourceSets}, looked up when needed. */
+        private Callable<List<String>> instrumentTaskPaths() {
             return new Callable<List<String>>() {
                 @Override
                 public List<String> call() {
-                    List<String> names = new ArrayList<>();
+                    List<String> paths = new ArrayList<>();
                     for (SourceSet sourceSet : selectedSourceSets()) {
-                        names.add(instrumentTaskName(sourceSet));
+                        paths.add(project.getTasks().getByName(instrumentTaskName(sourceSet)).getPath());
                     }
-                    return names;
+                    return paths;
                 }
             };
         }
@@ -514,42 +600,21 @@ public class JpPlugin implements Plugin<Project> {
             return selected;
         }
 
-        /** This build's jpProfileTest run, made once the build script has set the build directory. */
-        private TestRun testRun() {
-            if (testRun == null) {
-                testRun = new TestRun(profilesDir(PROFILE_TEST), PROFILE_TEST);
-            }
-            return testRun;
-        }
-
         private File configFile() {
             Object file = extension.getConfigFile();
             return file == null ? null : project.file(file);
         }
 
-        private File buildDir() {
-            return project.getLayout().getBuildDirectory().get().getAsFile();
-        }
-
         private File jpDir(String path) {
-            return new File(buildDir(), "jp/" + path);
-        }
-
-        private File instrumentedDir(String sourceSet) {
-            return jpDir("classes/" + sourceSet);
+            return layout.jpDir(path);
         }
 
         private File profilesDir(String name) {
-            return jpDir("profiles/" + name);
+            return layout.profilesDir(name);
         }
 
-        /** {@code jpInstrument} for {@code main}, else {@code jpInstrument<SourceSet>}. */
         private static String instrumentTaskName(SourceSet sourceSet) {
-            String name = sourceSet.getName();
-            if (name.equals(SourceSet.MAIN_SOURCE_SET_NAME)) {
-                return "jpInstrument";
-            }
-            return "jpInstrument" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            return Layout.instrumentTaskName(sourceSet);
         }
     }
 }

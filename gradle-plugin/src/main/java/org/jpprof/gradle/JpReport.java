@@ -8,6 +8,7 @@ import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
 import org.gradle.api.Task;
 import org.gradle.api.file.FileCollection;
+import org.gradle.api.provider.Provider;
 import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.CacheableTask;
 import org.gradle.api.tasks.InputFiles;
@@ -34,7 +35,7 @@ import org.jpprof.engine.ReportRequest;
 @CacheableTask
 public class JpReport extends DefaultTask {
     private final ProfilesSetting profiles;
-    private File outputDir;
+    private final Setting<File> outputDir = new Setting<>();
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     public JpReport() {
@@ -73,15 +74,20 @@ public class JpReport extends DefaultTask {
         this.profiles.convention(profiles, dir);
     }
 
+    /** @param outputDir the plugin's directory of the report, {@code build/reports/jp} */
+    void conventionOutputDir(Provider<File> outputDir) {
+        this.outputDir.convention(outputDir);
+    }
+
     /** @return the directory of the report ({@code build/reports/jp}) */
     @OutputDirectory
     public File getOutputDir() {
-        return outputDir;
+        return outputDir.get();
     }
 
     /** @param outputDir the directory of the report */
     public void setOutputDir(File outputDir) {
-        this.outputDir = outputDir;
+        this.outputDir.set(outputDir);
     }
 
     /** @return the HTML report, {@code index.html} in {@link #getOutputDir()} */

@@ -15,6 +15,7 @@ import org.gradle.api.Task;
 import org.gradle.api.file.ConfigurableFileTree;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.file.FileTreeElement;
+import org.gradle.api.provider.Provider;
 import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.testing.TestDescriptor;
@@ -47,26 +48,27 @@ final class TestRun {
     /** The run each task directory's test task started last in this JVM, by directory. */
     private static final Map<File, Path> STARTED = new ConcurrentHashMap<>();
 
-    private final File base;
+    private final Provider<File> base;
     private final String prefix;
 
     /**
-     * @param base the directory of the task's runs
+     * @param base the directory of the task's runs, read when needed (the build script may move
+     *     the build directory after the plugin is applied)
      * @param prefix the profiles' name before {@code -<pid>.jpprof}
      */
-    TestRun(File base, String prefix) {
+    TestRun(Provider<File> base, String prefix) {
         this.base = base;
         this.prefix = prefix;
     }
 
     /** @return the directory of the task's runs */
     File base() {
-        return base;
+        return base.get();
     }
 
     /** @return the file naming the task's newest run, its declared output */
     File marker() {
-        return new File(base.getParentFile(), base.getName() + ".run");
+        return new File(base().getParentFile(), base().getName() + ".run");
     }
 
     /** @return whether a run with profiles is there to report on */
@@ -75,7 +77,7 @@ final class TestRun {
             @Override
             public boolean isSatisfiedBy(Task task) {
                 try {
-                    return ProfileRuns.latest(base.toPath()) != null;
+                    return ProfileRuns.latest(base().toPath()) != null;
                 } catch (IOException e) {
                     return false;
                 }
@@ -84,14 +86,19 @@ final class TestRun {
     }
 
     /**
-     * The first action of the test task: starts the run (which removes old ones) and tells the
-     * test JVMs where to write (an absolute path, set only now so that the task's inputs stay
-     * relocatable for the build cache).
+     * The first action of the test task when it profiles: starts the run (which removes old ones)
+     * and tells the test JVMs where to write (an absolute path, set only now so that the task's
+     * inputs stay relocatable for the build cache) and the runtime's other settings.
+     *
+     * @param profiling whether the task profiles ({@code jp.enabled}, and JP not skipped)
+     * @param runtime the runtime's system properties ({@code jp.agent}, {@code jp.granularity})
      */
-    Action<Task> starter() {
+    Action<Task> starter(final Provider<Boolean> profiling, final Provider<Map<String, String>> runtime) {
         return new Action<Task>() {
             @Override
             public void execute(Task task) {
+                if (!profiling.get()) return;
+                File base = base();
                 Path run;
                 try {
                     run = ProfileRuns.start(base.toPath());
@@ -101,7 +108,9 @@ final class TestRun {
                 }
                 STARTED.put(base.getAbsoluteFile(), run);
                 File output = new File(run.toFile(), prefix + "-%p.jpprof");
-                ((Test) task).systemProperty(RuntimeOptions.OUTPUT, output.getAbsolutePath());
+                Test test = (Test) task;
+                test.systemProperties(runtime.get());
+                test.systemProperty(RuntimeOptions.OUTPUT, output.getAbsolutePath());
             }
         };
     }
@@ -126,7 +135,7 @@ final class TestRun {
 
             @Override
             public void afterSuite(TestDescriptor suite, TestResult result) {
-                Path started = STARTED.get(base.getAbsoluteFile());
+                Path started = STARTED.get(base().getAbsoluteFile());
                 if (suite.getParent() == null && started != null) {
                     ProfileRuns.finish(started);
                 }
@@ -145,8 +154,8 @@ final class TestRun {
      * directory of runs that holds the {@code *.jpprof} files of one run.
      */
     FileCollection profiles(Project project) {
-        ConfigurableFileTree tree = project.fileTree(base);
-        tree.include(new OneRun(base.getAbsoluteFile(), marker()));
+        ConfigurableFileTree tree = project.fileTree(base());
+        tree.include(new OneRun(base().getAbsoluteFile(), marker()));
         return tree;
     }
 

@@ -14,8 +14,11 @@ import org.gradle.api.tasks.testing.testng.TestNGOptions;
 
 /**
  * Makes {@code jpProfileTest} run the tests the way {@code test} runs them: the same test
- * classes, test framework (and its options), filters, JVM arguments, system properties,
- * environment, heap and forks. What was set on {@code jpProfileTest} itself wins.
+ * classes and class path (JP's replaces it when the task graph is ready), test framework (and its options), includes and excludes, {@code filter { }}, JVM
+ * arguments (and argument providers), system properties, environment, heap, forks
+ * ({@code maxParallelForks}, {@code forkEvery}), fail-fast, Java launcher (toolchain) and working
+ * directory. What was set on {@code jpProfileTest} itself wins. A build that wants no copy at all
+ * enables JP on {@code test} itself ({@code test { jp { enabled = true } }}).
  */
 final class TestSettings {
     private static final String JUNIT_PLATFORM =
@@ -35,6 +38,7 @@ final class TestSettings {
      */
     static void copy(Test from, Test to, File projectDir, Map<String, Object> inherited) {
         to.setTestClassesDirs(from.getTestClassesDirs());
+        to.setClasspath(from.getClasspath());
         copyFramework(from, to);
         if (to.getIncludes().isEmpty()) {
             to.setIncludes(from.getIncludes());
@@ -42,6 +46,19 @@ final class TestSettings {
         if (to.getExcludes().isEmpty()) {
             to.setExcludes(from.getExcludes());
         }
+        if (to.getFilter().getIncludePatterns().isEmpty()) {
+            to.getFilter().setIncludePatterns(array(from.getFilter().getIncludePatterns()));
+        }
+        if (!from.getFilter().isFailOnNoMatchingTests()) {
+            to.getFilter().setFailOnNoMatchingTests(false);
+        }
+        if (!from.isScanForTestClasses()) {
+            to.setScanForTestClasses(false);
+        }
+        if (to.getForkEvery() == 0) {
+            Compat.setForkEvery(to, from.getForkEvery());
+        }
+        Compat.copyNewerTestSettings(from, to);
         List<String> jvmArgs = new ArrayList<>(from.getJvmArgs());
         jvmArgs.addAll(to.getJvmArgs());
         to.setJvmArgs(jvmArgs);
