@@ -611,7 +611,7 @@ rm -rf "$reports/index.html"
 # No profiles at all: jpReport succeeds and says where it looked.
 rm -f "$profiles_dir"/*.jpprof
 if gradle_run no-profiles "$bad" jpReport &&
-    grep -q "^jp: no profiles to report on in ${profiles_dir%/*}; run jpProfileTest first" "$work/no-profiles.log"; then
+    grep -q "^jp: no profiles to report on in ${profiles_dir%/*/*}; run jpProfileTest first" "$work/no-profiles.log"; then
     pass "no profiles: jpReport says so and succeeds"
 else
     fail "no profiles: jpReport says so and succeeds"; show "$work/no-profiles.log"
