@@ -128,8 +128,9 @@ final class TestTasks {
     List<Test> profilingTasks() {
         List<Test> tasks = new ArrayList<>();
         if (skipped) return tasks;
-        for (String name : originals.keySet()) {
-            Test task = (Test) project.getTasks().getByName(name);
+        // Every test task, realized now if Gradle had not yet: a build that only reports has
+        // configured none of them.
+        for (Test task : project.getTasks().withType(Test.class)) {
             if (extensionOf(task).getEnabled()) tasks.add(task);
         }
         return tasks;
