@@ -240,8 +240,21 @@ else
     show "$work/demo.log"; [[ -f $text ]] && show "$text" 15
 fi
 
-if gradle_run ide "$demo" jpIdeSetup; then
-    check_ide_settings jpIdeSetup "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" "$demo/build/jp/classes/main"
+# The demo's main class as the application plugin gives it, from an init script (the demo itself
+# has none), so that jpIdeSetup writes a run configuration for it beside the tests' one.
+cat >"$work/ide-main.gradle" <<'GRADLE'
+allprojects {
+    apply plugin: 'application'
+    if (GradleVersion.current() < GradleVersion.version('6.4')) {
+        mainClassName = 'org.example.leaderboard.Main'
+    } else {
+        application.mainClass.set('org.example.leaderboard.Main')
+    }
+}
+GRADLE
+if gradle_run ide "$demo" -I "$work/ide-main.gradle" jpIdeSetup; then
+    check_ide_settings jpIdeSetup "$demo" "JP gradle-demo" "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" \
+        "$demo/build/jp/classes/main" "$demo/build/classes/java/main"
 else
     fail "ide: jpIdeSetup prints the class path and JVM options"; show "$work/ide.log"
 fi

@@ -226,9 +226,17 @@ fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------
 if mvn_run ide "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main; then
-    check_ide_settings jp:ide "$demo/target/jp/ide.txt" "$demo/target/jp/profiles" "$demo/target/jp/classes"
+    check_ide_settings jp:ide "$demo" "JP maven-demo" "$demo/target/jp/ide.txt" "$demo/target/jp/profiles" \
+        "$demo/target/jp/classes" "$demo/target/classes"
 else
     fail "ide: jp:ide prints the class path and JVM options"; show "$work/ide.log"
+fi
+rm -rf "$demo/.run"
+if mvn_run ide-off "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main -Djp.ideFiles=false &&
+    [[ -f $demo/target/jp/ide.txt && ! -e $demo/.run ]]; then
+    pass "ide: jp:ide -Djp.ideFiles=false writes target/jp/ide.txt and no run configuration"
+else
+    fail "ide: jp:ide -Djp.ideFiles=false writes target/jp/ide.txt and no run configuration"; show "$work/ide-off.log"
 fi
 
 # --- 4. incremental work and jp.skip --------------------------------------------------------------
