@@ -17,7 +17,10 @@
 #      TestNG project (integration-tests/maven/testng-demo) each test method invocation has its
 #      context with its @BeforeMethod, a data provider's rows are told apart, @BeforeClass counts
 #      under the class, and two runs give identical per-test totals;
-#   3. jp:ide: the printed class path runs the application instrumented;
+#   3. jp:ide: the printed class path runs the application instrumented; the IntelliJ IDEA and
+#      Eclipse run configurations in .run/ parse, and java with exactly the class path and JVM
+#      options of each application configuration runs it instrumented; -Djp.ideFiles=false
+#      writes none;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
 #      its output; -Djp.skip skips with a message and the tests run on the compiler's classes;
