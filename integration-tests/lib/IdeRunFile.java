@@ -73,14 +73,18 @@ public class IdeRunFile {
         return found;
     }
 
-    /** Splits at spaces outside double quotes, which are dropped. */
+    /** Splits at spaces outside double quotes, which are dropped; {@code \"} is a quote kept. */
     private static List<String> split(String line) {
         List<String> options = new ArrayList<>();
         StringBuilder option = new StringBuilder();
         boolean quoted = false;
         boolean any = false;
-        for (char c : line.toCharArray()) {
-            if (c == '"') {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '\\' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                option.append('"');
+                i++;
+            } else if (c == '"') {
                 quoted = !quoted;
                 any = true;
             } else if (c == ' ' && !quoted) {

@@ -15,6 +15,7 @@ import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.plugins.annotations.ResolutionScope;
+import org.apache.maven.project.MavenProject;
 import org.codehaus.plexus.util.xml.Xpp3Dom;
 import org.jpprof.engine.AtomicFiles;
 import org.jpprof.engine.Classpaths;
@@ -106,15 +107,20 @@ public class IdeMojo extends AbstractInstrumentMojo {
 
     /** {@code jp.mainClass}, else the one the jar or exec plugin is configured with. */
     private String mainClass() {
-        if (mainClass != null) {
-            return mainClass;
-        }
-        String manifest = pluginSetting("org.apache.maven.plugins:maven-jar-plugin", "archive", "manifest", "mainClass");
-        return manifest != null ? manifest : pluginSetting("org.codehaus.mojo:exec-maven-plugin", "mainClass");
+        return mainClass != null ? mainClass : configuredMainClass(project);
     }
 
-    /** A value of a build plugin's configuration (the plugin's own, not an execution's), or null. */
-    private String pluginSetting(String plugin, String... path) {
+    /**
+     * The main class of maven-jar-plugin's manifest, else exec-maven-plugin's, as the POM
+     * configures the plugin itself (not one of its executions); or null.
+     */
+    static String configuredMainClass(MavenProject project) {
+        String manifest =
+                pluginSetting(project, "org.apache.maven.plugins:maven-jar-plugin", "archive", "manifest", "mainClass");
+        return manifest != null ? manifest : pluginSetting(project, "org.codehaus.mojo:exec-maven-plugin", "mainClass");
+    }
+
+    private static String pluginSetting(MavenProject project, String plugin, String... path) {
         Plugin declared = project.getPlugin(plugin);
         if (declared == null || !(declared.getConfiguration() instanceof Xpp3Dom)) {
             return null;

@@ -30,7 +30,7 @@ final class Xml {
 
     /**
      * JVM options as one line that both IDEs split back into the same options: an option holding
-     * a space is put in double quotes.
+     * a blank or a double quote is put in double quotes, with {@code \"} for each of its own.
      */
     static String commandLine(List<String> args) {
         StringBuilder out = new StringBuilder();
@@ -38,8 +38,8 @@ final class Xml {
             if (out.length() > 0) {
                 out.append(' ');
             }
-            boolean quote = arg.isEmpty() || arg.matches(".*\\s.*");
-            out.append(quote ? "\"" + arg + "\"" : arg);
+            boolean quote = arg.isEmpty() || arg.matches("(?s).*[\\s\"].*");
+            out.append(quote ? "\"" + arg.replace("\"", "\\\"") + "\"" : arg);
         }
         return out.toString();
     }
