@@ -147,12 +147,14 @@ check_demo_profiles() {
     fi
 }
 
-# check_ide_settings GOAL IDE-FILE PROFILES-DIR CLASSES-DIR: the IDE settings GOAL wrote (after its
-# build ran and logged to $work/ide.log) send profiles to PROFILES-DIR/ide, put CLASSES-DIR (the
-# instrumented classes) and the runtime jar on the class path, and that class path runs the demo
-# instrumented: it writes a profile that holds its hot spot.
+# check_ide_settings GOAL DIR NAME IDE-FILE PROFILES-DIR CLASSES-DIR ORIGINAL-CLASSES: what GOAL wrote
+# (after its run, logged in $work/ide.log) for the project in DIR, whose instrumented classes are in
+# CLASSES-DIR and compiler's in ORIGINAL-CLASSES: IDE-FILE names the class path and JVM options, and
+# the class path runs the demo's application instrumented; and the run configurations in DIR/.run
+# named NAME (`JP <project>`), IntelliJ IDEA's and Eclipse's, for the main class and for the tests,
+# are well-formed and run the application the same way (check_ide_run_file).
 check_ide_settings() {
-    local goal=$1 settings=$2 profiles=$3 classes=$4
+    local goal=$1 dir=$2 name=$3 settings=$4 profiles=$5 classes=$6 original=$7
     if ! grep -q "^vm.options=-Djp.output=$profiles/ide/ide-%p.jpprof" "$settings" ||
         ! grep -q "^main.classpath=$classes:.*jp-runtime-$version.jar$" "$settings"; then
         fail "ide: $goal prints the class path and JVM options"; show "$work/ide.log"
@@ -165,6 +167,53 @@ check_ide_settings() {
         pass "ide: $goal's class path runs the application instrumented"
     else
         fail "ide: $goal's class path runs the application instrumented"; show "$work/ide-run.log"
+    fi
+    check_ide_run_file "$goal" "$dir" "$dir/.run/$name Main.run.xml" "$profiles" "$classes" "$original"
+    check_ide_run_file "$goal" "$dir" "$dir/.run/$name Main.launch" "$profiles" "$classes"
+    local file listed
+    for file in "$dir/.run/$name tests.run.xml" "$dir/.run/$name tests.launch"; do
+        listed=$(java "$root/integration-tests/lib/IdeRunFile.java" "$file" "$dir" 2>&1 | sed -n 's/^cp //p')
+        if grep -qxF "$classes" <<<"$listed" && grep -q "/jp-junit-$version.jar$" <<<"$listed"; then
+            pass "ide: $goal wrote ${file#"$dir"/}, well-formed, with the instrumented classes and the test listeners"
+        else
+            fail "ide: $goal wrote ${file#"$dir"/}, well-formed, with the instrumented classes and the test listeners"
+            show "$work/ide.log"; [[ -f $file ]] && show "$file"
+        fi
+    done
+}
+
+# check_ide_run_file GOAL DIR FILE PROFILES-DIR CLASSES-DIR [ORIGINAL-CLASSES]: the run configuration
+# FILE (IntelliJ IDEA's .run.xml, whose class path entries go in front of the module's, here
+# ORIGINAL-CLASSES; or Eclipse's .launch, whose class path is whole) parses, puts CLASSES-DIR first
+# and names JP's runtime, and `java` with exactly its JVM options and class path runs its main class
+# instrumented, writing a profile into PROFILES-DIR/ide as the IDE would.
+check_ide_run_file() {
+    local goal=$1 dir=$2 file=$3 profiles=$4 classes=$5 original=${6:-} kind value main='' cp=() vm=() runs
+    local what="ide: $goal wrote ${file#"$dir"/}"
+    if ! java "$root/integration-tests/lib/IdeRunFile.java" "$file" "$dir" >"$work/ide-file.txt" 2>&1; then
+        fail "$what, well-formed"; show "$work/ide-file.txt"; show "$work/ide.log"
+        return
+    fi
+    while read -r kind value; do
+        case $kind in
+            main) main=$value ;;
+            cp) cp+=("$value") ;;
+            vm) vm+=("$value") ;;
+        esac
+    done <"$work/ide-file.txt"
+    [[ -n $original ]] && cp+=("$original")
+    if [[ ${cp[0]:-} != "$classes" ]] || ! printf '%s\n' "${cp[@]}" | grep -q "/jp-runtime-$version.jar$"; then
+        fail "$what, with the instrumented classes first and the runtime"; show "$work/ide-file.txt"
+        return
+    fi
+    rm -rf "$profiles/ide"
+    (cd "$dir" && java "${vm[@]}" -cp "$(IFS=:; echo "${cp[*]}")" "$main") >"$work/ide-run.log" 2>&1
+    runs=("$profiles"/ide/ide-*.jpprof)
+    if [[ -s ${runs[0]} ]] && "$jp" report "${runs[@]}" --format folded | grep -q 'Leaderboard.rank'; then
+        pass "$what; java with its class path and JVM options runs $main instrumented and writes ${runs[0]#"$dir"/}"
+    else
+        fail "$what; java with its class path and JVM options runs $main instrumented"
+        show "$work/ide-file.txt"; show "$work/ide-run.log"
     fi
 }
 

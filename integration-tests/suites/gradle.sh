@@ -15,7 +15,10 @@
 #      its tests on instrumented classes, the profile's hottest context is the quadratic sort,
 #      jpReport writes build/reports/jp/index.html (a complete HTML document) and report.txt
 #      (naming the sort), and the compiler output is untouched; two builds at once in one project
-#      each write a run of profiles of their own and report it alone;
+#      each write a run of profiles of their own and report it alone; jpIdeSetup's class path runs
+#      the application instrumented, its IntelliJ IDEA and Eclipse run configurations in .run/
+#      parse, and java with exactly the class path and JVM options of each application
+#      configuration runs it instrumented; `ideFiles = false` writes none;
 #   3a. per-test contexts under Gradle's JUnit 4 framework: each of the demo's tests is its own
 #      top-level context with its set-up inside, through a hooked copy of junit's jar in
 #      build/jp/junit (RunNotifier rewritten, every other entry the same, junit's jar untouched);
@@ -245,10 +248,34 @@ else
     show "$work/demo.log"; [[ -f $text ]] && show "$text" 15
 fi
 
-if gradle_run ide "$demo" jpIdeSetup; then
-    check_ide_settings jpIdeSetup "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" "$demo/build/jp/classes/main"
+# The demo's main class as the application plugin gives it, from an init script (the demo itself
+# has none), so that jpIdeSetup writes a run configuration for it beside the tests' one.
+cat >"$work/ide-main.gradle" <<'GRADLE'
+allprojects {
+    apply plugin: 'application'
+    if (GradleVersion.current() < GradleVersion.version('6.4')) {
+        mainClassName = 'org.example.leaderboard.Main'
+    } else {
+        application.mainClass.set('org.example.leaderboard.Main')
+    }
+}
+GRADLE
+if gradle_run ide "$demo" -I "$work/ide-main.gradle" jpIdeSetup; then
+    check_ide_settings jpIdeSetup "$demo" "JP gradle-demo" "$demo/build/jp/ide.txt" "$demo/build/jp/profiles" \
+        "$demo/build/jp/classes/main" "$demo/build/classes/java/main"
 else
     fail "ide: jpIdeSetup prints the class path and JVM options"; show "$work/ide.log"
+fi
+rm -rf "$demo/.run" "$demo/build/jp/ide.txt"
+cat >"$work/ide-off.gradle" <<'GRADLE'
+allprojects {
+    tasks.matching { it.name == 'jpIdeSetup' }.all { ideFiles = false }
+}
+GRADLE
+if gradle_run ide-off "$demo" -I "$work/ide-off.gradle" jpIdeSetup && [[ -f $demo/build/jp/ide.txt && ! -e $demo/.run ]]; then
+    pass "ide: jpIdeSetup { ideFiles = false } writes build/jp/ide.txt and no run configuration"
+else
+    fail "ide: jpIdeSetup { ideFiles = false } writes build/jp/ide.txt and no run configuration"; show "$work/ide-off.log"
 fi
 
 # --- 3b. two builds at once in one project --------------------------------------------------------

@@ -17,7 +17,10 @@
 #      TestNG project (integration-tests/maven/testng-demo) each test method invocation has its
 #      context with its @BeforeMethod, a data provider's rows are told apart, @BeforeClass counts
 #      under the class, and two runs give identical per-test totals;
-#   3. jp:ide: the printed class path runs the application instrumented;
+#   3. jp:ide: the printed class path runs the application instrumented; the IntelliJ IDEA and
+#      Eclipse run configurations in .run/ parse, and java with exactly the class path and JVM
+#      options of each application configuration runs it instrumented; -Djp.ideFiles=false
+#      writes none;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
 #      its output; -Djp.skip skips with a message and the tests run on the compiler's classes;
@@ -226,9 +229,17 @@ fi
 
 # --- 3. IDE ---------------------------------------------------------------------------------------
 if mvn_run ide "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main; then
-    check_ide_settings jp:ide "$demo/target/jp/ide.txt" "$demo/target/jp/profiles" "$demo/target/jp/classes"
+    check_ide_settings jp:ide "$demo" "JP maven-demo" "$demo/target/jp/ide.txt" "$demo/target/jp/profiles" \
+        "$demo/target/jp/classes" "$demo/target/classes"
 else
     fail "ide: jp:ide prints the class path and JVM options"; show "$work/ide.log"
+fi
+rm -rf "$demo/.run"
+if mvn_run ide-off "$demo" jp:ide -Djp.mainClass=org.example.leaderboard.Main -Djp.ideFiles=false &&
+    [[ -f $demo/target/jp/ide.txt && ! -e $demo/.run ]]; then
+    pass "ide: jp:ide -Djp.ideFiles=false writes target/jp/ide.txt and no run configuration"
+else
+    fail "ide: jp:ide -Djp.ideFiles=false writes target/jp/ide.txt and no run configuration"; show "$work/ide-off.log"
 fi
 
 # --- 4. incremental work and jp.skip --------------------------------------------------------------

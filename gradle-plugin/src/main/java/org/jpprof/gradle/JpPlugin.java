@@ -476,11 +476,17 @@ public class JpPlugin implements Plugin<Project> {
             task.setGroup(GROUP);
             task.setDescription(
                     "Prints the class path and JVM options of an IDE run configuration that runs"
-                            + " instrumented classes (also written to build/jp/ide.txt).");
+                            + " instrumented classes (also written to build/jp/ide.txt), and writes"
+                            + " IntelliJ IDEA and Eclipse run configurations into .run/.");
             SourceSet main = sourceSets.getByName(SourceSet.MAIN_SOURCE_SET_NAME);
             Test test = (Test) project.getTasks().getByName("test");
             task.setMainClasspath(instrumentedClasspath(main.getRuntimeClasspath(), false));
             task.setTestClasspath(instrumentedClasspath(test.getClasspath(), true));
+            task.setOriginalMainClasspath(main.getRuntimeClasspath());
+            task.setOriginalTestClasspath(test.getClasspath());
+            task.setIdeProjectDir(project.getRootDir());
+            task.setProjectDir(project.getProjectDir());
+            task.setProjectName(project.getName());
             task.dependsOn(instrumentTaskPaths());
             whenEvaluated(
                     new Action<Project>() {
@@ -497,10 +503,14 @@ public class JpPlugin implements Plugin<Project> {
                             }
                             task.setJvmArgs(jvmArgs);
                             task.setOutputFile(jpDir("ide.txt"));
-                            String mainClass = Compat.mainClass(project);
-                            if (mainClass != null) {
-                                task.setMainClassHint(mainClass);
+                            task.setMainClass(Compat.mainClass(project));
+                            // IntelliJ IDEA runs these from the root project before each launch.
+                            String prefix = project.getPath().equals(":") ? ":" : project.getPath() + ":";
+                            List<String> beforeRun = new ArrayList<>();
+                            for (SourceSet sourceSet : selectedSourceSets()) {
+                                beforeRun.add(prefix + instrumentTaskName(sourceSet));
                             }
+                            task.setBeforeRunTasks(beforeRun);
                         }
                     });
         }
