@@ -24,6 +24,10 @@
 #   5. a generated multi-module reactor (app depending on core) built with `mvn -T 2 verify
 #      jp:report`: each module profiled on its own instrumented classes, one report of both; the
 #      same with one jpDirectory for both modules and -T 4: refused, naming the module that has it;
+#   5b. integration-tests/maven/reactor-demo (app's test calls core): under `mvn test jp:report` and
+#      `mvn verify jp:report`, app's tests run core's classes instrumented (from core/target/classes,
+#      then from core's jar), so app's report has core's Fib.fib with the counts of core's report;
+#      core's jar keeps the compiler's classes; -Djp.reactorDependencies=false switches it off;
 #   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
 #      the second loading the plugin, and the engine's library, in a new class loader;
 #   6b. the regression gate: jp:baseline writes jp-baseline.txt, byte-identical over two clean
@@ -359,6 +363,55 @@ elif grep -q "jp: $shared/target/jp is the jpDirectory of org.acme:core ($shared
     pass "shared jpDirectory: mvn -T 4 verify refuses app's jpDirectory, which core has: $(grep -m1 -o 'jp: [^ ]* is the jpDirectory of [^:]*:[^ ]*' "$work/shared.log")"
 else
     fail "shared jpDirectory: the refusal names the directory and the module that has it"; show "$work/shared.log"
+fi
+
+# --- 5b. the modules a module depends on, instrumented in its tests --------------------------------
+# integration-tests/maven/reactor-demo: app's test calls core's Fib.fib(12) through app's Line.of,
+# core's test calls it directly. app's tests run on an instrumented copy of core (its target/classes
+# under `mvn test`, its jar under `mvn verify`), so app's report has Fib.fib with the counts of
+# core's report: 465 calls (2 fib(13) - 1), in the same 12 contexts, the same bytecodes.
+fib_hot() { # REPORT.TXT: own bytecodes, calls and contexts of Fib.fib, from the hot-methods table
+    sed -n '/^== Hot methods/,$p' "$1" | awk '$NF == "org.acme.core.Fib.fib(int):long" { print $1, $5, $6; exit }'
+}
+check_reactor() { # LOG WHAT: the reports of a `mvn <phase> jp:report` of $reactor, its log $work/LOG.log
+    local dir=$reactor what=$2 core_fib app_fib all_fib
+    core_fib=$(fib_hot "$dir/core/target/site/jp/report.txt")
+    app_fib=$(fib_hot "$dir/app/target/site/jp/report.txt")
+    all_fib=$(fib_hot "$dir/target/site/jp/report.txt")
+    if [[ $core_fib == *" 465 12" && $app_fib == "$core_fib" ]] && grep -q "$what -> target/jp/deps/org.acme.core/" "$work/$1.log" &&
+        grep -q 'org.acme.app.Line.of(int)' "$dir/target/site/jp/report.txt" && [[ $all_fib == *" 930 24" ]]; then
+        pass "reactor: $1: app's tests run core's classes instrumented ($what): Fib.fib in app's report.txt as in core's ($app_fib: bytecodes, calls, contexts); the reactor's report has both modules"
+    else
+        fail "reactor: $1: Fib.fib in app's report.txt as in core's (core: ${core_fib:-none}, app: ${app_fib:-none}, reactor: ${all_fib:-none})"
+        show "$work/$1.log"
+    fi
+}
+reactor=$work/reactor
+copy_project "$root/integration-tests/maven/reactor-demo" "$reactor"
+if mvn_run reactor "$reactor" test jp:report; then
+    check_reactor reactor "$reactor/core/target/classes"
+else
+    fail "reactor: mvn test jp:report"; show "$work/reactor.log" 40
+fi
+rm -rf "$reactor"/*/target/site
+if mvn_run reactor-verify "$reactor" verify jp:report; then
+    check_reactor reactor-verify "$reactor/core/target/core-1.0.0.jar"
+    mkdir -p "$work/reactor-jar"
+    if (cd "$work/reactor-jar" && jar -xf "$reactor/core/target/core-1.0.0.jar" org/acme/core/Fib.class) &&
+        cmp -s "$work/reactor-jar/org/acme/core/Fib.class" "$reactor/core/target/classes/org/acme/core/Fib.class"; then
+        pass "reactor: core's jar keeps the compiler's Fib.class"
+    else
+        fail "reactor: core's jar keeps the compiler's Fib.class"
+    fi
+else
+    fail "reactor: mvn verify jp:report"; show "$work/reactor-verify.log" 40
+fi
+if mvn_run reactor-off "$reactor" test jp:report -Djp.reactorDependencies=false &&
+    grep -q 'org.acme.app.Line.of(int)' "$reactor/app/target/site/jp/report.txt" &&
+    [[ -z $(fib_hot "$reactor/app/target/site/jp/report.txt") ]] && ! grep -q 'target/jp/deps/' "$work/reactor-off.log"; then
+    pass "reactor: -Djp.reactorDependencies=false: app's tests run core's classes as the reactor hands them over, uninstrumented"
+else
+    fail "reactor: -Djp.reactorDependencies=false leaves core's classes alone"; show "$work/reactor-off.log"
 fi
 
 # --- 6. two builds in one JVM ---------------------------------------------------------------------
