@@ -17,6 +17,9 @@
 #      TestNG project (integration-tests/maven/testng-demo) each test method invocation has its
 #      context with its @BeforeMethod, a data provider's rows are told apart, @BeforeClass counts
 #      under the class, and two runs give identical per-test totals;
+#   2d. the site report: `mvn site` with the plugin in <reporting> (maven-site-plugin 3.12.1, on
+#      Doxia 1, and 3.21.0, on Doxia 2) lists the JP report in project-reports.html, linking
+#      jp/index.html, which is there; with no profiles there is no link;
 #   3. jp:ide: the printed class path runs the application instrumented;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
@@ -128,6 +131,21 @@ testng=$work/testng
 copy_project "$root/integration-tests/maven/testng-demo" "$testng"
 mvn_run testng "$testng" verify
 testng_status=$?
+# jp:site-report in mvn site (2d): copies of the demo with its profiles, built while Maven fetches
+# the site plugins (Doxia 1 and Doxia 2 ones).
+site_copy() { # VERSION DIR: a copy of the tested demo, its profiles kept, the plugin in <reporting>
+    cp -r "$demo" "$2" &&
+        sed -i "0,/<plugins>/s||<plugins><plugin><artifactId>maven-site-plugin</artifactId><version>$1</version></plugin>|" "$2/pom.xml" &&
+        sed -i 's|</build>|</build><reporting><excludeDefaults>true</excludeDefaults><plugins><plugin><groupId>org.jpprof</groupId><artifactId>jp-maven-plugin</artifactId><version>${jp.version}</version></plugin></plugins></reporting>|' "$2/pom.xml" &&
+        rm -rf "$2/target/site"
+}
+site_versions=(3.12.1 3.21.0)
+site_status=()
+for v in "${site_versions[@]}"; do
+    site_copy "$v" "$work/site-$v"
+    mvn_run "site-$v" "$work/site-$v" site
+    site_status+=($?)
+done
 online=0
 
 read -r tests bad < <(test_counts "$demo/target/surefire-reports")
@@ -186,6 +204,28 @@ if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profi
     fi
 else
     fail "at once: mvn test-compile"; show "$work/twice-prepare.log"
+fi
+
+# --- 2d. the site report ------------------------------------------------------------------------
+# `mvn site` with the plugin in <reporting>: "Project Reports" link the JP report, jp/index.html,
+# written from the profiles of the earlier `mvn verify`; with no profiles, no link to a missing page.
+for i in "${!site_versions[@]}"; do
+    v=${site_versions[$i]} dir=$work/site-${site_versions[$i]}
+    link=$(grep -o '<a href="[^"]*"[^>]*>JP profile</a>' "$dir/target/site/project-reports.html" 2>/dev/null | head -1 | sed 's/<a href="\([^"]*\)".*/\1/')
+    if ((site_status[i] == 0)) && [[ $link == jp/index.html ]] && complete_page "$dir/target/site/$link" &&
+        grep -q 'Leaderboard' "$dir/target/site/jp/report.txt" && grep -q '"JP profile" report .*jp-maven-plugin:.*:site-report' "$work/site-$v.log"; then
+        pass "site: mvn site (maven-site-plugin $v): project-reports.html links the JP report, $link, which is there"
+    else
+        fail "site: mvn site (maven-site-plugin $v): project-reports.html links the JP report (link: ${link:-none})"; show "$work/site-$v.log"
+    fi
+done
+rm -rf "$work/site-3.12.1/target"
+if mvn_run site-none "$work/site-3.12.1" site && [[ ! -e $work/site-3.12.1/target/site/jp ]] &&
+    ! grep -qs 'jp/index.html' "$work/site-3.12.1/target/site/project-reports.html" &&
+    grep -q 'jp: no profiles in target/jp/profiles; the site lists no JP report' "$work/site-none.log"; then
+    pass "site: with no profiles, mvn site lists no JP report and says why"
+else
+    fail "site: with no profiles, mvn site lists no JP report"; show "$work/site-none.log"
 fi
 
 # --- 2c. per-test contexts -------------------------------------------------------------------------
