@@ -20,6 +20,9 @@
 #   2d. the site report: `mvn site` with the plugin in <reporting> (maven-site-plugin 3.12.1, on
 #      Doxia 1, and 3.21.0, on Doxia 2) lists the JP report in project-reports.html, linking
 #      jp/index.html, which is there; with no profiles there is no link;
+#   2e. a one-off run: on a copy of the demo whose POM names nothing of JP's,
+#      `mvn org.jpprof:jp-maven-plugin:<version>:profile package` profiles the tests with the calls
+#      and bytecodes of the configured demo's run, and the jar keeps the compiler's classes;
 #   3. jp:ide: the printed class path runs the application instrumented;
 #   4. incremental work: a second `mvn jp:instrument` rewrites nothing; an edited class is the only
 #      one rewritten and the output equals a clean build's byte for byte; a deleted class loses
@@ -226,6 +229,32 @@ if mvn_run site-none "$work/site-3.12.1" site && [[ ! -e $work/site-3.12.1/targe
     pass "site: with no profiles, mvn site lists no JP report and says why"
 else
     fail "site: with no profiles, mvn site lists no JP report"; show "$work/site-none.log"
+fi
+
+# --- 2e. a one-off run, the POM untouched ----------------------------------------------------------
+# A copy of the demo whose POM names nothing of JP's: `mvn org.jpprof:jp-maven-plugin:<v>:profile`
+# forks the lifecycle up to test with jp:instrument and Surefire on the instrumented classes, and
+# reports; every method has the calls and own bytecodes of the demo's own (configured) run. The
+# package phase after it in the same build packages the compiler's classes.
+hot_methods() { # REPORT.TXT: method, own bytecodes and calls of each row of the hot-methods table
+    sed -n '/^== Hot methods/,$p' "$1" | awk 'NR > 4 && NF >= 7 { print $NF, $1, $5 }' | sort
+}
+plain=$work/plain
+copy_project "$root/examples/maven-demo" "$plain"
+sed -i '/<!-- JP: instrument/,/<\/plugin>/d; /<classesDirectory>/,/<\/properties>/d; /<jp.version>/d' "$plain/pom.xml"
+hot_methods "$demo/target/site/jp/report.txt" >"$work/demo-hot.txt"
+if grep -q 'jpprof\|${jp\.' "$plain/pom.xml"; then
+    fail "one-off: the copy's POM still names JP"; grep -n 'jpprof\|${jp\.' "$plain/pom.xml"
+elif mvn_run plain "$plain" -Djp.bba=precise "org.jpprof:jp-maven-plugin:$version:profile" package &&
+    hot_methods "$plain/target/site/jp/report.txt" >"$work/plain-hot.txt" && [[ -s $work/plain-hot.txt ]] &&
+    cmp -s "$work/demo-hot.txt" "$work/plain-hot.txt" && grep -q '> \[jp\]test @ maven-demo' "$work/plain.log" &&
+    ! grep -q '\[WARNING\] jp: ' "$work/plain.log" &&
+    (cd "$work" && rm -rf plain-jar && mkdir plain-jar && cd plain-jar && jar -xf "$plain/target/maven-demo-1.0.0.jar") &&
+    diff -r "$plain/target/classes/org" "$work/plain-jar/org" >/dev/null; then
+    pass "one-off: mvn org.jpprof:jp-maven-plugin:$version:profile package on a POM without JP: $(wc -l <"$work/plain-hot.txt") methods with the calls and bytecodes of the configured demo's run; the jar holds the compiler's classes"
+else
+    fail "one-off: jp:profile on a POM without JP profiles the tests as the configured demo does"
+    diff "$work/demo-hot.txt" "$work/plain-hot.txt" | head; show "$work/plain.log"
 fi
 
 # --- 2c. per-test contexts -------------------------------------------------------------------------

@@ -66,7 +66,7 @@ public class InstrumentMojo extends AbstractInstrumentMojo {
         }
         // jp:instrument-test, later in the build, points this at the instrumented test classes.
         setProperties(TestProperties.original(project.getProperties(), classesDirectory, testClassesDirectory));
-        if (!surefireUsesInstrumentedClasses()) {
+        if (!classesDirectoryByFork && !surefireUsesInstrumentedClasses()) {
             getLog().info("jp: Surefire's classesDirectory is not ${" + TestProperties.CLASSES + "}, so the tests "
                     + "run on " + relative(classesDirectory) + " (see docs/maven.md for the POM snippet)");
         }
