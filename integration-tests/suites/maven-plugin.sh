@@ -34,6 +34,7 @@
 #      `mvn verify jp:report`, app's tests run core's classes instrumented (from core/target/classes,
 #      then from core's jar), so app's report has core's Fib.fib with the counts of core's report;
 #      core's jar keeps the compiler's classes; -Djp.reactorDependencies=false switches it off;
+#      the one-off jp:profile on a copy without JP in its POMs gives app the same counts;
 #   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
 #      the second loading the plugin, and the engine's library, in a new class loader;
 #   6b. the regression gate: jp:baseline writes jp-baseline.txt, byte-identical over two clean
@@ -481,6 +482,25 @@ if mvn_run reactor-off "$reactor" test jp:report -Djp.reactorDependencies=false 
     pass "reactor: -Djp.reactorDependencies=false: app's tests run core's classes as the reactor hands them over, uninstrumented"
 else
     fail "reactor: -Djp.reactorDependencies=false leaves core's classes alone"; show "$work/reactor-off.log"
+fi
+# The one-off jp:profile in the same reactor with nothing of JP's in its POMs: app's report again
+# has Fib.fib with core's counts.
+plain_reactor=$work/plain-reactor
+copy_project "$root/integration-tests/maven/reactor-demo" "$plain_reactor"
+# Drops the <plugin> of org.jpprof and Surefire's <classesDirectory>.
+awk '/<plugin>$/ { held = $0; next }
+     held != "" { if ($0 ~ /org\.jpprof/) skip = 1; else print held; held = "" }
+     skip { if ($0 ~ /<\/plugin>/) skip = 0; next }
+     !/<classesDirectory>/ { print }' "$root/integration-tests/maven/reactor-demo/pom.xml" >"$plain_reactor/pom.xml"
+if grep -q 'jpprof\|${jp\.' "$plain_reactor/pom.xml"; then
+    fail "reactor: one-off: the copy's POM still names JP"; grep -n 'jpprof\|${jp\.' "$plain_reactor/pom.xml"
+elif mvn_run plain-reactor "$plain_reactor" -Djp.bba=precise "org.jpprof:jp-maven-plugin:$version:profile" &&
+    [[ $(fib_hot "$plain_reactor/app/target/site/jp/report.txt") == "$(fib_hot "$reactor/core/target/site/jp/report.txt")" ]] &&
+    grep -q 'jp: reactor-demo is a pom module, with no tests to profile' "$work/plain-reactor.log"; then
+    pass "reactor: one-off: jp:profile on the reactor with no JP in its POMs: Fib.fib in app's report as in core's ($(fib_hot "$plain_reactor/app/target/site/jp/report.txt"))"
+else
+    fail "reactor: one-off: jp:profile on the reactor with no JP in its POMs (app: $(fib_hot "$plain_reactor/app/target/site/jp/report.txt" 2>/dev/null))"
+    show "$work/plain-reactor.log"
 fi
 
 # --- 6. two builds in one JVM ---------------------------------------------------------------------

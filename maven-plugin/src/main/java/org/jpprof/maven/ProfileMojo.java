@@ -26,6 +26,10 @@ import org.apache.maven.project.MavenProject;
 public class ProfileMojo extends ReportMojo {
     @Override
     protected void run() throws MojoExecutionException {
+        if ("pom".equals(project.getPackaging())) {
+            getLog().info("jp: " + project.getArtifactId() + " is a pom module, with no tests to profile");
+            return;
+        }
         MavenProject forked = project.getExecutionProject();
         String run = forked == null ? null : forked.getProperties().getProperty(AbstractInstrumentMojo.PROFILES_RUN);
         if (run != null) {
