@@ -17,6 +17,12 @@
 #      TestNG project (integration-tests/maven/testng-demo) each test method invocation has its
 #      context with its @BeforeMethod, a data provider's rows are told apart, @BeforeClass counts
 #      under the class, and two runs give identical per-test totals;
+#   2d. the site report: `mvn site` with the plugin in <reporting> (maven-site-plugin 3.12.1, on
+#      Doxia 1, and 3.21.0, on Doxia 2) lists the JP report in project-reports.html, linking
+#      jp/index.html, which is there; with no profiles there is no link;
+#   2e. a one-off run: on a copy of the demo whose POM names nothing of JP's,
+#      `mvn org.jpprof:jp-maven-plugin:<version>:profile package` profiles the tests with the calls
+#      and bytecodes of the configured demo's run, and the jar keeps the compiler's classes;
 #   3. jp:ide: the printed class path runs the application instrumented; the IntelliJ IDEA and
 #      Eclipse run configurations in .run/ parse, and java with exactly the class path and JVM
 #      options of each application configuration runs it instrumented; -Djp.ideFiles=false
@@ -27,6 +33,11 @@
 #   5. a generated multi-module reactor (app depending on core) built with `mvn -T 2 verify
 #      jp:report`: each module profiled on its own instrumented classes, one report of both; the
 #      same with one jpDirectory for both modules and -T 4: refused, naming the module that has it;
+#   5b. integration-tests/maven/reactor-demo (app's test calls core): under `mvn test jp:report` and
+#      `mvn verify jp:report`, app's tests run core's classes instrumented (from core/target/classes,
+#      then from core's jar), so app's report has core's Fib.fib with the counts of core's report;
+#      core's jar keeps the compiler's classes; -Djp.reactorDependencies=false switches it off;
+#      the one-off jp:profile on a copy without JP in its POMs gives app the same counts;
 #   6. two builds in a row in one JVM (Maven embedded twice, integration-tests/maven/EmbeddedTwice.java),
 #      the second loading the plugin, and the engine's library, in a new class loader;
 #   6b. the regression gate: jp:baseline writes jp-baseline.txt, byte-identical over two clean
@@ -127,6 +138,21 @@ testng=$work/testng
 copy_project "$root/integration-tests/maven/testng-demo" "$testng"
 mvn_run testng "$testng" verify
 testng_status=$?
+# jp:site-report in mvn site (2d): copies of the demo with its profiles, built while Maven fetches
+# the site plugins (Doxia 1 and Doxia 2 ones).
+site_copy() { # VERSION DIR: a copy of the tested demo, its profiles kept, the plugin in <reporting>
+    cp -r "$demo" "$2" &&
+        sed -i "0,/<plugins>/s||<plugins><plugin><artifactId>maven-site-plugin</artifactId><version>$1</version></plugin>|" "$2/pom.xml" &&
+        sed -i 's|</build>|</build><reporting><excludeDefaults>true</excludeDefaults><plugins><plugin><groupId>org.jpprof</groupId><artifactId>jp-maven-plugin</artifactId><version>${jp.version}</version></plugin></plugins></reporting>|' "$2/pom.xml" &&
+        rm -rf "$2/target/site"
+}
+site_versions=(3.12.1 3.21.0)
+site_status=()
+for v in "${site_versions[@]}"; do
+    site_copy "$v" "$work/site-$v"
+    mvn_run "site-$v" "$work/site-$v" site
+    site_status+=($?)
+done
 online=0
 
 read -r tests bad < <(test_counts "$demo/target/surefire-reports")
@@ -185,6 +211,54 @@ if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profi
     fi
 else
     fail "at once: mvn test-compile"; show "$work/twice-prepare.log"
+fi
+
+# --- 2d. the site report ------------------------------------------------------------------------
+# `mvn site` with the plugin in <reporting>: "Project Reports" link the JP report, jp/index.html,
+# written from the profiles of the earlier `mvn verify`; with no profiles, no link to a missing page.
+for i in "${!site_versions[@]}"; do
+    v=${site_versions[$i]} dir=$work/site-${site_versions[$i]}
+    link=$(grep -o '<a href="[^"]*"[^>]*>JP profile</a>' "$dir/target/site/project-reports.html" 2>/dev/null | head -1 | sed 's/<a href="\([^"]*\)".*/\1/')
+    if ((site_status[i] == 0)) && [[ $link == jp/index.html ]] && complete_page "$dir/target/site/$link" &&
+        grep -q 'Leaderboard' "$dir/target/site/jp/report.txt" && grep -q '"JP profile" report .*jp-maven-plugin:.*:site-report' "$work/site-$v.log"; then
+        pass "site: mvn site (maven-site-plugin $v): project-reports.html links the JP report, $link, which is there"
+    else
+        fail "site: mvn site (maven-site-plugin $v): project-reports.html links the JP report (link: ${link:-none})"; show "$work/site-$v.log"
+    fi
+done
+rm -rf "$work/site-3.12.1/target"
+if mvn_run site-none "$work/site-3.12.1" site && [[ ! -e $work/site-3.12.1/target/site/jp ]] &&
+    ! grep -qs 'jp/index.html' "$work/site-3.12.1/target/site/project-reports.html" &&
+    grep -q 'jp: no profiles in target/jp/profiles; the site lists no JP report' "$work/site-none.log"; then
+    pass "site: with no profiles, mvn site lists no JP report and says why"
+else
+    fail "site: with no profiles, mvn site lists no JP report"; show "$work/site-none.log"
+fi
+
+# --- 2e. a one-off run, the POM untouched ----------------------------------------------------------
+# A copy of the demo whose POM names nothing of JP's: `mvn org.jpprof:jp-maven-plugin:<v>:profile`
+# forks the lifecycle up to test with jp:instrument and Surefire on the instrumented classes, and
+# reports; every method has the calls and own bytecodes of the demo's own (configured) run. The
+# package phase after it in the same build packages the compiler's classes.
+hot_methods() { # REPORT.TXT: method, own bytecodes and calls of each row of the hot-methods table
+    sed -n '/^== Hot methods/,$p' "$1" | awk 'NR > 4 && NF >= 7 { print $NF, $1, $5 }' | sort
+}
+plain=$work/plain
+copy_project "$root/examples/maven-demo" "$plain"
+sed -i '/<!-- JP: instrument/,/<\/plugin>/d; /<classesDirectory>/,/<\/properties>/d; /<jp.version>/d' "$plain/pom.xml"
+hot_methods "$demo/target/site/jp/report.txt" >"$work/demo-hot.txt"
+if grep -q 'jpprof\|${jp\.' "$plain/pom.xml"; then
+    fail "one-off: the copy's POM still names JP"; grep -n 'jpprof\|${jp\.' "$plain/pom.xml"
+elif mvn_run plain "$plain" -Djp.bba=precise "org.jpprof:jp-maven-plugin:$version:profile" package &&
+    hot_methods "$plain/target/site/jp/report.txt" >"$work/plain-hot.txt" && [[ -s $work/plain-hot.txt ]] &&
+    cmp -s "$work/demo-hot.txt" "$work/plain-hot.txt" && grep -q '> \[jp\]test @ maven-demo' "$work/plain.log" &&
+    ! grep -q '\[WARNING\] jp: ' "$work/plain.log" &&
+    (cd "$work" && rm -rf plain-jar && mkdir plain-jar && cd plain-jar && jar -xf "$plain/target/maven-demo-1.0.0.jar") &&
+    diff -r "$plain/target/classes/org" "$work/plain-jar/org" >/dev/null; then
+    pass "one-off: mvn org.jpprof:jp-maven-plugin:$version:profile package on a POM without JP: $(wc -l <"$work/plain-hot.txt") methods with the calls and bytecodes of the configured demo's run; the jar holds the compiler's classes"
+else
+    fail "one-off: jp:profile on a POM without JP profiles the tests as the configured demo does"
+    diff "$work/demo-hot.txt" "$work/plain-hot.txt" | head; show "$work/plain.log"
 fi
 
 # --- 2c. per-test contexts -------------------------------------------------------------------------
@@ -370,6 +444,74 @@ elif grep -q "jp: $shared/target/jp is the jpDirectory of org.acme:core ($shared
     pass "shared jpDirectory: mvn -T 4 verify refuses app's jpDirectory, which core has: $(grep -m1 -o 'jp: [^ ]* is the jpDirectory of [^:]*:[^ ]*' "$work/shared.log")"
 else
     fail "shared jpDirectory: the refusal names the directory and the module that has it"; show "$work/shared.log"
+fi
+
+# --- 5b. the modules a module depends on, instrumented in its tests --------------------------------
+# integration-tests/maven/reactor-demo: app's test calls core's Fib.fib(12) through app's Line.of,
+# core's test calls it directly. app's tests run on an instrumented copy of core (its target/classes
+# under `mvn test`, its jar under `mvn verify`), so app's report has Fib.fib with the counts of
+# core's report: 465 calls (2 fib(13) - 1), in the same 12 contexts, the same bytecodes.
+fib_hot() { # REPORT.TXT: own bytecodes, calls and contexts of Fib.fib, from the hot-methods table
+    sed -n '/^== Hot methods/,$p' "$1" | awk '$NF == "org.acme.core.Fib.fib(int):long" { print $1, $5, $6; exit }'
+}
+check_reactor() { # LOG WHAT: the reports of a `mvn <phase> jp:report` of $reactor, its log $work/LOG.log
+    local dir=$reactor what=$2 core_fib app_fib all_fib
+    core_fib=$(fib_hot "$dir/core/target/site/jp/report.txt")
+    app_fib=$(fib_hot "$dir/app/target/site/jp/report.txt")
+    all_fib=$(fib_hot "$dir/target/site/jp/report.txt")
+    if [[ $core_fib == *" 465 12" && $app_fib == "$core_fib" ]] && grep -q "$what -> target/jp/deps/org.acme.core/" "$work/$1.log" &&
+        grep -q 'org.acme.app.Line.of(int)' "$dir/target/site/jp/report.txt" && [[ $all_fib == *" 930 24" ]]; then
+        pass "reactor: $1: app's tests run core's classes instrumented ($what): Fib.fib in app's report.txt as in core's ($app_fib: bytecodes, calls, contexts); the reactor's report has both modules"
+    else
+        fail "reactor: $1: Fib.fib in app's report.txt as in core's (core: ${core_fib:-none}, app: ${app_fib:-none}, reactor: ${all_fib:-none})"
+        show "$work/$1.log"
+    fi
+}
+reactor=$work/reactor
+copy_project "$root/integration-tests/maven/reactor-demo" "$reactor"
+if mvn_run reactor "$reactor" test jp:report; then
+    check_reactor reactor "$reactor/core/target/classes"
+else
+    fail "reactor: mvn test jp:report"; show "$work/reactor.log" 40
+fi
+rm -rf "$reactor"/*/target/site
+if mvn_run reactor-verify "$reactor" verify jp:report; then
+    check_reactor reactor-verify "$reactor/core/target/core-1.0.0.jar"
+    mkdir -p "$work/reactor-jar"
+    if (cd "$work/reactor-jar" && jar -xf "$reactor/core/target/core-1.0.0.jar" org/acme/core/Fib.class) &&
+        cmp -s "$work/reactor-jar/org/acme/core/Fib.class" "$reactor/core/target/classes/org/acme/core/Fib.class"; then
+        pass "reactor: core's jar keeps the compiler's Fib.class"
+    else
+        fail "reactor: core's jar keeps the compiler's Fib.class"
+    fi
+else
+    fail "reactor: mvn verify jp:report"; show "$work/reactor-verify.log" 40
+fi
+if mvn_run reactor-off "$reactor" test jp:report -Djp.reactorDependencies=false &&
+    grep -q 'org.acme.app.Line.of(int)' "$reactor/app/target/site/jp/report.txt" &&
+    [[ -z $(fib_hot "$reactor/app/target/site/jp/report.txt") ]] && ! grep -q 'target/jp/deps/' "$work/reactor-off.log"; then
+    pass "reactor: -Djp.reactorDependencies=false: app's tests run core's classes as the reactor hands them over, uninstrumented"
+else
+    fail "reactor: -Djp.reactorDependencies=false leaves core's classes alone"; show "$work/reactor-off.log"
+fi
+# The one-off jp:profile in the same reactor with nothing of JP's in its POMs: app's report again
+# has Fib.fib with core's counts.
+plain_reactor=$work/plain-reactor
+copy_project "$root/integration-tests/maven/reactor-demo" "$plain_reactor"
+# Drops the <plugin> of org.jpprof and Surefire's <classesDirectory>.
+awk '/<plugin>$/ { held = $0; next }
+     held != "" { if ($0 ~ /org\.jpprof/) skip = 1; else print held; held = "" }
+     skip { if ($0 ~ /<\/plugin>/) skip = 0; next }
+     !/<classesDirectory>/ { print }' "$root/integration-tests/maven/reactor-demo/pom.xml" >"$plain_reactor/pom.xml"
+if grep -q 'jpprof\|${jp\.' "$plain_reactor/pom.xml"; then
+    fail "reactor: one-off: the copy's POM still names JP"; grep -n 'jpprof\|${jp\.' "$plain_reactor/pom.xml"
+elif mvn_run plain-reactor "$plain_reactor" -Djp.bba=precise "org.jpprof:jp-maven-plugin:$version:profile" &&
+    [[ $(fib_hot "$plain_reactor/app/target/site/jp/report.txt") == "$(fib_hot "$reactor/core/target/site/jp/report.txt")" ]] &&
+    grep -q 'jp: reactor-demo is a pom module, with no tests to profile' "$work/plain-reactor.log"; then
+    pass "reactor: one-off: jp:profile on the reactor with no JP in its POMs: Fib.fib in app's report as in core's ($(fib_hot "$plain_reactor/app/target/site/jp/report.txt"))"
+else
+    fail "reactor: one-off: jp:profile on the reactor with no JP in its POMs (app: $(fib_hot "$plain_reactor/app/target/site/jp/report.txt" 2>/dev/null))"
+    show "$work/plain-reactor.log"
 fi
 
 # --- 6. two builds in one JVM ---------------------------------------------------------------------

@@ -85,6 +85,16 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     @Parameter(property = "jp.granularity")
     protected String granularity;
 
+    /**
+     * Whether the build, not the POM, points Surefire's {@code classesDirectory} at the instrumented
+     * classes: set by the lifecycle that {@code jp:profile} forks, so that the POM is not asked for
+     * {@code <classesDirectory>${jp.classesDirectory}</classesDirectory>}.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(defaultValue = "false")
+    protected boolean classesDirectoryByFork;
+
     /** Instruments {@code input} into {@code output}, with the cache {@code jp/cache/<name>}. */
     protected InstrumentResult instrument(File input, File output, String name)
             throws MojoExecutionException, MojoFailureException {
@@ -224,7 +234,7 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
         setProperties(TestProperties.runtime(
                 project.getProperties(), session.getUserProperties(), runtimeJar, listenersJar, jvmArgs));
         Plugin surefire = project.getPlugin("org.apache.maven.plugins:" + SurefireSettings.ARTIFACT);
-        for (String warning : SurefireSettings.warnings(surefire, session.getUserProperties())) {
+        for (String warning : SurefireSettings.warnings(surefire, session.getUserProperties(), classesDirectoryByFork)) {
             getLog().warn("jp: " + warning + " (docs/maven.md, \"Running the tests on instrumented classes\")");
         }
     }

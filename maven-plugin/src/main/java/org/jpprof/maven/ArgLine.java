@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Surefire's {@code argLine} and {@code maven.test.additionalClasspath}, with JP's part added to
- * what the build already has. Surefire splits the argLine like a shell does (double quotes group),
- * and the class path at commas.
+ * Surefire's {@code argLine}, and its comma-separated lists ({@code maven.test.additionalClasspath},
+ * {@code maven.test.dependency.excludes}), with JP's part added to what the build already has.
+ * Surefire splits the argLine like a shell does (double quotes group), and the lists at commas.
  */
 final class ArgLine {
     private ArgLine() {}
@@ -59,23 +59,24 @@ final class ArgLine {
     }
 
     /**
-     * Adds a jar to a comma-separated class path, unless it is there already.
+     * Adds an item (a class path element, an excluded dependency) to a comma-separated list, at
+     * its end, unless it is there already.
      *
-     * @param existing the class path the build has, or {@code null}
-     * @param jar the jar
-     * @return the new class path
+     * @param existing the list the build has, or {@code null}
+     * @param item the item
+     * @return the new list
      */
-    static String appendClasspath(String existing, String jar) {
-        List<String> elements = new ArrayList<>();
+    static String appendItem(String existing, String item) {
+        List<String> items = new ArrayList<>();
         if (existing != null) {
             for (String element : existing.split(",")) {
                 String trimmed = element.trim();
-                if (!trimmed.isEmpty() && !trimmed.equals(jar)) {
-                    elements.add(trimmed);
+                if (!trimmed.isEmpty() && !trimmed.equals(item)) {
+                    items.add(trimmed);
                 }
             }
         }
-        elements.add(jar);
-        return String.join(",", elements);
+        items.add(item);
+        return String.join(",", items);
     }
 }

@@ -27,6 +27,8 @@ import org.jpprof.engine.ReportRequest;
  * every module: each module with profiles gets its own report, and the top project's
  * {@code target/site/jp/} gets the report of all of them together. Bound to a phase in a module's
  * POM, it reports that module.
+ *
+ * <p>{@link SiteReportMojo} is the same report as a report of {@code mvn site}.
  */
 @Mojo(name = "report", defaultPhase = LifecyclePhase.VERIFY, aggregator = true, threadSafe = true)
 public class ReportMojo extends AbstractJpMojo {
@@ -45,9 +47,7 @@ public class ReportMojo extends AbstractJpMojo {
     @Override
     protected void run() throws MojoExecutionException {
         ReportRequest.Metric chosen = Reports.metric(metric);
-        List<MavenProject> projects = project.isExecutionRoot() && reactorProjects.size() > 1
-                ? reactorProjects
-                : Collections.singletonList(project);
+        List<MavenProject> projects = projects();
         List<File> all = new ArrayList<>();
         for (MavenProject module : projects) {
             List<File> profiles = profilesOf(module);
@@ -62,6 +62,13 @@ public class ReportMojo extends AbstractJpMojo {
             return;
         }
         write(all, chosen, outputDirectory, project);
+    }
+
+    /** The projects to report: the reactor's at its top, else this one. */
+    protected List<MavenProject> projects() {
+        return project.isExecutionRoot() && reactorProjects.size() > 1
+                ? reactorProjects
+                : Collections.singletonList(project);
     }
 
     private void write(List<File> profiles, ReportRequest.Metric chosen, File dir, MavenProject module)

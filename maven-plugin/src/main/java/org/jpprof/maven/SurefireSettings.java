@@ -30,6 +30,18 @@ final class SurefireSettings {
      * @return the warnings, none when JP's settings reach the tests
      */
     static List<String> warnings(Plugin surefire, Properties user) {
+        return warnings(surefire, user, false);
+    }
+
+    /**
+     * @param surefire the project's Surefire plugin, or {@code null} when the POM does not name it
+     * @param user the build's user properties ({@code -D} on the command line)
+     * @param classesDirectorySet whether the build, not the POM, gives Surefire the instrumented
+     *     classes (the lifecycle that {@code jp:profile} forks), so that the POM needs no
+     *     {@code <classesDirectory>}
+     * @return the warnings, none when JP's settings reach the tests
+     */
+    static List<String> warnings(Plugin surefire, Properties user, boolean classesDirectorySet) {
         List<Xpp3Dom> configurations = new ArrayList<>();
         if (surefire != null) {
             add(configurations, surefire.getConfiguration());
@@ -53,7 +65,7 @@ final class SurefireSettings {
                     + "</additionalClasspathElement> and ${jp.junitJar}");
         }
         String classes = value(configurations, "classesDirectory");
-        if (classes == null || !classes.contains(TestProperties.CLASSES)) {
+        if (!classesDirectorySet && (classes == null || !classes.contains(TestProperties.CLASSES))) {
             warnings.add("the tests run on " + (classes == null ? "the compiler's classes" : classes)
                     + ", not the instrumented ones: give " + ARTIFACT
                     + " <classesDirectory>${jp.classesDirectory}</classesDirectory>");

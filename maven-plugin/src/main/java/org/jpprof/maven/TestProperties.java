@@ -19,7 +19,9 @@ import java.util.Properties;
  *       composes its argLine itself ({@code @{jp.argLine} -Xmx1g});
  *   <li>{@code maven.test.additionalClasspath}, Surefire's own property, with the runtime jar
  *       and the test listeners' jar added, and {@code jp.runtimeJar} and {@code jp.junitJar},
- *       each jar alone.
+ *       each jar alone;
+ *   <li>{@code maven.test.dependency.excludes}, Surefire's own property, with the modules of the
+ *       build whose instrumented copies {@code maven.test.additionalClasspath} then carries.
  * </ul>
  *
  * A mojo's parameters see these because Maven evaluates {@code ${...}} in a plugin's configuration
@@ -33,6 +35,7 @@ final class TestProperties {
     static final String LISTENERS_JAR = "jp.junitJar";
     static final String SUREFIRE_ARG_LINE = "argLine";
     static final String SUREFIRE_CLASSPATH = "maven.test.additionalClasspath";
+    static final String SUREFIRE_EXCLUDES = "maven.test.dependency.excludes";
 
     private TestProperties() {}
 
@@ -56,7 +59,33 @@ final class TestProperties {
                 lookup(project, user, SUREFIRE_ARG_LINE), project.getProperty(ARG_LINE), jp));
         String jar = runtimeJar.getAbsolutePath();
         out.put(RUNTIME_JAR, jar);
-        putListeners(out, ArgLine.appendClasspath(lookup(project, user, SUREFIRE_CLASSPATH), jar), listenersJar);
+        putListeners(out, ArgLine.appendItem(lookup(project, user, SUREFIRE_CLASSPATH), jar), listenersJar);
+        return out;
+    }
+
+    /**
+     * The properties that run the tests on instrumented copies of other modules of the build: the
+     * originals are left out of the test class path, and the copies added to it. Called after
+     * {@link #runtime}, whose class path it extends.
+     *
+     * @param project the project's properties, as they are now
+     * @param user the build's user properties
+     * @param dependencies the instrumented dependencies
+     * @return the properties to set on the project
+     */
+    static Map<String, String> reactorDependencies(
+            Properties project, Properties user, List<ReactorDependencies.Dependency> dependencies) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String excludes = lookup(project, user, SUREFIRE_EXCLUDES);
+        String classpath = project.getProperty(SUREFIRE_CLASSPATH);
+        for (ReactorDependencies.Dependency dependency : dependencies) {
+            excludes = ArgLine.appendItem(excludes, dependency.id);
+            classpath = ArgLine.appendItem(classpath, dependency.classpathElement.getAbsolutePath());
+        }
+        if (!dependencies.isEmpty()) {
+            out.put(SUREFIRE_EXCLUDES, excludes);
+            out.put(SUREFIRE_CLASSPATH, classpath);
+        }
         return out;
     }
 
@@ -79,7 +108,7 @@ final class TestProperties {
     private static void putListeners(Map<String, String> out, String classpath, File listenersJar) {
         String jar = listenersJar.getAbsolutePath();
         out.put(LISTENERS_JAR, jar);
-        out.put(SUREFIRE_CLASSPATH, ArgLine.appendClasspath(classpath, jar));
+        out.put(SUREFIRE_CLASSPATH, ArgLine.appendItem(classpath, jar));
     }
 
     /**

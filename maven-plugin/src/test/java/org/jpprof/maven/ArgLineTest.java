@@ -33,8 +33,8 @@ class ArgLineTest {
 
     @Test
     void runtime_jar_is_appended_to_the_class_path_once() {
-        assertEquals("/r.jar", ArgLine.appendClasspath(null, "/r.jar"));
-        assertEquals("/a.jar,/b,/r.jar", ArgLine.appendClasspath("/a.jar, /b", "/r.jar"));
-        assertEquals("/a.jar,/r.jar", ArgLine.appendClasspath("/r.jar,/a.jar", "/r.jar"));
+        assertEquals("/r.jar", ArgLine.appendItem(null, "/r.jar"));
+        assertEquals("/a.jar,/b,/r.jar", ArgLine.appendItem("/a.jar, /b", "/r.jar"));
+        assertEquals("/a.jar,/r.jar", ArgLine.appendItem("/r.jar,/a.jar", "/r.jar"));
     }
 }

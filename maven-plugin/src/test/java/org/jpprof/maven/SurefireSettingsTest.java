@@ -63,6 +63,7 @@ class SurefireSettingsTest {
 
     @Test
     void withoutTheInstrumentedClassesTheTestsRunOnTheCompilers() throws Exception {
+        assertEquals(Collections.<String>emptyList(), SurefireSettings.warnings(null, new Properties(), true));
         assertTrue(SurefireSettings.warnings(null, new Properties()).get(0).contains("the compiler's classes"));
         List<String> warnings = SurefireSettings.warnings(
                 surefire("<classesDirectory>${project.build.outputDirectory}</classesDirectory>"), new Properties());

@@ -2,11 +2,22 @@ package org.jpprof.maven;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.maven.artifact.Artifact;
+import org.apache.maven.artifact.DefaultArtifact;
+import org.apache.maven.artifact.handler.DefaultArtifactHandler;
+import org.apache.maven.model.Model;
+import org.apache.maven.project.MavenProject;
 import org.junit.jupiter.api.Test;
 
 class TestPropertiesTest {
@@ -71,5 +82,32 @@ class TestPropertiesTest {
         Map<String, String> again = TestProperties.listeners(project, new Properties(), LISTENERS);
         assertEquals("/lib/extra.jar," + LISTENERS.getAbsolutePath(), again.get("maven.test.additionalClasspath"));
         assertEquals(LISTENERS.getAbsolutePath(), again.get("jp.junitJar"));
+    }
+
+    @Test
+    void reactor_dependencies_are_excluded_and_their_copies_added_after_the_runtime() throws IOException {
+        Path classes = Files.createTempDirectory("core-classes");
+        try {
+            Artifact core = new DefaultArtifact("org.acme", "core",
+                    "1", "compile", "jar", null, new DefaultArtifactHandler("jar"));
+            core.setFile(classes.toFile());
+            Model model = new Model();
+            model.setGroupId("org.acme");
+            model.setArtifactId("core");
+            model.setVersion("1");
+            List<ReactorDependencies.Dependency> dependencies = ReactorDependencies.of(
+                    Arrays.asList(core), Arrays.asList(new MavenProject(model)), new File("/p/target/jp"));
+            Properties project = new Properties();
+            project.putAll(TestProperties.runtime(project, new Properties(), JAR, LISTENERS, Arrays.asList("-Djp.output=x")));
+            Properties user = new Properties();
+            user.setProperty("maven.test.dependency.excludes", "org.other:lib");
+            Map<String, String> out = TestProperties.reactorDependencies(project, user, dependencies);
+            assertEquals("org.other:lib,org.acme:core", out.get("maven.test.dependency.excludes"));
+            assertEquals(JAR.getAbsolutePath() + "," + LISTENERS.getAbsolutePath() + ","
+                    + new File("/p/target/jp/deps/org.acme.core/classes").getAbsolutePath(), out.get("maven.test.additionalClasspath"));
+            assertTrue(TestProperties.reactorDependencies(project, user, Collections.emptyList()).isEmpty());
+        } finally {
+            Files.delete(classes);
+        }
     }
 }
