@@ -1,7 +1,6 @@
 package org.jpprof.gradle;
 
 import java.io.File;
-import java.util.ArrayList;
 import java.util.List;
 import org.gradle.api.GradleException;
 import org.jpprof.engine.BaselineRequest;

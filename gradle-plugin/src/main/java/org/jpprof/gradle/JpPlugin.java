@@ -1,7 +1,6 @@
 package org.jpprof.gradle;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,11 +17,11 @@ import org.gradle.api.file.ConfigurableFileCollection;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.plugins.AppliedPlugin;
 import org.gradle.api.plugins.JavaPlugin;
+import org.gradle.api.provider.Provider;
 import org.gradle.api.specs.Specs;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
-import org.gradle.api.tasks.testing.junit.JUnitOptions;
 import org.gradle.api.tasks.util.PatternSet;
 import org.jpprof.engine.Classpaths;
 import org.jpprof.engine.RuntimeJar;
@@ -160,6 +159,9 @@ public class JpPlugin implements Plugin<Project> {
         private final SourceSetContainer sourceSets;
         private final Layout layout;
         private final TestTasks testTasks;
+        /** The {@code jp { }} block's class patterns, for the instrument and gate tasks. */
+        private final Provider<List<String>> include;
+        private final Provider<List<String>> exclude;
         /** What waits for the end of the project's evaluation; see {@link #whenEvaluated}. */
         private final List<Action<? super Project>> pending = new ArrayList<>();
         private boolean evaluated;
@@ -172,6 +174,18 @@ public class JpPlugin implements Plugin<Project> {
             this.sourceSets = (SourceSetContainer) project.property("sourceSets");
             this.layout = new Layout(project);
             this.testTasks = new TestTasks(project, extension, layout, registrar.skipped());
+            this.include = project.provider(new Callable<List<String>>() {
+                @Override
+                public List<String> call() {
+                    return extension.getInclude();
+                }
+            });
+            this.exclude = project.provider(new Callable<List<String>>() {
+                @Override
+                public List<String> call() {
+                    return extension.getExclude();
+                }
+            });
         }
 
         void wire() {
@@ -268,18 +282,8 @@ public class JpPlugin implements Plugin<Project> {
                                     return extension.getBba();
                                 }
                             }),
-                            project.provider(new Callable<List<String>>() {
-                                @Override
-                                public List<String> call() {
-                                    return extension.getInclude();
-                                }
-                            }),
-                            project.provider(new Callable<List<String>>() {
-                                @Override
-                                public List<String> call() {
-                                    return extension.getExclude();
-                                }
-                            }),
+                            include,
+                            exclude,
                             project.provider(new Callable<File>() {
                                 @Override
                                 public File call() {
@@ -418,18 +422,8 @@ public class JpPlugin implements Plugin<Project> {
                             return project.file(extension.getBaseline());
                         }
                     }),
-                    project.provider(new Callable<List<String>>() {
-                        @Override
-                        public List<String> call() {
-                            return extension.getInclude();
-                        }
-                    }),
-                    project.provider(new Callable<List<String>>() {
-                        @Override
-                        public List<String> call() {
-                            return extension.getExclude();
-                        }
-                    }),
+                    include,
+                    exclude,
                     project.provider(new Callable<File>() {
                         @Override
                         public File call() {
