@@ -80,8 +80,11 @@ final class Instrumented {
         return substitutes;
     }
 
-    /** {@code classpath} with each file that has substitutes replaced by them, without duplicates. */
-    static List<File> substitute(Iterable<File> classpath, Map<File, List<File>> substitutes) {
+    /**
+     * {@code classpath} with each file that has substitutes replaced by them, and {@code jars}
+     * (JP's) appended, without duplicates.
+     */
+    static List<File> substitute(Iterable<File> classpath, Map<File, List<File>> substitutes, List<File> jars) {
         Set<File> out = new LinkedHashSet<>();
         for (File file : classpath) {
             List<File> replacement = substitutes.get(file.getAbsoluteFile());
@@ -91,6 +94,7 @@ final class Instrumented {
                 out.addAll(replacement);
             }
         }
+        out.addAll(jars);
         return new ArrayList<>(out);
     }
 

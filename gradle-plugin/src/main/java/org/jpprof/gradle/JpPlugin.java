@@ -1,7 +1,6 @@
 package org.jpprof.gradle;
 
 import java.io.File;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,8 +22,6 @@ import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
 import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.util.PatternSet;
-import org.jpprof.engine.Classpaths;
-import org.jpprof.engine.RuntimeJar;
 import org.jpprof.engine.RuntimeOptions;
 
 /**
@@ -264,7 +261,7 @@ public class JpPlugin implements Plugin<Project> {
         }
 
         private void registerInstrument(final SourceSet sourceSet) {
-            registrar.register(instrumentTaskName(sourceSet), JpInstrument.class, new Action<JpInstrument>() {
+            registrar.register(Layout.instrumentTaskName(sourceSet), JpInstrument.class, new Action<JpInstrument>() {
                 @Override
                 public void execute(final JpInstrument task) {
                     task.setGroup(GROUP);
@@ -489,29 +486,24 @@ public class JpPlugin implements Plugin<Project> {
                             Map<String, Object> properties = new LinkedHashMap<>();
                             properties.put(
                                     RuntimeOptions.OUTPUT,
-                                    new File(profilesDir("ide"), "ide-%p.jpprof").getAbsolutePath());
-                            agentProperties(properties);
+                                    new File(layout.profilesDir("ide"), "ide-%p.jpprof").getAbsolutePath());
+                            properties.putAll(layout.runtimeProperties(extension));
                             List<String> jvmArgs = new ArrayList<>();
                             for (Map.Entry<String, Object> property : properties.entrySet()) {
                                 jvmArgs.add("-D" + property.getKey() + "=" + property.getValue());
                             }
                             task.setJvmArgs(jvmArgs);
-                            task.setOutputFile(jpDir("ide.txt"));
+                            task.setOutputFile(layout.jpDir("ide.txt"));
                             task.setMainClass(Compat.mainClass(project));
                             // IntelliJ IDEA runs these from the root project before each launch.
                             String prefix = project.getPath().equals(":") ? ":" : project.getPath() + ":";
                             List<String> beforeRun = new ArrayList<>();
                             for (SourceSet sourceSet : selectedSourceSets()) {
-                                beforeRun.add(prefix + instrumentTaskName(sourceSet));
+                                beforeRun.add(prefix + Layout.instrumentTaskName(sourceSet));
                             }
                             task.setBeforeRunTasks(beforeRun);
                         }
                     });
-        }
-
-        /** {@code jp.agent} and {@code jp.granularity}, when set; a wrong one fails the build. */
-        private void agentProperties(Map<String, Object> properties) {
-            properties.putAll(layout.runtimeProperties(extension));
         }
 
         /**
@@ -525,13 +517,10 @@ public class JpPlugin implements Plugin<Project> {
                             new Callable<List<File>>() {
                                 @Override
                                 public List<File> call() {
-                                    List<File> jars = new ArrayList<>();
-                                    Path dir = layout.jpDir("runtime").toPath();
-                                    jars.add(RuntimeJar.runtimeJarIn(dir).toFile());
-                                    if (tests) jars.add(RuntimeJar.listenersJarIn(dir).toFile());
-                                    List<File> files = Instrumented.substitute(
-                                            classpath, Instrumented.substitutesFor(project, classpath, null));
-                                    return Classpaths.swap(files, Collections.<File, File>emptyMap(), jars.toArray(new File[0]));
+                                    return Instrumented.substitute(
+                                            classpath,
+                                            Instrumented.substitutesFor(project, classpath, null),
+                                            layout.runtimeJars(tests));
                                 }
                             });
             files.builtBy(classpath, RUNTIME_JARS, new Callable<List<String>>() {
@@ -581,7 +570,7 @@ public class JpPlugin implements Plugin<Project> {
                 public List<String> call() {
                     List<String> paths = new ArrayList<>();
                     for (SourceSet sourceSet : selectedSourceSets()) {
-                        paths.add(project.getTasks().getByName(instrumentTaskName(sourceSet)).getPath());
+                        paths.add(project.getTasks().getByName(Layout.instrumentTaskName(sourceSet)).getPath());
                     }
                     return paths;
                 }
@@ -607,18 +596,6 @@ public class JpPlugin implements Plugin<Project> {
         private File configFile() {
             Object file = extension.getConfigFile();
             return file == null ? null : project.file(file);
-        }
-
-        private File jpDir(String path) {
-            return layout.jpDir(path);
-        }
-
-        private File profilesDir(String name) {
-            return layout.profilesDir(name);
-        }
-
-        private static String instrumentTaskName(SourceSet sourceSet) {
-            return Layout.instrumentTaskName(sourceSet);
         }
     }
 }

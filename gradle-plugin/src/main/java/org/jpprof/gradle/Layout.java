@@ -1,11 +1,15 @@
 package org.jpprof.gradle;
 
 import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.gradle.api.GradleException;
 import org.gradle.api.Project;
 import org.gradle.api.tasks.SourceSet;
+import org.jpprof.engine.RuntimeJar;
 import org.jpprof.engine.RuntimeOptions;
 
 /**
@@ -37,6 +41,18 @@ final class Layout {
     /** {@code build/jp/profiles/<name>}: the runs of profiles of a test task. */
     File profilesDir(String name) {
         return jpDir("profiles/" + name);
+    }
+
+    /**
+     * JP's jars for a class path, written by jpRuntimeJars: the runtime's, and for {@code tests}
+     * the test listeners' (which give each test run through JUnit Platform its own context).
+     */
+    List<File> runtimeJars(boolean tests) {
+        Path dir = jpDir("runtime").toPath();
+        List<File> jars = new ArrayList<>();
+        jars.add(RuntimeJar.runtimeJarIn(dir).toFile());
+        if (tests) jars.add(RuntimeJar.listenersJarIn(dir).toFile());
+        return jars;
     }
 
     /** {@code jpInstrument} for {@code main}, else {@code jpInstrument<SourceSet>}. */

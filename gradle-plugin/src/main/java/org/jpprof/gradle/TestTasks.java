@@ -17,10 +17,10 @@ import org.gradle.api.file.ConfigurableFileCollection;
 import org.gradle.api.file.FileCollection;
 import org.gradle.api.provider.Provider;
 import org.gradle.api.specs.Spec;
+import org.gradle.api.specs.Specs;
 import org.gradle.api.tasks.testing.Test;
 import org.gradle.api.tasks.testing.junit.JUnitOptions;
 import org.jpprof.engine.Classpaths;
-import org.jpprof.engine.RuntimeJar;
 
 /**
  * JP on the project's {@code Test} tasks: each gets a {@code jp { enabled }} block
@@ -68,8 +68,7 @@ final class TestTasks {
             @Override
             public void execute(TaskExecutionGraph graph) {
                 for (Task task : graph.getAllTasks()) {
-                    if (task instanceof Test && task.getProject() == project && originals.containsKey(task.getName())
-                            && profiling((Test) task).get()) {
+                    if (task instanceof Test && task.getProject() == project && profiling((Test) task).get()) {
                         Test test = (Test) task;
                         scheduled.add(test.getName());
                         FileCollection classpath = test.getClasspath();
@@ -83,7 +82,6 @@ final class TestTasks {
 
     private void wire(final Test task) {
         extensionOf(task);
-        originals.put(task.getName(), null);
         final Provider<Boolean> profiling = profiling(task);
         task.dependsOn(new Callable<List<Object>>() {
             @Override
@@ -100,11 +98,14 @@ final class TestTasks {
         task.finalizedBy(whenProfiling(profiling, Collections.<Object>singletonList(JpPlugin.REPORT)));
         final TestRun run = run(task.getName());
         task.getInputs().property("jp.profiling", new ValueOf<>(profiling));
-        task.getInputs().property("jp.runtime", new ValueOf<>(runtimeProperties()));
+        Provider<Map<String, String>> runtime = runtimeProperties();
+        task.getInputs().property("jp.runtime", new ValueOf<>(runtime));
         task.getOutputs().files(whenProfiling(profiling, Collections.<Object>singletonList(new ValueOf<>(marker(run)))));
         task.getOutputs().upToDateWhen(new NotProfilingOr(profiling, run.hasProfiles()));
-        task.getOutputs().cacheIf(new NotProfilingOr(profiling, new Never()));
-        task.doFirst(run.starter(profiling, runtimeProperties()));
+        // A profiling task's result is never taken from the build cache, which would bring back its
+        // marker file without the run it names.
+        task.getOutputs().cacheIf(new NotProfilingOr(profiling, Specs.<Task>satisfyNone()));
+        task.doFirst(run.starter(profiling, runtime));
         task.addTestListener(run.finisher());
     }
 
@@ -221,18 +222,13 @@ final class TestTasks {
         ConfigurableFileCollection files = project.files(new Callable<List<File>>() {
             @Override
             public List<File> call() {
-                List<File> files = Instrumented.substitute(
-                        classpath, Instrumented.substitutesFor(project, classpath, task));
+                Map<File, List<File>> substitutes = Instrumented.substitutesFor(project, classpath, task);
                 File junit = junit4Jar(classpath, task);
-                if (junit != null && files.contains(junit)) {
-                    files.set(files.indexOf(junit), JpHookJUnit4.copyOf(layout.jpDir("junit"), junit));
+                if (junit != null) {
+                    substitutes.put(junit.getAbsoluteFile(),
+                            Collections.singletonList(JpHookJUnit4.copyOf(layout.jpDir("junit"), junit)));
                 }
-                File runtime = layout.jpDir("runtime");
-                return Classpaths.swap(
-                        files,
-                        Collections.<File, File>emptyMap(),
-                        RuntimeJar.runtimeJarIn(runtime.toPath()).toFile(),
-                        RuntimeJar.listenersJarIn(runtime.toPath()).toFile());
+                return Instrumented.substitute(classpath, substitutes, layout.runtimeJars(true));
             }
         });
         files.builtBy(classpath);
@@ -314,17 +310,6 @@ final class TestTasks {
         @Override
         public boolean isSatisfiedBy(Task task) {
             return !profiling.get() || spec.isSatisfiedBy(task);
-        }
-    }
-
-    /**
-     * Never: a profiling task's result is not taken from the build cache, which would bring back
-     * its marker file without the run it names.
-     */
-    private static final class Never implements Spec<Task> {
-        @Override
-        public boolean isSatisfiedBy(Task task) {
-            return false;
         }
     }
 }

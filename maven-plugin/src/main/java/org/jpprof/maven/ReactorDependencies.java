@@ -39,8 +39,8 @@ final class ReactorDependencies {
             String kind = artifact.getFile().isDirectory() ? "classes" : "jar";
             this.id = artifact.getGroupId() + ":" + artifact.getArtifactId();
             this.input = artifact.getFile();
-            this.output = new File(jpDirectory, "deps/" + key + "/" + kind);
             this.cacheName = "deps/" + key + "/" + kind;
+            this.output = new File(jpDirectory, cacheName);
             this.classpathElement = input.isDirectory() ? output : new File(output, input.getName());
         }
     }
