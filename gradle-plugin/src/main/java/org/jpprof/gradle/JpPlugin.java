@@ -304,9 +304,9 @@ public class JpPlugin implements Plugin<Project> {
         }
 
         /**
-         * Runs {@code action} once the build script has set the project up: only for
+         * Runs {@code action} once the build script has set the project up: for
          * {@code jpProfileTest}'s copy of {@code test}'s settings, which Gradle has no lazy way to
-         * give. Task configuration may run while the script runs (a script that configures a task
+         * give, and for jpIdeSetup's plain settings. Task configuration may run while the script runs (a script that configures a task
          * creates it then), and Gradle 7 and later refuse {@code afterEvaluate} from there: so the
          * plugin hooks into the end of evaluation once, when it is applied, and queues the actions.
          */
