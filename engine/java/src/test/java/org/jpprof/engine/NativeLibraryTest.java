@@ -5,14 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -88,6 +91,55 @@ class NativeLibraryTest {
     void the_test_cache_directory_should_be_the_configured_one() {
         Path configured = NativeLibrary.cacheDirectory();
         assertTrue(configured.endsWith("jp-engine-cache"), configured.toString());
+    }
+
+    @Test
+    void a_name_that_cannot_be_replaced_should_be_passed_over_for_the_next_copy()
+            throws Exception {
+        // A rename onto a non-empty directory fails, as one onto a DLL that a process has loaded
+        // does on Windows.
+        Platform platform = Platform.current();
+        String hash = NativeLibrary.sha256(JarResources.read(platform.resource()));
+        Path cache = temp.resolve("cache");
+        Files.createDirectories(cache.resolve(platform.cachedName(hash, 0)).resolve("squatter"));
+        String previous = System.setProperty(NativeLibrary.CACHE_DIR_PROPERTY, cache.toString());
+        try (URLClassLoader loader = ClassLoaderTest.facadeLoader()) {
+            Object engine = ClassLoaderTest.load(loader);
+            assertEquals(cache.resolve(platform.cachedName(hash, 1)),
+                    ClassLoaderTest.library(engine));
+            assertEquals(Engine.load().version(), ClassLoaderTest.version(engine));
+        } finally {
+            System.setProperty(NativeLibrary.CACHE_DIR_PROPERTY, previous);
+        }
+    }
+
+    @Test
+    void an_old_library_that_cannot_be_deleted_should_not_keep_the_others() throws IOException {
+        Platform platform = Platform.current();
+        FileTime old = FileTime.fromMillis(System.currentTimeMillis()
+                - TimeUnit.DAYS.toMillis(NativeLibrary.UNUSED_DAYS + 1));
+        List<Path> deletable = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Path file = temp.resolve(platform.cachedName(String.format("%04d", i), 0));
+            Files.write(file, new byte[] {1});
+            Files.setLastModifiedTime(file, old);
+            deletable.add(file);
+        }
+        // Like a library that a daemon still has loaded on Windows.
+        Path loaded = temp.resolve(platform.cachedName("0010loaded", 0));
+        Files.createDirectories(loaded.resolve("inside"));
+        Files.setLastModifiedTime(loaded, old);
+        Path current = temp.resolve(platform.cachedName("abcd", 2));
+        Files.write(current, new byte[] {1});
+        Files.setLastModifiedTime(current, old);
+
+        NativeLibrary.forgetOldLibraries(platform, temp, "abcd");
+
+        for (Path file : deletable) {
+            assertTrue(Files.notExists(file), file + " is deleted");
+        }
+        assertTrue(Files.isDirectory(loaded));
+        assertTrue(Files.exists(current), "the library in use is kept");
     }
 
     private static long count(Path directory) throws IOException {
