@@ -96,9 +96,10 @@ final class NativeLibrary {
      * first numbered copy that no other class loader holds. {@code loaded} is a file already known
      * to be held by another class loader, or {@code null}.
      */
-    private static Path loadCopy(byte[] bytes, Path loaded) {
+    static Path loadCopy(byte[] bytes, Path loaded) {
         String hash = sha256(bytes);
         Path directory = cacheDirectory();
+        int failures = 0;
         Path failed = null;
         IOException failure = null;
         for (int n = 0; n <= MAX_COPIES; n++) {
@@ -110,6 +111,7 @@ final class NativeLibrary {
                 materialize(file, bytes, hash);
             } catch (IOException e) {
                 // The name is taken by something this JVM cannot replace: try the next one.
+                failures++;
                 failed = file;
                 failure = e;
                 continue;
@@ -121,7 +123,8 @@ final class NativeLibrary {
             }
         }
         if (failure != null) {
-            throw new EngineException("cannot extract JP's engine library to " + failed + ": "
+            throw new EngineException("cannot extract JP's engine library into " + directory
+                    + " (" + failures + " names tried, the last " + failed.getFileName() + "): "
                     + failure + " (choose another directory with -D" + CACHE_DIR_PROPERTY
                     + "=DIR)", failure);
         }
@@ -216,8 +219,9 @@ final class NativeLibrary {
             }
             throw new EngineException("JP's engine has no library for " + platform.describe()
                     + ": " + JarResources.jar() + " holds "
-                    + (held.isEmpty() ? "none (a broken build?)" : "one for " + String.join(", ", held)
-                            + " only")
+                    + (held.isEmpty() ? "no library at all (a broken build?)"
+                            : (held.size() == 1 ? "the library for " : "the libraries for ")
+                                    + String.join(", ", held) + " only")
                     + "; build engine/jni on this platform (cargo build --release -p jp-jni) and"
                     + " name the library with -D" + LIBRARY_PROPERTY + "=FILE");
         }

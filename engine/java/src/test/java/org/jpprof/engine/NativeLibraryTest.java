@@ -2,6 +2,7 @@ package org.jpprof.engine;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -108,6 +109,31 @@ class NativeLibraryTest {
             assertEquals(cache.resolve(platform.cachedName(hash, 1)),
                     ClassLoaderTest.library(engine));
             assertEquals(Engine.load().version(), ClassLoaderTest.version(engine));
+        } finally {
+            System.setProperty(NativeLibrary.CACHE_DIR_PROPERTY, previous);
+        }
+    }
+
+    @Test
+    void loading_should_fail_with_the_last_error_only_when_every_name_is_taken()
+            throws IOException {
+        // Every extraction fails, so nothing is loaded: any bytes do.
+        byte[] bytes = "library".getBytes(StandardCharsets.US_ASCII);
+        Platform platform = Platform.current();
+        String hash = NativeLibrary.sha256(bytes);
+        Path cache = temp.resolve("cache");
+        String previous = System.setProperty(NativeLibrary.CACHE_DIR_PROPERTY, cache.toString());
+        try {
+            for (int n = 0; n <= NativeLibrary.MAX_COPIES; n++) {
+                Files.createDirectories(cache.resolve(platform.cachedName(hash, n)).resolve("x"));
+            }
+            String message = assertThrows(EngineException.class,
+                    () -> NativeLibrary.loadCopy(bytes, null)).getMessage();
+            String last = platform.cachedName(hash, NativeLibrary.MAX_COPIES);
+            assertTrue(message.startsWith("cannot extract JP's engine library into " + cache
+                    + " (" + (NativeLibrary.MAX_COPIES + 1) + " names tried, the last " + last
+                    + "): java.nio.file."), message);
+            assertTrue(message.contains(cache.resolve(last).toString()), message);
         } finally {
             System.setProperty(NativeLibrary.CACHE_DIR_PROPERTY, previous);
         }
