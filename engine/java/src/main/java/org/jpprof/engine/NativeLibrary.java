@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileOwnerAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -322,7 +323,7 @@ final class NativeLibrary {
      * the Administrators group instead of the user).
      */
     private static void checkOwner(Path directory) throws IOException {
-        if (!directory.getFileSystem().supportedFileAttributeViews().contains("owner")) {
+        if (!Files.getFileStore(directory).supportsFileAttributeView(FileOwnerAttributeView.class)) {
             throw new IOException("its owner cannot be checked on this file system");
         }
         UserPrincipal owner = Files.getOwner(directory);
