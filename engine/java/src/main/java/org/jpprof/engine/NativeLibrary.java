@@ -280,7 +280,8 @@ final class NativeLibrary {
 
     private static List<Path> defaultCacheDirectories() {
         List<Path> directories = new ArrayList<>();
-        Path userCache = PLATFORM.userCacheDirectory(System::getenv, System.getProperty("user.home"));
+        Path userCache =
+                PLATFORM.userCacheDirectory(System::getenv, System.getProperty("user.home"));
         if (userCache != null) {
             directories.add(userCache.resolve("jp").resolve("engine"));
         }
@@ -323,7 +324,8 @@ final class NativeLibrary {
      * the Administrators group instead of the user).
      */
     private static void checkOwner(Path directory) throws IOException {
-        if (!Files.getFileStore(directory).supportsFileAttributeView(FileOwnerAttributeView.class)) {
+        if (!Files.getFileStore(directory)
+                .supportsFileAttributeView(FileOwnerAttributeView.class)) {
             throw new IOException("its owner cannot be checked on this file system");
         }
         UserPrincipal owner = Files.getOwner(directory);

@@ -36,8 +36,8 @@ class EngineTest {
         assertEquals(Paths.get(System.getProperty(NativeLibrary.CACHE_DIR_PROPERTY)).toAbsolutePath()
                         .normalize(), library.getParent());
         String hash = NativeLibrary.sha256(resource);
-        assertTrue(library.getFileName().toString().startsWith(Platform.current().cachedPrefix(hash)),
-                library.toString());
+        String name = library.getFileName().toString();
+        assertTrue(name.startsWith(Platform.current().cachedPrefix(hash)), name);
         assertEquals(hash, NativeLibrary.sha256(Files.readAllBytes(library)));
     }
 

@@ -124,7 +124,8 @@ class PlatformTest {
         Platform mac = Platform.detect("Mac OS X", "aarch64", NOT_ASKED);
         Platform windows = Platform.detect("Windows 11", "amd64", NOT_ASKED);
         assertEquals(Paths.get("/x/cache"), linux.userCacheDirectory(env::get, "/home/u"));
-        assertEquals(Paths.get("/Users/u/Library/Caches"), mac.userCacheDirectory(env::get, "/Users/u"));
+        assertEquals(Paths.get("/Users/u/Library/Caches"),
+                mac.userCacheDirectory(env::get, "/Users/u"));
         assertEquals(Paths.get("/w/AppData/Local"), windows.userCacheDirectory(env::get, "/w"));
 
         env.put("XDG_CACHE_HOME", "relative");
@@ -138,21 +139,25 @@ class PlatformTest {
     @Test
     void musl_should_be_recognised_by_the_loader_the_jvm_mapped() {
         assertFalse(Platform.mapsMusl(Stream.of(
-                "55d4c8a2b000-55d4c8a2c000 r--p 00000000 08:01 1234       /usr/lib/jvm/java-17/bin/java",
-                "7f1c2a000000-7f1c2a022000 r--p 00000000 08:01 5678       /usr/lib/x86_64-linux-gnu/libc.so.6",
-                "7f1c2a400000-7f1c2a42a000 r--p 00000000 08:01 5679       /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-                "7f1c2a500000-7f1c2a501000 r--p 00000000 08:01 5680       /opt/ld-musl-tools/lib/libz.so.1",
+                mapped("/usr/lib/jvm/java-17/bin/java"),
+                mapped("/usr/lib/x86_64-linux-gnu/libc.so.6"),
+                mapped("/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"),
+                mapped("/opt/ld-musl-tools/lib/libz.so.1"),
                 "7f1c2a600000-7f1c2a601000 rw-p 00000000 00:00 0 ",
                 "7ffd1c3a1000-7ffd1c3c2000 rw-p 00000000 00:00 0          [stack]")),
                 "glibc, with a directory named like musl's loader");
         assertTrue(Platform.mapsMusl(Stream.of(
-                "5616f4a4f000-5616f4a50000 r--p 00000000 00:2f 1311       /usr/lib/jvm/java-17-openjdk/bin/java",
-                "7f5e8b000000-7f5e8b600000 r-xp 00000000 00:2f 2207       /usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so",
-                "7f5e8c1f2000-7f5e8c206000 r--p 00000000 00:2f 803        /lib/ld-musl-x86_64.so.1",
+                mapped("/usr/lib/jvm/java-17-openjdk/bin/java"),
+                mapped("/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so"),
+                mapped("/lib/ld-musl-x86_64.so.1"),
                 "7ffc9e1b8000-7ffc9e1d9000 rw-p 00000000 00:00 0          [stack]")),
                 "Alpine");
-        assertTrue(Platform.mapsMusl(Stream.of(
-                "7f5e8c1f2000-7f5e8c206000 r--p 00000000 00:2f 803        /usr/lib/libc.musl-aarch64.so.1")));
+        assertTrue(Platform.mapsMusl(Stream.of(mapped("/usr/lib/libc.musl-aarch64.so.1"))));
         assertFalse(Platform.mapsMusl(Stream.empty()), "an unreadable map means glibc");
+    }
+
+    /** A line of {@code /proc/self/maps} that maps {@code file}. */
+    private static String mapped(String file) {
+        return "7f1c2a000000-7f1c2a022000 r--p 00000000 08:01 5678                       " + file;
     }
 }
