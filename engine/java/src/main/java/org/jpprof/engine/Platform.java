@@ -116,8 +116,11 @@ final class Platform {
     }
 
     /**
-     * Whether lines of {@code /proc/<pid>/maps} map musl's C library, whose files are named
-     * {@code ld-musl-<arch>.so.1} and {@code libc.musl-<arch>.so.1}.
+     * Whether lines of {@code /proc/<pid>/maps} map musl's C library. The map shows a file by its
+     * real path, after symbolic links: Alpine's is {@code ld-musl-<arch>.so.1} ({@code
+     * libc.musl-<arch>.so.1} links to it); where {@code ld-musl-<arch>.so.1} is the link, as on
+     * Debian, the file is musl's {@code libc.so}. (glibc's {@code libc.so} is a linker script,
+     * never mapped; its library is {@code libc.so.6}.)
      *
      * @param lines the map's lines
      * @return whether one of them maps such a file
@@ -126,7 +129,8 @@ final class Platform {
         return lines.anyMatch(line -> {
             int slash = line.lastIndexOf('/');
             String file = line.substring(slash + 1);
-            return slash >= 0 && (file.startsWith("ld-musl-") || file.startsWith("libc.musl-"));
+            return slash >= 0 && (file.startsWith("ld-musl-") || file.startsWith("libc.musl-")
+                    || file.equals("libc.so"));
         });
     }
 

@@ -153,6 +153,10 @@ class PlatformTest {
                 "7ffc9e1b8000-7ffc9e1d9000 rw-p 00000000 00:00 0          [stack]")),
                 "Alpine");
         assertTrue(Platform.mapsMusl(Stream.of(mapped("/usr/lib/libc.musl-aarch64.so.1"))));
+        assertTrue(Platform.mapsMusl(Stream.of(
+                mapped("/tmp/maps-musl"),
+                mapped("/usr/lib/x86_64-linux-musl/libc.so"))),
+                "a program linked with Debian's musl-gcc, whose ld-musl-x86_64.so.1 is a link");
         assertFalse(Platform.mapsMusl(Stream.empty()), "an unreadable map means glibc");
     }
 
