@@ -242,9 +242,14 @@ final class NativeLibrary {
         } catch (IOException e) {
             // Another JVM may have put the same library there first, and may now hold it loaded
             // (which makes the rename fail on Windows): then it is the file wanted all the same.
-            if (!holds(file, hash)) {
-                throw e;
+            try {
+                if (holds(file, hash)) {
+                    return;
+                }
+            } catch (IOException unreadable) {
+                e.addSuppressed(unreadable);
             }
+            throw e;
         }
     }
 
@@ -296,7 +301,7 @@ final class NativeLibrary {
      * plant a library in it. (Windows has ACLs instead; the default directories there are in the
      * user's profile or temporary directory, which only the user may write to.)
      */
-    private static Path privateDirectory(Path directory) throws IOException {
+    static Path privateDirectory(Path directory) throws IOException {
         boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
         if (posix) {
             FileAttribute<Set<PosixFilePermission>> ownerOnly = PosixFilePermissions

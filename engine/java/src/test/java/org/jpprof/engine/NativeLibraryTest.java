@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -166,6 +167,28 @@ class NativeLibraryTest {
         }
         assertTrue(Files.isDirectory(loaded));
         assertTrue(Files.exists(current), "the library in use is kept");
+    }
+
+    @Test
+    void a_cache_directory_should_be_refused_unless_its_owner_is_this_user() throws IOException {
+        Path directory = temp.resolve("engine");
+        assertEquals(directory, NativeLibrary.privateDirectory(directory), "one's own is used");
+        try {
+            Files.setOwner(directory, temp.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName("nobody"));
+        } catch (IOException e) {
+            Assumptions.assumeTrue(false, "only root can give a directory away: " + e);
+        }
+        IOException refused =
+                assertThrows(IOException.class, () -> NativeLibrary.privateDirectory(directory));
+        assertEquals("owned by nobody", refused.getMessage());
+        // As the account user.name names, it is this user's (an administrator's on Windows).
+        String previous = System.setProperty("user.name", "nobody");
+        try {
+            assertEquals(directory, NativeLibrary.privateDirectory(directory));
+        } finally {
+            System.setProperty("user.name", previous);
+        }
     }
 
     private static long count(Path directory) throws IOException {
