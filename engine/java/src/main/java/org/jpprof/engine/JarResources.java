@@ -32,6 +32,16 @@ final class JarResources {
         }
     }
 
+    /**
+     * Whether this jar has a resource, without reading it.
+     *
+     * @param name as for {@link #read(String)}
+     * @return whether it is there
+     */
+    static boolean has(String name) {
+        return JarResources.class.getResource(name) != null;
+    }
+
     /** @return where this jar is, so that a broken one is named in errors */
     static String jar() {
         CodeSource source = JarResources.class.getProtectionDomain().getCodeSource();

@@ -1,9 +1,9 @@
 package org.jpprof.engine;
 
 /**
- * The native methods of JP's engine, implemented by the JNI library {@code libjp_jni.so}
- * (engine/jni in the source tree). Only {@link Engine} calls them, after it has loaded the library
- * into this class's class loader.
+ * The native methods of JP's engine, implemented by the JNI library {@code jp_jni} ({@code
+ * libjp_jni.so}, {@code libjp_jni.dylib} or {@code jp_jni.dll}; engine/jni in the source tree).
+ * Only {@link Engine} calls them, after it has loaded the library into this class's class loader.
  *
  * <p>Every method throws {@link EngineException} for every error and every panic in the engine.
  */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileOwnerAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -15,7 +16,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -24,26 +24,28 @@ import java.util.concurrent.TimeUnit;
  *
  * <ol>
  *   <li>{@code -Djp.engine.library=FILE} names the library to load; otherwise it is the jar's
- *       resource {@value #RESOURCE}, extracted to the cache directory as
- *       {@code libjp_jni-<sha-256 of its bytes>.so}. The name is its content, so JVMs and builds
- *       that run at once share one file, and a different build never reuses it. A file is written
- *       to a temporary name and renamed into place, never written where a JVM may have mapped it.
+ *       resource for this {@link Platform}, extracted to the cache directory as {@code
+ *       libjp_jni-<sha-256 of its bytes>.so} ({@code .dylib} on macOS, {@code
+ *       jp_jni-<hash>.dll} on Windows). The name is its content, so JVMs and builds that run at
+ *       once share one file, and a different build never reuses it. A file is written to a
+ *       temporary name and renamed into place, never written where a JVM may have mapped it.
  *   <li>A JVM loads a library file into one class loader only: {@code System.load} of a file
  *       already loaded by another class loader throws {@code UnsatisfiedLinkError}. Build daemons
  *       load plugins into a new class loader on every build, so the library is then loaded from a
  *       copy, {@code libjp_jni-<hash>-<n>.so} with the first {@code n} that no other class
  *       loader of this JVM holds. The copies stay in the cache directory for later JVMs to reuse.
- *   <li>Libraries of other builds that no JVM loaded for {@value #UNUSED_DAYS} days are deleted.
+ *       A name that cannot be written (Windows cannot replace a DLL that a process has loaded)
+ *       is passed over the same way.
+ *   <li>Libraries of other builds that no JVM loaded for {@value #UNUSED_DAYS} days are deleted,
+ *       each as far as it can be (Windows cannot delete a DLL that a process has loaded).
  * </ol>
  *
- * <p>The cache directory is {@code -Djp.engine.cacheDir=DIR}, or {@code $XDG_CACHE_HOME/jp/engine}
- * (default {@code ~/.cache/jp/engine}), or, when that cannot be used, {@code
- * java.io.tmpdir/jp-engine-<user>}. A default directory is used only if this user owns it and no
- * one else may write to it.
+ * <p>The cache directory is {@code -Djp.engine.cacheDir=DIR}, or {@code jp/engine} in the
+ * platform's directory for a user's caches ({@link Platform#userCacheDirectory}), or, when that
+ * cannot be used, {@code java.io.tmpdir/jp-engine-<user>}. A default directory is used only if
+ * this user owns it and, where the file system has POSIX permissions, no one else may write to it.
  */
 final class NativeLibrary {
-    /** Where the jar holds the library. */
-    static final String RESOURCE = "/native/linux-x86_64/libjp_jni.so";
     /** Names the library file to load instead of the jar's. */
     static final String LIBRARY_PROPERTY = "jp.engine.library";
     /** Names the directory that the library is extracted to. */
@@ -55,6 +57,9 @@ final class NativeLibrary {
     static final int UNUSED_DAYS = 30;
 
     private static final String OTHER_LOADER = "already loaded in another classloader";
+
+    /** The platform of this JVM. */
+    private static final Platform PLATFORM = Platform.current();
 
     private NativeLibrary() {}
 
@@ -84,9 +89,7 @@ final class NativeLibrary {
             }
             return loadCopy(bytes, file);
         }
-        checkPlatform();
-        byte[] bytes = readResource();
-        return loadCopy(bytes, null);
+        return loadCopy(readResource(PLATFORM), null);
     }
 
     /**
@@ -94,57 +97,81 @@ final class NativeLibrary {
      * first numbered copy that no other class loader holds. {@code loaded} is a file already known
      * to be held by another class loader, or {@code null}.
      */
-    private static Path loadCopy(byte[] bytes, Path loaded) {
+    static Path loadCopy(byte[] bytes, Path loaded) {
         String hash = sha256(bytes);
         Path directory = cacheDirectory();
+        int failures = 0;
+        Path failed = null;
+        IOException failure = null;
         for (int n = 0; n <= MAX_COPIES; n++) {
-            String suffix = n == 0 ? ".so" : "-" + n + ".so";
-            Path file = directory.resolve("libjp_jni-" + hash + suffix);
+            Path file = directory.resolve(PLATFORM.cachedName(hash, n));
             if (file.equals(loaded)) {
                 continue;
             }
             try {
                 materialize(file, bytes, hash);
             } catch (IOException e) {
-                throw new EngineException(
-                        "cannot extract JP's engine library to " + file + ": " + e
-                                + " (choose another directory with -D" + CACHE_DIR_PROPERTY
-                                + "=DIR)",
-                        e);
+                // The name is taken by something this JVM cannot replace: try the next one.
+                failures++;
+                failed = file;
+                failure = e;
+                continue;
             }
             if (tryLoad(file)) {
-                forgetOldLibraries(directory, hash, file);
+                markUsed(file);
+                forgetOldLibraries(PLATFORM, directory, hash);
                 return file;
             }
+        }
+        if (failure != null) {
+            throw new EngineException("cannot extract JP's engine library into " + directory
+                    + " (" + failures + " names tried, the last " + failed.getFileName() + "): "
+                    + failure + " (choose another directory with -D" + CACHE_DIR_PROPERTY
+                    + "=DIR)", failure);
         }
         throw new EngineException(
                 MAX_COPIES + " class loaders of this JVM already hold JP's engine library ("
                         + directory + "); a build daemon that leaks class loaders keeps them");
     }
 
-    /**
-     * Marks {@code loaded} as used, and deletes the libraries of other builds that no JVM has used
-     * for {@value #UNUSED_DAYS} days, so that upgrades do not fill the cache directory. Deleting
-     * a library that a JVM still has mapped is harmless on Linux. Best effort: failures are
-     * ignored.
-     */
-    private static void forgetOldLibraries(Path directory, String hash, Path loaded) {
+    /** Marks {@code loaded} as used now, so that {@link #forgetOldLibraries} keeps it. */
+    private static void markUsed(Path loaded) {
         try {
             Files.setLastModifiedTime(loaded, FileTime.fromMillis(System.currentTimeMillis()));
         } catch (IOException e) {
-            // A read-only cache directory: nothing to clean either.
-            return;
+            // A read-only cache directory: the library is simply not marked.
         }
+    }
+
+    /**
+     * Deletes the libraries of other builds that no JVM has used for {@value #UNUSED_DAYS} days,
+     * so that upgrades do not fill the cache directory. Deleting a library that a JVM still has
+     * mapped is harmless on Linux and macOS, and fails on Windows: such a file is left for a
+     * later cleanup, and the others are still deleted. Best effort: failures are ignored.
+     *
+     * @param hash the hash of the library in use, whose copies are all kept
+     */
+    static void forgetOldLibraries(Platform platform, Path directory, String hash) {
         long cutoff = System.currentTimeMillis() - TimeUnit.DAYS.toMillis(UNUSED_DAYS);
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "libjp_jni-*.so")) {
+        try (DirectoryStream<Path> files =
+                Files.newDirectoryStream(directory, platform.cachedGlob())) {
             for (Path file : files) {
-                if (!file.getFileName().toString().startsWith("libjp_jni-" + hash)
-                        && Files.getLastModifiedTime(file).toMillis() < cutoff) {
-                    Files.deleteIfExists(file);
+                if (!file.getFileName().toString().startsWith(platform.cachedPrefix(hash))) {
+                    forgetIfUnused(file, cutoff);
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // Best effort.
+            // An unreadable directory: nothing to clean.
+        }
+    }
+
+    private static void forgetIfUnused(Path file, long cutoff) {
+        try {
+            if (Files.getLastModifiedTime(file).toMillis() < cutoff) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            // Still loaded (Windows) or not ours to delete: left for a later cleanup.
         }
     }
 
@@ -171,42 +198,33 @@ final class NativeLibrary {
         }
     }
 
-    /** Fails unless this JVM runs where the jar's library can run. */
-    private static void checkPlatform() {
-        String error = platformError(
-                System.getProperty("os.name", "?"), System.getProperty("os.arch", "?"));
-        if (error != null) {
-            throw new EngineException(error);
-        }
-    }
-
     /**
-     * Why the jar's library cannot run on a platform.
+     * The jar's library for {@code platform}.
      *
-     * @param os the {@code os.name}
-     * @param arch the {@code os.arch}
-     * @return the message, or {@code null} if it can run there
+     * @throws EngineException if the jar has none, naming the platforms it has and the way out
      */
-    static String platformError(String os, String arch) {
-        boolean linux = os.toLowerCase(Locale.ROOT).startsWith("linux");
-        boolean x86_64 = arch.equals("amd64") || arch.equals("x86_64");
-        if (linux && x86_64) {
-            return null;
-        }
-        return "JP's engine is built for linux-x86_64; this is " + os + "/" + arch
-                + " (build the engine for it and name it with -D" + LIBRARY_PROPERTY + "=FILE)";
-    }
-
-    private static byte[] readResource() {
+    static byte[] readResource(Platform platform) {
         byte[] bytes;
         try {
-            bytes = JarResources.read(RESOURCE);
+            bytes = JarResources.read(platform.resource());
         } catch (IOException e) {
-            throw new EngineException("cannot read JP's engine library from the jar: " + e, e);
+            throw new EngineException("cannot read JP's engine library " + platform.resource()
+                    + " from " + JarResources.jar() + ": " + e, e);
         }
         if (bytes == null) {
-            throw new EngineException(JarResources.jar() + ": this jp-engine has no native library at "
-                    + RESOURCE + " (a broken build?); name one with -D" + LIBRARY_PROPERTY + "=FILE");
+            List<String> held = new ArrayList<>();
+            for (Platform known : Platform.KNOWN) {
+                if (JarResources.has(known.resource())) {
+                    held.add(known.id());
+                }
+            }
+            throw new EngineException("JP's engine has no library for " + platform.describe()
+                    + ": " + JarResources.jar() + " holds "
+                    + (held.isEmpty() ? "no library at all (a broken build?)"
+                            : (held.size() == 1 ? "the library for " : "the libraries for ")
+                                    + String.join(", ", held) + " only")
+                    + "; build engine/jni on this platform (cargo build --release -p jp-jni) and"
+                    + " name the library with -D" + LIBRARY_PROPERTY + "=FILE");
         }
         return bytes;
     }
@@ -216,10 +234,28 @@ final class NativeLibrary {
      * otherwise writes it atomically ({@link AtomicFiles}).
      */
     static void materialize(Path file, byte[] bytes, String hash) throws IOException {
-        if (Files.isRegularFile(file) && sha256(Files.readAllBytes(file)).equals(hash)) {
+        if (holds(file, hash)) {
             return;
         }
-        AtomicFiles.write(file, bytes);
+        try {
+            AtomicFiles.write(file, bytes);
+        } catch (IOException e) {
+            // Another JVM may have put the same library there first, and may now hold it loaded
+            // (which makes the rename fail on Windows): then it is the file wanted all the same.
+            try {
+                if (holds(file, hash)) {
+                    return;
+                }
+            } catch (IOException unreadable) {
+                e.addSuppressed(unreadable);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether {@code file} is a regular file whose content has the SHA-256 {@code hash}. */
+    private static boolean holds(Path file, String hash) throws IOException {
+        return Files.isRegularFile(file) && sha256(Files.readAllBytes(file)).equals(hash);
     }
 
     /** The directory that the library is extracted to (see the class comment). */
@@ -249,12 +285,10 @@ final class NativeLibrary {
 
     private static List<Path> defaultCacheDirectories() {
         List<Path> directories = new ArrayList<>();
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        String home = System.getProperty("user.home");
-        if (xdg != null && Paths.get(xdg).isAbsolute()) {
-            directories.add(Paths.get(xdg, "jp", "engine"));
-        } else if (home != null && !home.isEmpty() && !home.equals("?")) {
-            directories.add(Paths.get(home, ".cache", "jp", "engine"));
+        Path userCache =
+                PLATFORM.userCacheDirectory(System::getenv, System.getProperty("user.home"));
+        if (userCache != null) {
+            directories.add(userCache.resolve("jp").resolve("engine"));
         }
         String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
         directories.add(Paths.get(System.getProperty("java.io.tmpdir"), "jp-engine-" + user));
@@ -262,10 +296,12 @@ final class NativeLibrary {
     }
 
     /**
-     * Creates {@code directory} if needed and checks that this user owns it and that no one else
-     * may write to it, so that no other user can plant a library in it.
+     * Creates {@code directory} if needed and checks that this user owns it and, where the file
+     * system has POSIX permissions, that no one else may write to it, so that no other user can
+     * plant a library in it. (Windows has ACLs instead; the default directories there are in the
+     * user's profile or temporary directory, which only the user may write to.)
      */
-    private static Path privateDirectory(Path directory) throws IOException {
+    static Path privateDirectory(Path directory) throws IOException {
         boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
         if (posix) {
             FileAttribute<Set<PosixFilePermission>> ownerOnly = PosixFilePermissions
@@ -283,17 +319,39 @@ final class NativeLibrary {
         } else {
             Files.createDirectories(directory);
         }
-        // A file created here is owned by this user: the directory must be too.
+        checkOwner(directory);
+        return directory;
+    }
+
+    /**
+     * Fails unless this user owns {@code directory}: the owner of a file created in it, or the
+     * account that {@code user.name} names (an administrator's new files on Windows may belong to
+     * the Administrators group instead of the user).
+     */
+    private static void checkOwner(Path directory) throws IOException {
+        if (!Files.getFileStore(directory)
+                .supportsFileAttributeView(FileOwnerAttributeView.class)) {
+            throw new IOException("its owner cannot be checked on this file system");
+        }
+        UserPrincipal owner = Files.getOwner(directory);
         Path probe = Files.createTempFile(directory, "owner", ".tmp");
         try {
-            UserPrincipal me = Files.getOwner(probe);
-            if (!me.equals(Files.getOwner(directory))) {
-                throw new IOException("owned by " + Files.getOwner(directory).getName());
+            if (!owner.equals(Files.getOwner(probe)) && !owner.equals(namedUser(directory))) {
+                throw new IOException("owned by " + owner.getName());
             }
         } finally {
             Files.deleteIfExists(probe);
         }
-        return directory;
+    }
+
+    /** @return the account that {@code user.name} names, or {@code null} */
+    private static UserPrincipal namedUser(Path directory) {
+        try {
+            return directory.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(System.getProperty("user.name", ""));
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     /** The SHA-256 of {@code bytes}, in lower-case hex. */
