@@ -52,6 +52,11 @@ final class NativeLibrary {
     static final String CACHE_DIR_PROPERTY = "jp.engine.cacheDir";
     /** How many class loaders of one JVM may hold the library at once. */
     static final int MAX_COPIES = 1000;
+    /**
+     * How many names may fail to be written before the loader gives up: names held by other JVMs
+     * on Windows are a few at most, and each try writes the whole library.
+     */
+    static final int MAX_FAILED_NAMES = 16;
 
     /** Libraries of other builds unused for this long are deleted from the cache directory. */
     static final int UNUSED_DAYS = 30;
@@ -115,6 +120,9 @@ final class NativeLibrary {
                 failures++;
                 failed = file;
                 failure = e;
+                if (failures == MAX_FAILED_NAMES) {
+                    break;
+                }
                 continue;
             }
             if (tryLoad(file)) {
