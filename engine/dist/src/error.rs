@@ -98,6 +98,12 @@ pub enum DistError {
         /// The path given.
         path: PathBuf,
     },
+    /// An epoch that zip's time stamps cannot hold.
+    #[error("epoch {epoch} is outside the years 1980 to 2107 that zip time stamps can hold")]
+    ZipEpoch {
+        /// The epoch given.
+        epoch: u64,
+    },
     /// Writing an output file failed.
     #[error("{path}: cannot write")]
     Write {

@@ -286,3 +286,44 @@ fn push_unique(names: &mut Vec<String>, name: String) {
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::find;
+    use crate::rules;
+    use crate::violation::Violation;
+
+    #[test]
+    fn the_test_binary_is_an_executable_not_a_library() {
+        let bytes = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        let facts = inspect(&bytes, &LocalPaths::new([])).unwrap();
+        if cfg!(all(target_os = "linux", target_pointer_width = "64")) {
+            assert_eq!(facts.format, Format::Elf64);
+            assert!(facts.imports.iter().any(|library| library.starts_with("libc.so")));
+        }
+        if cfg!(target_arch = "x86_64") {
+            assert_eq!(facts.architecture, Architecture::X86_64);
+        }
+        assert_eq!(facts.kind, Kind::Executable);
+        let platform = find("linux-x86_64").unwrap();
+        let violations = rules::check(&facts, platform);
+        assert!(violations.contains(&Violation::NotSharedLibrary {
+            found: Kind::Executable
+        }));
+    }
+
+    #[test]
+    fn local_paths_in_the_bytes_become_facts() {
+        let bytes = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        let checkout = env!("CARGO_MANIFEST_DIR").to_string();
+        let facts = inspect(&bytes, &LocalPaths::new([checkout.clone()])).unwrap();
+        // The test binary keeps its debug information and with it the source paths.
+        assert!(facts.local_paths.contains(&checkout), "{:?}", facts.local_paths);
+    }
+
+    #[test]
+    fn bytes_of_no_known_format_are_an_error() {
+        assert!(inspect(b"PK\x03\x04 not a library", &LocalPaths::new([])).is_err());
+    }
+}

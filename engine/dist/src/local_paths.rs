@@ -33,7 +33,8 @@ impl LocalPaths {
         let mut needles: Vec<String> = ALWAYS_FORBIDDEN.iter().map(|s| s.to_string()).collect();
         for path in extra {
             let path = path.trim_end_matches('/');
-            if !path.is_empty() && !needles.iter().any(|needle| needle == path) {
+            let known = needles.iter().any(|needle| needle.trim_end_matches('/') == path);
+            if !path.is_empty() && !known {
                 needles.push(path.to_string());
             }
         }
@@ -75,5 +76,10 @@ mod tests {
     #[test]
     fn the_root_directory_is_not_a_needle() {
         assert_eq!(LocalPaths::new(["/".to_string()]), LocalPaths::new([]));
+    }
+
+    #[test]
+    fn a_home_under_a_fixed_needle_is_not_reported_twice() {
+        assert_eq!(LocalPaths::new(["/root".to_string()]), LocalPaths::new([]));
     }
 }

@@ -82,7 +82,8 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
         members.sort_by(|a, b| a.name.cmp(&b.name));
         let (bytes, path) = if windows {
             let path = request.out.join(format!("{base}.zip"));
-            (zip_archive(&members, request.epoch), path)
+            let time = dos_time(request.epoch).ok_or(DistError::ZipEpoch { epoch: request.epoch })?;
+            (zip_archive(&members, time), path)
         } else {
             let path = request.out.join(format!("{base}.tar.gz"));
             (tar_gz_archive(&members, request.epoch), path)
@@ -123,13 +124,7 @@ fn tar_gz_archive(members: &[Member], epoch: u64) -> std::io::Result<Vec<u8>> {
     tar.into_inner()?.finish()
 }
 
-fn zip_archive(members: &[Member], epoch: u64) -> std::io::Result<Vec<u8>> {
-    let time = dos_time(epoch).ok_or_else(|| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("epoch {epoch} is outside the years zip time stamps can hold (1980-2107)"),
-        )
-    })?;
+fn zip_archive(members: &[Member], time: zip::DateTime) -> std::io::Result<Vec<u8>> {
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     for member in members {
         let options = SimpleFileOptions::default()
@@ -215,4 +210,136 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DistError> {
     }
     temp.persist(path).map_err(|error| write_error(error.error))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::*;
+    use crate::platform::find;
+
+    const EPOCH: u64 = 1_700_000_000;
+
+    /// A fake `jp` binary per platform and a LICENSE, packed into `out`.
+    fn pack_into(inputs: &Path, out: &Path) -> Vec<PathBuf> {
+        let binary = inputs.join("jp");
+        std::fs::write(&binary, b"\x7fELF pretend binary").unwrap();
+        let license = inputs.join("LICENSE");
+        std::fs::write(&license, b"Apache License\n").unwrap();
+        let binaries = ["linux-x86_64", "windows-x86_64"]
+            .map(|id| (find(id).unwrap(), binary.clone()))
+            .to_vec();
+        let request = PackRequest {
+            version: "1.2.3".into(),
+            epoch: EPOCH,
+            out: out.to_owned(),
+            binaries,
+            includes: vec![license],
+        };
+        pack(&request).unwrap()
+    }
+
+    #[test]
+    fn packing_twice_gives_identical_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = pack_into(dir.path(), &dir.path().join("first"));
+        let second = pack_into(dir.path(), &dir.path().join("second"));
+        assert_eq!(first.len(), 3);
+        for (a, b) in first.iter().zip(&second) {
+            assert_eq!(a.file_name(), b.file_name());
+            assert_eq!(
+                std::fs::read(a).unwrap(),
+                std::fs::read(b).unwrap(),
+                "{}",
+                a.display()
+            );
+        }
+    }
+
+    #[test]
+    fn the_tar_archive_holds_sorted_entries_with_modes_epoch_and_no_owner() {
+        let dir = tempfile::tempdir().unwrap();
+        pack_into(dir.path(), &dir.path().join("out"));
+        let file = std::fs::File::open(dir.path().join("out/jp-1.2.3-linux-x86_64.tar.gz")).unwrap();
+        let gzip = flate2::read::GzDecoder::new(file);
+        let header = gzip.header().unwrap();
+        assert_eq!((header.filename(), header.mtime()), (None, 0));
+        let mut archive = tar::Archive::new(gzip);
+        let mut entries = Vec::new();
+        for entry in archive.entries().unwrap() {
+            let entry = entry.unwrap();
+            let header = entry.header();
+            assert_eq!(header.mtime().unwrap(), EPOCH);
+            assert_eq!((header.uid().unwrap(), header.gid().unwrap()), (0, 0));
+            assert_eq!(header.username().unwrap(), Some(""));
+            assert_eq!(header.groupname().unwrap(), Some(""));
+            let name = entry.path().unwrap().to_string_lossy().into_owned();
+            entries.push((name, header.mode().unwrap()));
+        }
+        let expected = [
+            ("jp-1.2.3-linux-x86_64/LICENSE".to_string(), 0o644),
+            ("jp-1.2.3-linux-x86_64/jp".to_string(), 0o755),
+        ];
+        assert_eq!(entries, expected);
+    }
+
+    #[test]
+    fn the_windows_archive_is_a_zip_with_jp_exe() {
+        let dir = tempfile::tempdir().unwrap();
+        pack_into(dir.path(), &dir.path().join("out"));
+        let file = std::fs::File::open(dir.path().join("out/jp-1.2.3-windows-x86_64.zip")).unwrap();
+        let mut zip = zip::ZipArchive::new(file).unwrap();
+        let mut entries = Vec::new();
+        for index in 0..zip.len() {
+            let mut entry = zip.by_index(index).unwrap();
+            let time = entry.last_modified().unwrap();
+            assert_eq!((time.year(), time.month(), time.day()), (2023, 11, 14));
+            assert_eq!((time.hour(), time.minute(), time.second()), (22, 13, 20));
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).unwrap();
+            entries.push((entry.name().unwrap().into_owned(), entry.unix_mode(), bytes.len()));
+        }
+        let expected = [
+            ("jp-1.2.3-windows-x86_64/LICENSE".to_string(), Some(0o100644), 15),
+            ("jp-1.2.3-windows-x86_64/jp.exe".to_string(), Some(0o100755), 19),
+        ];
+        assert_eq!(entries, expected);
+    }
+
+    #[test]
+    fn sha256sums_covers_every_other_file_in_the_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        std::fs::write(out.join("jp-engine-1.2.3.jar"), b"jar bytes").unwrap();
+        pack_into(dir.path(), &out);
+        let sums = std::fs::read_to_string(out.join(SUMS_FILE)).unwrap();
+        let mut names = Vec::new();
+        for line in sums.lines() {
+            let (hex, name) = line.split_once("  ").unwrap();
+            let digest = Sha256::digest(std::fs::read(out.join(name)).unwrap());
+            let expected: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+            assert_eq!(hex, expected, "{name}");
+            names.push(name);
+        }
+        let expected = [
+            "jp-1.2.3-linux-x86_64.tar.gz",
+            "jp-1.2.3-windows-x86_64.zip",
+            "jp-engine-1.2.3.jar",
+        ];
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn zip_time_stamps_are_the_epoch_in_utc() {
+        let time = dos_time(315_532_800).unwrap();
+        assert_eq!(
+            (time.year(), time.month(), time.day(), time.hour()),
+            (1980, 1, 1, 0)
+        );
+        let time = dos_time(951_782_400).unwrap(); // leap day
+        assert_eq!((time.year(), time.month(), time.day()), (2000, 2, 29));
+        assert!(dos_time(0).is_none(), "zip cannot say 1970");
+    }
 }

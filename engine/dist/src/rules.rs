@@ -194,3 +194,254 @@ fn check_system(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<
         System::Windows => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inspect::{Architecture, Format};
+    use crate::platform::{find, PLATFORMS};
+    use crate::version::Version;
+
+    /// Facts of a library that may ship for `platform`.
+    fn good_facts(platform: &Platform) -> LibraryFacts {
+        let prefix = symbol_prefix(platform);
+        let mut facts = LibraryFacts {
+            format: platform.format,
+            architecture: platform.architecture,
+            kind: Kind::SharedLibrary,
+            exports: JNI_EXPORTS.iter().map(|name| format!("{prefix}{name}")).collect(),
+            imports: Vec::new(),
+            glibc: None,
+            nodelete: false,
+            min_os: None,
+            install_name: None,
+            code_signature: false,
+            local_paths: Vec::new(),
+        };
+        match platform.system {
+            System::LinuxGnu { .. } => {
+                facts.imports = vec!["libgcc_s.so.1".into(), "libc.so.6".into()];
+                facts.glibc = Some(Version::new(2, 17));
+                facts.nodelete = true;
+            }
+            System::LinuxMusl => {
+                facts.imports = vec!["libc.so".into()];
+                facts.nodelete = true;
+            }
+            System::MacOs { max_minos, signed } => {
+                facts.imports = vec!["/usr/lib/libSystem.B.dylib".into()];
+                facts.min_os = Some(max_minos);
+                facts.code_signature = signed;
+                facts.install_name = Some("@rpath/libjp_jni.dylib".into());
+            }
+            System::Windows => {
+                facts.imports = vec!["KERNEL32.dll".into(), "api-ms-win-core-synch-l1-2-0.dll".into()];
+            }
+        }
+        facts
+    }
+
+    fn violations_on(id: &str, change: impl FnOnce(&mut LibraryFacts)) -> Vec<Violation> {
+        let platform = find(id).unwrap();
+        let mut facts = good_facts(platform);
+        change(&mut facts);
+        check(&facts, platform)
+    }
+
+    #[test]
+    fn good_libraries_pass_on_every_platform() {
+        for platform in PLATFORMS {
+            assert_eq!(check(&good_facts(platform), platform), [], "{}", platform.id);
+        }
+    }
+
+    #[test]
+    fn a_32_bit_library_is_the_wrong_format() {
+        let violations = violations_on("linux-x86_64", |facts| facts.format = Format::Elf32);
+        assert_eq!(
+            violations,
+            [Violation::WrongFormat {
+                expected: Format::Elf64,
+                found: Format::Elf32
+            }]
+        );
+    }
+
+    #[test]
+    fn a_library_for_another_machine_is_reported() {
+        let violations = violations_on("macos-aarch64", |facts| facts.architecture = Architecture::X86_64);
+        let expected = Architecture::Aarch64;
+        assert_eq!(
+            violations,
+            [Violation::WrongArchitecture {
+                expected,
+                found: Architecture::X86_64
+            }]
+        );
+    }
+
+    #[test]
+    fn an_executable_is_not_a_shared_library() {
+        let violations = violations_on("windows-x86_64", |facts| facts.kind = Kind::Executable);
+        assert_eq!(
+            violations,
+            [Violation::NotSharedLibrary {
+                found: Kind::Executable
+            }]
+        );
+    }
+
+    #[test]
+    fn every_jni_entry_point_must_be_exported() {
+        for platform in PLATFORMS {
+            let violations = violations_on(platform.id, |facts| {
+                facts.exports.retain(|name| !name.ends_with("JNI_OnLoad"))
+            });
+            let name = format!("{}JNI_OnLoad", symbol_prefix(platform));
+            assert_eq!(violations, [Violation::MissingExport { name }], "{}", platform.id);
+        }
+    }
+
+    #[test]
+    fn macho_exports_carry_a_leading_underscore() {
+        let violations = violations_on("macos-x86_64", |facts| {
+            facts.exports = JNI_EXPORTS.iter().map(|name| name.to_string()).collect()
+        });
+        assert_eq!(violations.len(), JNI_EXPORTS.len());
+        assert!(violations
+            .iter()
+            .all(|violation| matches!(violation, Violation::MissingExport { .. })));
+    }
+
+    #[test]
+    fn an_undeclared_java_export_is_reported_everywhere() {
+        for platform in PLATFORMS {
+            let name = format!(
+                "{}Java_org_jpprof_engine_NativeEngine_gone",
+                symbol_prefix(platform)
+            );
+            let violations = violations_on(platform.id, |facts| facts.exports.push(name.clone()));
+            assert_eq!(
+                violations,
+                [Violation::UnexpectedJavaExport { name }],
+                "{}",
+                platform.id
+            );
+        }
+    }
+
+    #[test]
+    fn elf_exports_nothing_else_but_macho_and_pe_may() {
+        let rust_internal = |facts: &mut LibraryFacts| facts.exports.push("rust_eh_personality".into());
+        let name = "rust_eh_personality".to_string();
+        assert_eq!(
+            violations_on("linux-aarch64", rust_internal),
+            [Violation::UnexpectedExport { name }]
+        );
+        assert_eq!(violations_on("macos-aarch64", rust_internal), []);
+        assert_eq!(violations_on("windows-x86_64", rust_internal), []);
+    }
+
+    #[test]
+    fn libraries_a_jvm_host_lacks_are_foreign_imports() {
+        let cases = [
+            ("linux-x86_64", "libstdc++.so.6"),
+            ("linux-musl-x86_64", "libc.so.6"),
+            ("macos-x86_64", "/opt/homebrew/lib/libz.1.dylib"),
+            ("macos-aarch64", "@rpath/libstd.dylib"),
+            ("windows-x86_64", "libgcc_s_seh-1.dll"),
+            ("windows-x86_64", "libwinpthread-1.dll"),
+            ("windows-x86_64", "libstdc++-6.dll"),
+            ("windows-x86_64", "jvm.dll"),
+        ];
+        for (id, library) in cases {
+            let violations = violations_on(id, |facts| facts.imports.push(library.into()));
+            assert!(
+                matches!(&violations[..], [Violation::ForeignImport { library: found, .. }] if found == library),
+                "{id} {library}: {violations:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn windows_system_dlls_match_without_case() {
+        let violations = violations_on("windows-x86_64", |facts| {
+            facts.imports.extend([
+                "ntdll.dll".into(),
+                "WS2_32.dll".into(),
+                "bcryptprimitives.dll".into(),
+            ])
+        });
+        assert_eq!(violations, []);
+    }
+
+    #[test]
+    fn glibc_newer_than_2_17_is_reported() {
+        let needed = Version::new(2, 34);
+        let violations = violations_on("linux-x86_64", |facts| facts.glibc = Some(needed));
+        assert_eq!(
+            violations,
+            [Violation::GlibcTooNew {
+                needed,
+                max: Version::new(2, 17)
+            }]
+        );
+    }
+
+    #[test]
+    fn glibc_versions_on_musl_are_reported() {
+        let needed = Version::new(2, 2);
+        let violations = violations_on("linux-musl-aarch64", |facts| facts.glibc = Some(needed));
+        assert_eq!(violations, [Violation::GlibcOnMusl { needed }]);
+    }
+
+    #[test]
+    fn linux_libraries_must_be_nodelete() {
+        for id in ["linux-x86_64", "linux-musl-x86_64"] {
+            assert_eq!(
+                violations_on(id, |facts| facts.nodelete = false),
+                [Violation::NotNodelete]
+            );
+        }
+    }
+
+    #[test]
+    fn a_deployment_target_newer_than_the_platform_floor_is_reported() {
+        let found = Version::new(10, 13);
+        let violations = violations_on("macos-x86_64", |facts| facts.min_os = Some(found));
+        assert_eq!(
+            violations,
+            [Violation::MinOsTooNew {
+                found,
+                max: Version::new(10, 12)
+            }]
+        );
+        let violations = violations_on("macos-aarch64", |facts| facts.min_os = None);
+        assert_eq!(violations, [Violation::MissingMinOs]);
+    }
+
+    #[test]
+    fn arm64_macos_libraries_must_be_signed() {
+        let unsigned = |facts: &mut LibraryFacts| facts.code_signature = false;
+        assert_eq!(violations_on("macos-aarch64", unsigned), [Violation::Unsigned]);
+        assert_eq!(violations_on("macos-x86_64", unsigned), []);
+    }
+
+    #[test]
+    fn the_install_name_must_be_relative_to_rpath() {
+        let found = Some("/work/target/dist/deps/libjp_jni.dylib".to_string());
+        let violations = violations_on("macos-x86_64", |facts| facts.install_name = found.clone());
+        assert_eq!(violations, [Violation::InstallName { found }]);
+        let violations = violations_on("macos-x86_64", |facts| facts.install_name = None);
+        assert_eq!(violations, [Violation::InstallName { found: None }]);
+    }
+
+    #[test]
+    fn local_paths_are_reported_on_every_platform() {
+        for platform in PLATFORMS {
+            let needle = "/home/".to_string();
+            let violations = violations_on(platform.id, |facts| facts.local_paths.push(needle.clone()));
+            assert_eq!(violations, [Violation::LocalPath { needle }], "{}", platform.id);
+        }
+    }
+}
