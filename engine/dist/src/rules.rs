@@ -55,10 +55,14 @@ const WINDOWS_SYSTEM_DLLS: &[&str] = &[
 
 const JAVA_PREFIX: &str = "Java_";
 
-/// Checks one library against the rules of its platform; all violations, in rule order.
+/// Checks one library against the rules of its platform; all violations, in rule order. A
+/// library of another format or machine gets only that verdict: the other rules would judge it
+/// by a system it is not for.
 pub fn check(facts: &LibraryFacts, platform: &Platform) -> Vec<Violation> {
     let mut violations = Vec::new();
-    check_shape(facts, platform, &mut violations);
+    if !check_shape(facts, platform, &mut violations) {
+        return violations;
+    }
     check_exports(facts, platform, &mut violations);
     check_imports(facts, platform, &mut violations);
     check_system(facts, platform, &mut violations);
@@ -68,7 +72,9 @@ pub fn check(facts: &LibraryFacts, platform: &Platform) -> Vec<Violation> {
     violations
 }
 
-fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<Violation>) {
+/// Whether format and machine are the platform's (the kind alone does not stop the checks).
+fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<Violation>) -> bool {
+    let foreign = facts.format != platform.format || facts.architecture != platform.architecture;
     if facts.format != platform.format {
         violations.push(Violation::WrongFormat {
             expected: platform.format,
@@ -84,6 +90,7 @@ fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<V
     if facts.kind != Kind::SharedLibrary {
         violations.push(Violation::NotSharedLibrary { found: facts.kind });
     }
+    !foreign
 }
 
 /// All JNI entry points, no other `Java_*` symbol; on ELF nothing else at all, since the
@@ -103,7 +110,7 @@ fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec
             });
         }
     }
-    let only_jni = matches!(platform.system, System::LinuxGnu { .. } | System::LinuxMusl);
+    let mut others = Vec::new();
     for name in &facts.exports {
         let plain = unprefixed(name);
         if plain.as_deref().is_some_and(|plain| JNI_EXPORTS.contains(&plain)) {
@@ -111,9 +118,13 @@ fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec
         }
         if plain.is_some_and(|plain| plain.starts_with(JAVA_PREFIX)) {
             violations.push(Violation::UnexpectedJavaExport { name: name.clone() });
-        } else if only_jni {
-            violations.push(Violation::UnexpectedExport { name: name.clone() });
+        } else {
+            others.push(name.clone());
         }
+    }
+    let only_jni = matches!(platform.system, System::LinuxGnu { .. } | System::LinuxMusl);
+    if only_jni && !others.is_empty() {
+        violations.push(Violation::UnexpectedExports { names: others });
     }
 }
 
@@ -268,6 +279,20 @@ mod tests {
     }
 
     #[test]
+    fn a_library_of_another_system_gets_no_verdict_on_that_system_s_rules() {
+        let platform = find("linux-x86_64").unwrap();
+        let windows = good_facts(find("windows-x86_64").unwrap());
+        let expected = Format::Elf64;
+        assert_eq!(
+            check(&windows, platform),
+            [Violation::WrongFormat {
+                expected,
+                found: Format::Pe32Plus
+            }]
+        );
+    }
+
+    #[test]
     fn a_library_for_another_machine_is_reported() {
         let violations = violations_on("macos-aarch64", |facts| facts.architecture = Architecture::X86_64);
         let expected = Architecture::Aarch64;
@@ -333,10 +358,10 @@ mod tests {
     #[test]
     fn elf_exports_nothing_else_but_macho_and_pe_may() {
         let rust_internal = |facts: &mut LibraryFacts| facts.exports.push("rust_eh_personality".into());
-        let name = "rust_eh_personality".to_string();
+        let names = vec!["rust_eh_personality".to_string()];
         assert_eq!(
             violations_on("linux-aarch64", rust_internal),
-            [Violation::UnexpectedExport { name }]
+            [Violation::UnexpectedExports { names }]
         );
         assert_eq!(violations_on("macos-aarch64", rust_internal), []);
         assert_eq!(violations_on("windows-x86_64", rust_internal), []);

@@ -5,6 +5,9 @@ use std::fmt;
 use crate::inspect::{Architecture, Format, Kind};
 use crate::version::Version;
 
+/// How many names a violation about many symbols shows.
+const SHOWN_NAMES: usize = 3;
+
 /// One broken rule. `Display` says what is wrong and what was expected, without naming the
 /// library: the report puts that in front.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,10 +41,11 @@ pub enum Violation {
         /// The symbol, as the format spells it.
         name: String,
     },
-    /// ELF only: an export beyond the JNI ones (the version script should hide it).
-    UnexpectedExport {
-        /// The symbol.
-        name: String,
+    /// ELF only: exports beyond the JNI ones (the version script should hide them). One
+    /// violation for all of them: a missing version script exports thousands.
+    UnexpectedExports {
+        /// The symbols, in table order.
+        names: Vec<String>,
     },
     /// A linked library the JVM host does not provide.
     ForeignImport {
@@ -121,8 +125,15 @@ impl fmt::Display for Violation {
             Violation::UnexpectedJavaExport { name } => {
                 write!(f, "exports {name}, which NativeEngine does not declare")
             }
-            Violation::UnexpectedExport { name } => {
-                write!(f, "exports {name}, beyond the JNI entry points")
+            Violation::UnexpectedExports { names } => {
+                let shown = names.iter().take(SHOWN_NAMES).map(String::as_str);
+                let more = if names.len() > SHOWN_NAMES { ", …" } else { "" };
+                let shown = shown.collect::<Vec<_>>().join(", ");
+                write!(
+                    f,
+                    "exports {} symbols beyond the JNI entry points: {shown}{more}",
+                    names.len()
+                )
             }
             Violation::ForeignImport { library, allowed } => {
                 write!(f, "links {library}, allowed are only {allowed}")
