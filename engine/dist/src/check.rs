@@ -88,20 +88,16 @@ impl JarReport {
     }
 }
 
-/// Looks up platform ids given on the command line.
+/// Looks up a platform id given on the command line.
 ///
 /// # Errors
 ///
 /// [`DistError::UnknownPlatform`] for an id JP does not ship.
-pub fn platforms(ids: &[String]) -> Result<Vec<&'static Platform>, DistError> {
-    ids.iter()
-        .map(|id| {
-            platform::find(id).ok_or_else(|| DistError::UnknownPlatform {
-                id: id.clone(),
-                known: platform::known_ids(),
-            })
-        })
-        .collect()
+pub fn platform(id: &str) -> Result<&'static Platform, DistError> {
+    platform::find(id).ok_or_else(|| DistError::UnknownPlatform {
+        id: id.to_owned(),
+        known: platform::known_ids(),
+    })
 }
 
 /// `check-lib`: one library file for one platform.

@@ -127,7 +127,7 @@ impl From<io::Error> for Failure {
 }
 
 fn check_lib(file: PathBuf, id: String, forbid: &[PathBuf]) -> Result<Outcome, Failure> {
-    let platform = check::platforms(&[id])?[0];
+    let platform = check::platform(&id)?;
     let report = check::check_library(&file, platform, &LocalPaths::from_environment(forbid))?;
     let mut out = io::stdout().lock();
     print_library(&mut out, &report)?;
@@ -139,7 +139,10 @@ fn check_lib(file: PathBuf, id: String, forbid: &[PathBuf]) -> Result<Outcome, F
 }
 
 fn check_jar(jar: PathBuf, require: &[String], forbid: &[PathBuf]) -> Result<Outcome, Failure> {
-    let required = check::platforms(require)?;
+    let required = require
+        .iter()
+        .map(|id| check::platform(id))
+        .collect::<Result<Vec<_>, _>>()?;
     let report = check::check_jar(&jar, &required, &LocalPaths::from_environment(forbid))?;
     let mut out = io::stdout().lock();
     for library in &report.libraries {
@@ -181,7 +184,7 @@ fn run_pack(
         let (id, path) = argument.split_once('=').ok_or_else(|| DistError::PackArgument {
             argument: argument.clone(),
         })?;
-        let platform = check::platforms(&[id.to_string()])?[0];
+        let platform = check::platform(id)?;
         if binaries.iter().any(|(known, _)| known.id == platform.id) {
             return Err(DistError::DuplicatePlatform { id: id.to_string() }.into());
         }

@@ -106,6 +106,8 @@ pub enum Violation {
         /// The file name expected there.
         expected: &'static str,
     },
+    /// The jar has no library under `native/` at all.
+    NoLibraries,
     /// A platform required on the command line has no library in the jar.
     MissingPlatform {
         /// The platform id.
@@ -162,6 +164,7 @@ impl fmt::Display for Violation {
             Violation::WrongFileName { entry, expected } => {
                 write!(f, "{entry}: the library of this platform is named {expected}")
             }
+            Violation::NoLibraries => f.write_str("no native/<platform>/<file> library at all"),
             Violation::MissingPlatform { id } => write!(f, "no library for required platform {id}"),
         }
     }

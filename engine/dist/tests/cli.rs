@@ -85,6 +85,23 @@ fn check_jar_reports_every_violation_and_exits_1() {
 }
 
 #[test]
+fn a_jar_without_native_libraries_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let jar = dir.path().join("jp-engine.jar");
+    write_jar(
+        &jar,
+        &[("org/jpprof/engine/NativeEngine.class", b"\xca\xfe\xba\xbe")],
+    );
+    let output = jp_dist(&["check-jar", jar.to_str().unwrap()]);
+    let expected = format!(
+        "FAIL {}: no native/<platform>/<file> library at all\n",
+        jar.display()
+    );
+    assert_eq!(stdout(&output), expected);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
 fn check_lib_finds_the_forbidden_checkout_path() {
     let dir = tempfile::tempdir().unwrap();
     let library = dir.path().join("libjp_jni.so");
