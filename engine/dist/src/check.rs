@@ -169,6 +169,9 @@ pub fn check_jar(
                 .push(Violation::MissingPlatform { id: platform.id });
         }
     }
+    if report.libraries.is_empty() {
+        report.violations.push(Violation::NoLibraries);
+    }
     Ok(report)
 }
 
