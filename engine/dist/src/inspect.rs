@@ -8,7 +8,8 @@ use object::elf::{DF_1_NODELETE, DF_1_PIE, DT_FLAGS_1, DT_NEEDED, ET_DYN, ET_EXE
 use object::macho::{LC_CODE_SIGNATURE, LC_VERSION_MIN_MACOSX};
 use object::read::elf::{Dyn, ElfFile, FileHeader, ProgramHeader};
 use object::read::macho::{LoadCommandVariant, MachHeader, MachOFile};
-use object::{Object, ObjectKind};
+use object::read::pe::{ImageNtHeaders, PeFile};
+use object::{LittleEndian as LE, Object, ObjectKind};
 
 use crate::local_paths::LocalPaths;
 use crate::version::Version;
@@ -180,11 +181,9 @@ pub fn inspect(bytes: &[u8], local_paths: &LocalPaths) -> Result<LibraryFacts, o
         object::File::Elf64(elf) => read_elf(elf, &mut facts)?,
         object::File::MachO32(macho) => read_macho(macho, &mut facts)?,
         object::File::MachO64(macho) => read_macho(macho, &mut facts)?,
-        _ => {
-            for import in file.imports()? {
-                push_unique(&mut facts.imports, lossy(import.library()));
-            }
-        }
+        object::File::Pe32(pe) => read_pe(pe, &mut facts)?,
+        object::File::Pe64(pe) => read_pe(pe, &mut facts)?,
+        _ => {}
     }
     Ok(facts)
 }
@@ -272,6 +271,34 @@ fn read_macho<Mach: MachHeader>(
                 facts.code_signature = true;
             }
             _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The DLLs of the import table and of the delay-load import table: a delay-loaded DLL must be
+/// on the machine all the same, only later.
+fn read_pe<Pe: ImageNtHeaders>(
+    pe: &PeFile<'_, Pe>,
+    facts: &mut LibraryFacts,
+) -> Result<(), object::read::Error> {
+    if let Some(table) = pe.import_table()? {
+        let mut descriptors = table.descriptors()?;
+        while let Some(descriptor) = descriptors.next()? {
+            push_unique(&mut facts.imports, lossy(table.name(descriptor.name.get(LE))?));
+        }
+    }
+    let sections = pe.section_table();
+    if let Some(table) = pe
+        .data_directories()
+        .delay_load_import_table(pe.data(), &sections)?
+    {
+        let mut descriptors = table.descriptors()?;
+        while let Some(descriptor) = descriptors.next()? {
+            push_unique(
+                &mut facts.imports,
+                lossy(table.name(descriptor.dll_name_rva.get(LE))?),
+            );
         }
     }
     Ok(())

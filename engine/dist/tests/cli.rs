@@ -36,22 +36,24 @@ fn write_jar(path: &Path, entries: &[(&str, &[u8])]) {
 }
 
 #[test]
-fn check_jar_passes_a_good_library_and_exits_0() {
+fn check_jar_passes_good_libraries_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let jar = dir.path().join("jp-engine.jar");
-    let library = support::shared_object(DF_1_NODELETE);
+    let linux = support::shared_object(DF_1_NODELETE);
+    let windows = support::dll("bcryptprimitives.dll");
     write_jar(
         &jar,
         &[
-            ("native/linux-x86_64/libjp_jni.so", &library),
+            ("native/linux-x86_64/libjp_jni.so", &linux),
+            ("native/windows-x86_64/jp_jni.dll", &windows),
             ("META-INF/MANIFEST.MF", b""),
         ],
     );
-    let output = jp_dist(&["check-jar", jar.to_str().unwrap(), "--require", "linux-x86_64"]);
-    assert_eq!(
-        stdout(&output),
-        "ok linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n"
-    );
+    let require = "linux-x86_64,windows-x86_64";
+    let output = jp_dist(&["check-jar", jar.to_str().unwrap(), "--require", require]);
+    let expected = "ok linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n\
+                    ok windows-x86_64 (PE x86_64, 7 exports)\n";
+    assert_eq!(stdout(&output), expected);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 

@@ -7,6 +7,7 @@ use jp_dist::local_paths::LocalPaths;
 use jp_dist::platform::find;
 use jp_dist::rules::{self, JNI_EXPORTS};
 use jp_dist::version::Version;
+use jp_dist::violation::Violation;
 use object::elf::{DF_1_NODELETE, DF_1_PIE};
 
 #[test]
@@ -28,6 +29,29 @@ fn a_shared_object_yields_its_exports_needs_and_flags() {
 fn a_shared_object_marked_pie_is_an_executable() {
     let facts = inspect(&support::shared_object(DF_1_PIE), &LocalPaths::new([])).unwrap();
     assert_eq!((facts.kind, facts.nodelete), (Kind::Executable, false));
+}
+
+#[test]
+fn a_dll_yields_its_exports_and_every_imported_dll_delay_loaded_too() {
+    let facts = inspect(&support::dll("libwinpthread-1.dll"), &LocalPaths::new([])).unwrap();
+    assert_eq!(
+        (facts.format, facts.architecture),
+        (Format::Pe32Plus, Architecture::X86_64)
+    );
+    assert_eq!(facts.kind, Kind::SharedLibrary);
+    let mut expected: Vec<_> = JNI_EXPORTS.to_vec();
+    expected.sort();
+    assert_eq!(facts.exports, expected);
+    assert_eq!(facts.imports, ["KERNEL32.dll", "libwinpthread-1.dll"]);
+    let violations = rules::check(&facts, find("windows-x86_64").unwrap());
+    let library = "libwinpthread-1.dll".to_string();
+    assert_eq!(
+        violations,
+        [Violation::ForeignImport {
+            library,
+            allowed: "Windows system DLLs"
+        }]
+    );
 }
 
 /// Bytes at an odd address, as a buffer read from a file may be: the object crate must not

@@ -1,5 +1,5 @@
-//! Test inputs made on the spot: a small ELF shared object, written with `object`'s ELF
-//! writer, that carries exactly what the checks read.
+//! Test inputs made on the spot: a small ELF shared object and a small PE DLL, written with
+//! `object`'s writers, that carry exactly what the checks read.
 
 use jp_dist::rules::JNI_EXPORTS;
 use object::elf;
@@ -94,4 +94,120 @@ pub fn shared_object(flags_1: u32) -> Vec<u8> {
     writer.write_gnu_verneed_section_header(0);
     writer.write_shstrtab_section_header();
     bytes
+}
+
+/// A PE32+ AMD64 DLL exporting the JNI entry points, importing `KERNEL32.dll`, and delay-loading
+/// `delay_loaded`.
+pub fn dll(delay_loaded: &str) -> Vec<u8> {
+    use object::pe;
+    use object::write::pe::{NtHeaders, Writer};
+
+    let mut bytes = Vec::new();
+    let mut writer = Writer::new(true, 0x1000, 0x200, &mut bytes);
+    writer.reserve_dos_header_and_stub();
+    writer.reserve_nt_headers(pe::IMAGE_NUMBEROF_DIRECTORY_ENTRIES);
+    writer.reserve_section_headers(2);
+    let text = writer.reserve_text_section(16);
+    // The tables' size does not depend on where they are, their contents do.
+    let size = rdata(0, 0, delay_loaded).0.len() as u32;
+    let range = writer.reserve_rdata_section(size);
+    let (tables, directories) = rdata(range.virtual_address, text.virtual_address, delay_loaded);
+    let entries = [
+        pe::IMAGE_DIRECTORY_ENTRY_IMPORT,
+        pe::IMAGE_DIRECTORY_ENTRY_DELAY_IMPORT,
+        pe::IMAGE_DIRECTORY_ENTRY_EXPORT,
+    ];
+    for (entry, (address, size)) in entries.into_iter().zip(directories) {
+        writer.set_data_directory(entry, address, size);
+    }
+    writer.write_dos_header_and_stub().unwrap();
+    writer.write_nt_headers(NtHeaders {
+        machine: pe::IMAGE_FILE_MACHINE_AMD64,
+        time_date_stamp: 0,
+        characteristics: pe::IMAGE_FILE_EXECUTABLE_IMAGE | pe::IMAGE_FILE_DLL,
+        major_linker_version: 0,
+        minor_linker_version: 0,
+        address_of_entry_point: 0,
+        image_base: 0x1_8000_0000,
+        major_operating_system_version: 6,
+        minor_operating_system_version: 0,
+        major_image_version: 0,
+        minor_image_version: 0,
+        major_subsystem_version: 6,
+        minor_subsystem_version: 0,
+        subsystem: pe::IMAGE_SUBSYSTEM_WINDOWS_CUI,
+        dll_characteristics: 0,
+        size_of_stack_reserve: 0x10_0000,
+        size_of_stack_commit: 0x1000,
+        size_of_heap_reserve: 0x10_0000,
+        size_of_heap_commit: 0x1000,
+    });
+    writer.write_section_headers();
+    writer.write_section(text.file_offset, &[0xc3; 16]);
+    writer.write_section(range.file_offset, &tables);
+    bytes
+}
+
+/// The DLL's read-only data at address `base`: one import descriptor, one delay-load descriptor,
+/// the export directory with its three tables, then the strings. Returns the bytes and the
+/// `(address, size)` of the import, delay-load import and export directories.
+fn rdata(base: u32, function: u32, delay_loaded: &str) -> (Vec<u8>, [(u32, u32); 3]) {
+    const IMPORT_DESCRIPTORS: u32 = 2 * 20;
+    const DELAY_DESCRIPTORS: u32 = 2 * 32;
+    const EXPORT_DIRECTORY: u32 = 40;
+    let count = JNI_EXPORTS.len() as u32;
+    let exports = IMPORT_DESCRIPTORS + DELAY_DESCRIPTORS;
+    let functions = exports + EXPORT_DIRECTORY;
+    let names = functions + 4 * count;
+    let ordinals = names + 4 * count;
+
+    let mut strings = Vec::new();
+    let mut string = |text: &str| {
+        let address = base + ordinals + 2 * count + strings.len() as u32;
+        strings.extend_from_slice(text.as_bytes());
+        strings.push(0);
+        address
+    };
+    let kernel32 = string("KERNEL32.dll");
+    let delay_loaded = string(delay_loaded);
+    let dll_name = string("jp_jni.dll");
+    let mut sorted = JNI_EXPORTS.to_vec();
+    sorted.sort();
+    let export_names: Vec<u32> = sorted.into_iter().map(&mut string).collect();
+
+    let mut out = Vec::new();
+    let mut words = |values: &[u32]| {
+        values
+            .iter()
+            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()))
+    };
+    // IMAGE_IMPORT_DESCRIPTOR: name table, time, forwarder chain, name, address table; then null.
+    words(&[0, 0, 0, kernel32, 0, 0, 0, 0, 0, 0]);
+    // IMAGE_DELAYLOAD_DESCRIPTOR: attributes, name, six tables left empty; then null.
+    words(&[1, delay_loaded, 0, 0, 0, 0, 0, 0]);
+    words(&[0; 8]);
+    // IMAGE_EXPORT_DIRECTORY: flags, time, version, name, ordinal base, counts, the three tables.
+    words(&[
+        0,
+        0,
+        0,
+        dll_name,
+        1,
+        count,
+        count,
+        base + functions,
+        base + names,
+        base + ordinals,
+    ]);
+    words(&vec![function; JNI_EXPORTS.len()]);
+    words(&export_names);
+    (0..count as u16).for_each(|ordinal| out.extend_from_slice(&ordinal.to_le_bytes()));
+    out.extend_from_slice(&strings);
+    let size = out.len() as u32;
+    let directories = [
+        (base, IMPORT_DESCRIPTORS),
+        (base + IMPORT_DESCRIPTORS, DELAY_DESCRIPTORS),
+        (base + exports, size - exports),
+    ];
+    (out, directories)
 }
