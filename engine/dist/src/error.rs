@@ -92,6 +92,18 @@ pub enum DistError {
         /// The platform id.
         id: String,
     },
+    /// A release version that is not a plain file-name component.
+    #[error("version `{version}`: use letters, digits and . - _ + only")]
+    Version {
+        /// The version given.
+        version: String,
+    },
+    /// Two files of one archive with the same name.
+    #[error("`{name}` would be in each archive twice")]
+    DuplicateMember {
+        /// The clashing name.
+        name: String,
+    },
     /// An `--include` path without a file name.
     #[error("{path}: not a file name")]
     IncludeName {

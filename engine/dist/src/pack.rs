@@ -50,6 +50,7 @@ struct Member {
 /// When an input cannot be read, an output cannot be written, or (zip only) the epoch is outside
 /// the years 1980 to 2107 that zip's time stamps can hold.
 pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
+    check_version(&request.version)?;
     std::fs::create_dir_all(&request.out).map_err(|source| DistError::Write {
         path: request.out.clone(),
         source,
@@ -64,6 +65,7 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
             Ok((name.to_string_lossy().into_owned(), read(path)?))
         })
         .collect::<Result<Vec<_>, DistError>>()?;
+    check_include_names(includes.iter().map(|(name, _)| name.as_str()))?;
     let mut written = Vec::new();
     for (platform, binary) in &request.binaries {
         let windows = platform.system == System::Windows;
@@ -97,6 +99,32 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
     }
     written.push(write_sums(&request.out)?);
     Ok(written)
+}
+
+/// The version becomes part of file and directory names, so it is one plain name component.
+fn check_version(version: &str) -> Result<(), DistError> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '+');
+    if version.is_empty() || version.starts_with('.') || !version.chars().all(allowed) {
+        return Err(DistError::Version {
+            version: version.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Two members of one archive with the same name would leave it to the unpacking tool which one
+/// wins.
+fn check_include_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), DistError> {
+    let mut seen = vec!["jp", "jp.exe"];
+    for name in names {
+        if seen.contains(&name) {
+            return Err(DistError::DuplicateMember {
+                name: name.to_owned(),
+            });
+        }
+        seen.push(name);
+    }
+    Ok(())
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, DistError> {
@@ -329,6 +357,23 @@ mod tests {
             "jp-engine-1.2.3.jar",
         ];
         assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn a_version_is_one_plain_name_component() {
+        for version in ["0.1.0", "1.0.0-rc.1", "2.0.0+build.5"] {
+            assert!(check_version(version).is_ok(), "{version}");
+        }
+        for version in ["", "../x", "1/2", ".hidden", "1 2"] {
+            assert!(check_version(version).is_err(), "{version:?}");
+        }
+    }
+
+    #[test]
+    fn included_files_may_not_clash_with_each_other_or_the_binary() {
+        assert!(check_include_names(["LICENSE", "README.md"].into_iter()).is_ok());
+        assert!(check_include_names(["LICENSE", "LICENSE"].into_iter()).is_err());
+        assert!(check_include_names(["jp"].into_iter()).is_err());
     }
 
     #[test]
