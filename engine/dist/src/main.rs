@@ -90,7 +90,6 @@ fn main() -> ExitCode {
             eprintln!("jp-dist: {}", chain(&error));
             ExitCode::from(2)
         }
-        Err(Failure::ClosedOutput) => ExitCode::SUCCESS,
         Err(Failure::Output(error)) => {
             eprintln!("jp-dist: cannot write to standard output: {error}");
             ExitCode::from(2)
@@ -103,11 +102,19 @@ enum Outcome {
     Failed,
 }
 
+impl Outcome {
+    fn of(passed: bool) -> Self {
+        if passed {
+            Outcome::Passed
+        } else {
+            Outcome::Failed
+        }
+    }
+}
+
 enum Failure {
     Dist(DistError),
     Output(io::Error),
-    /// A closed pipe on standard output (`jp-dist check-jar ... | head`) is not an error.
-    ClosedOutput,
 }
 
 impl From<DistError> for Failure {
@@ -116,26 +123,20 @@ impl From<DistError> for Failure {
     }
 }
 
-impl From<io::Error> for Failure {
-    fn from(error: io::Error) -> Self {
-        if error.kind() == io::ErrorKind::BrokenPipe {
-            Failure::ClosedOutput
-        } else {
-            Failure::Output(error)
-        }
+/// Prints to standard output. A closed pipe (`jp-dist check-jar … | head`) is not an error, and
+/// the verdict, decided before printing, stands.
+fn print(lines: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> Result<(), Failure> {
+    match lines(&mut io::stdout().lock()) {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Output(error)),
+        _ => Ok(()),
     }
 }
 
 fn check_lib(file: PathBuf, id: String, forbid: &[PathBuf]) -> Result<Outcome, Failure> {
     let platform = check::platform(&id)?;
     let report = check::check_library(&file, platform, &LocalPaths::from_environment(forbid))?;
-    let mut out = io::stdout().lock();
-    print_library(&mut out, &report)?;
-    Ok(if report.violations.is_empty() {
-        Outcome::Passed
-    } else {
-        Outcome::Failed
-    })
+    print(|out| print_library(out, &report))?;
+    Ok(Outcome::of(report.violations.is_empty()))
 }
 
 fn check_jar(jar: PathBuf, require: &[String], forbid: &[PathBuf]) -> Result<Outcome, Failure> {
@@ -144,18 +145,16 @@ fn check_jar(jar: PathBuf, require: &[String], forbid: &[PathBuf]) -> Result<Out
         .map(|id| check::platform(id))
         .collect::<Result<Vec<_>, _>>()?;
     let report = check::check_jar(&jar, &required, &LocalPaths::from_environment(forbid))?;
-    let mut out = io::stdout().lock();
-    for library in &report.libraries {
-        print_library(&mut out, library)?;
-    }
-    for violation in &report.violations {
-        writeln!(out, "FAIL {}: {violation}", jar.display())?;
-    }
-    Ok(if report.passed() {
-        Outcome::Passed
-    } else {
-        Outcome::Failed
-    })
+    print(|out| {
+        for library in &report.libraries {
+            print_library(out, library)?;
+        }
+        for violation in &report.violations {
+            writeln!(out, "FAIL {}: {violation}", jar.display())?;
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::of(report.passed()))
 }
 
 /// `ok <id> (<summary>)`, or `FAIL <id> (<summary>)` and one indented line per violation.
@@ -197,10 +196,12 @@ fn run_pack(
         binaries,
         includes,
     })?;
-    let mut stdout = io::stdout().lock();
-    for path in written {
-        writeln!(stdout, "wrote {}", path.display())?;
-    }
+    print(|out| {
+        for path in &written {
+            writeln!(out, "wrote {}", path.display())?;
+        }
+        Ok(())
+    })?;
     Ok(Outcome::Passed)
 }
 
