@@ -1,0 +1,40 @@
+//! Release tooling of JP: checks that the JNI libraries in `jp-engine.jar` load on every
+//! supported system, and reproducible archives of the `jp` command line.
+//!
+//! The checks come in two layers. [`inspect`] turns the bytes of an ELF, Mach-O or PE file into
+//! [`inspect::LibraryFacts`]; [`rules`] judges those facts for a [`platform::Platform`] and
+//! returns [`violation::Violation`]s. Building the libraries is left to the release scripts;
+//! this crate only reads them.
+//!
+//! ```
+//! use jp_dist::inspect::{Architecture, Format, Kind, LibraryFacts};
+//! use jp_dist::{platform, rules};
+//!
+//! let facts = LibraryFacts {
+//!     format: Format::Elf64,
+//!     architecture: Architecture::X86_64,
+//!     kind: Kind::SharedLibrary,
+//!     exports: rules::JNI_EXPORTS.iter().map(|name| name.to_string()).collect(),
+//!     imports: vec!["libc.so.6".into()],
+//!     glibc: None,
+//!     nodelete: true,
+//!     min_os: None,
+//!     install_name: None,
+//!     code_signature: false,
+//!     local_paths: vec![],
+//! };
+//! let linux = platform::find("linux-x86_64").unwrap();
+//! assert!(rules::check(&facts, linux).is_empty());
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod check;
+pub mod error;
+pub mod inspect;
+pub mod local_paths;
+pub mod pack;
+pub mod platform;
+pub mod rules;
+pub mod version;
+pub mod violation;

@@ -1,0 +1,217 @@
+//! `jp-dist`: the release checks of JP's native libraries and the packing of the `jp` archives.
+//! Exit codes: 0 all good, 1 a check found violations, 2 unreadable input or bad arguments.
+
+use std::error::Error;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use jp_dist::check::{self, LibraryReport};
+use jp_dist::error::DistError;
+use jp_dist::local_paths::LocalPaths;
+use jp_dist::pack::{self, PackRequest};
+use jp_dist::platform;
+
+#[derive(Parser)]
+#[command(
+    name = "jp-dist",
+    about = "Checks JP's native libraries and packs the jp command line"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Checks one native library against the rules of its platform.
+    CheckLib {
+        /// The library file.
+        file: PathBuf,
+        /// Platform id (linux-x86_64, macos-aarch64, windows-x86_64, ...).
+        #[arg(long)]
+        platform: String,
+        /// A local path the library must not contain, such as the checkout (repeatable).
+        #[arg(long, value_name = "PATH")]
+        forbid: Vec<PathBuf>,
+    },
+    /// Checks every native/<platform>/<file> library in jp-engine.jar.
+    CheckJar {
+        /// The jar.
+        jar: PathBuf,
+        /// Platforms that must be present, comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "IDS")]
+        require: Vec<String>,
+        /// A local path no library may contain, such as the checkout (repeatable).
+        #[arg(long, value_name = "PATH")]
+        forbid: Vec<PathBuf>,
+    },
+    /// Packs jp-<version>-<platform>.tar.gz (.zip on Windows) per binary, then SHA256SUMS.
+    Pack {
+        /// Release version in the archive names.
+        #[arg(long)]
+        version: String,
+        /// Time stamp of every entry, in seconds since 1970.
+        #[arg(long)]
+        epoch: u64,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// The jp binary of each platform, as PLATFORM=PATH.
+        #[arg(required = true, value_name = "PLATFORM=PATH")]
+        binaries: Vec<String>,
+        /// A file to put beside the binary in every archive (repeatable).
+        #[arg(long, value_name = "FILE")]
+        include: Vec<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::CheckLib {
+            file,
+            platform,
+            forbid,
+        } => check_lib(file, platform, &forbid),
+        Command::CheckJar { jar, require, forbid } => check_jar(jar, &require, &forbid),
+        Command::Pack {
+            version,
+            epoch,
+            out,
+            binaries,
+            include,
+        } => run_pack(version, epoch, out, &binaries, include),
+    };
+    match result {
+        Ok(Outcome::Passed) => ExitCode::SUCCESS,
+        Ok(Outcome::Failed) => ExitCode::from(1),
+        Err(Failure::Dist(error)) => {
+            eprintln!("jp-dist: {}", chain(&error));
+            ExitCode::from(2)
+        }
+        Err(Failure::Output(error)) => {
+            eprintln!("jp-dist: cannot write to standard output: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+enum Outcome {
+    Passed,
+    Failed,
+}
+
+impl Outcome {
+    fn of(passed: bool) -> Self {
+        if passed {
+            Outcome::Passed
+        } else {
+            Outcome::Failed
+        }
+    }
+}
+
+enum Failure {
+    Dist(DistError),
+    Output(io::Error),
+}
+
+impl From<DistError> for Failure {
+    fn from(error: DistError) -> Self {
+        Failure::Dist(error)
+    }
+}
+
+/// Prints to standard output. A closed pipe (`jp-dist check-jar … | head`) is not an error, and
+/// the verdict, decided before printing, stands.
+fn print(lines: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> Result<(), Failure> {
+    match lines(&mut io::stdout().lock()) {
+        Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(Failure::Output(error)),
+        _ => Ok(()),
+    }
+}
+
+fn check_lib(file: PathBuf, id: String, forbid: &[PathBuf]) -> Result<Outcome, Failure> {
+    let platform = check::platform(&id)?;
+    let report = check::check_library(&file, platform, &LocalPaths::from_environment(forbid))?;
+    print(|out| print_library(out, &report))?;
+    Ok(Outcome::of(report.violations.is_empty()))
+}
+
+fn check_jar(jar: PathBuf, require: &[String], forbid: &[PathBuf]) -> Result<Outcome, Failure> {
+    let required = require
+        .iter()
+        .map(|id| check::platform(id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let report = check::check_jar(&jar, &required, &LocalPaths::from_environment(forbid))?;
+    print(|out| {
+        for library in &report.libraries {
+            print_library(out, library)?;
+        }
+        for violation in &report.violations {
+            writeln!(out, "FAIL {}: {violation}", jar.display())?;
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::of(report.passed()))
+}
+
+/// `ok <id> (<summary>)`, or `FAIL <id> (<summary>)` and one indented line per violation.
+fn print_library(out: &mut impl Write, report: &LibraryReport) -> io::Result<()> {
+    let verdict = if report.violations.is_empty() {
+        "ok"
+    } else {
+        "FAIL"
+    };
+    writeln!(out, "{verdict} {} ({})", report.platform.id, report.summary())?;
+    for violation in &report.violations {
+        writeln!(out, "  {}: {violation}", report.platform.id)?;
+    }
+    Ok(())
+}
+
+fn run_pack(
+    version: String,
+    epoch: u64,
+    out: PathBuf,
+    arguments: &[String],
+    includes: Vec<PathBuf>,
+) -> Result<Outcome, Failure> {
+    let mut binaries: Vec<(&'static platform::Platform, PathBuf)> = Vec::new();
+    for argument in arguments {
+        let (id, path) = argument.split_once('=').ok_or_else(|| DistError::PackArgument {
+            argument: argument.clone(),
+        })?;
+        let platform = check::platform(id)?;
+        if binaries.iter().any(|(known, _)| known.id == platform.id) {
+            return Err(DistError::DuplicatePlatform { id: id.to_string() }.into());
+        }
+        binaries.push((platform, PathBuf::from(path)));
+    }
+    let written = pack::pack(&PackRequest {
+        version,
+        epoch,
+        out,
+        binaries,
+        includes,
+    })?;
+    print(|out| {
+        for path in &written {
+            writeln!(out, "wrote {}", path.display())?;
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::Passed)
+}
+
+/// The error and its causes, `: `-separated.
+fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text += &format!(": {cause}");
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,194 @@
+//! The `jp-dist` binary end to end: what it prints and its exit codes.
+
+mod support;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use object::elf::DF_1_NODELETE;
+use zip::write::SimpleFileOptions;
+
+fn jp_dist(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_jp-dist"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.code().is_some(), "killed: {output:?}");
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn write_jar(path: &Path, entries: &[(&str, &[u8])]) {
+    let mut jar = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, bytes) in entries {
+        jar.start_file(*name, SimpleFileOptions::default()).unwrap();
+        jar.write_all(bytes).unwrap();
+    }
+    jar.finish().unwrap();
+}
+
+#[test]
+fn check_jar_passes_good_libraries_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let jar = dir.path().join("jp-engine.jar");
+    let linux = support::shared_object(DF_1_NODELETE);
+    let windows = support::dll("bcryptprimitives.dll");
+    write_jar(
+        &jar,
+        &[
+            ("native/linux-x86_64/libjp_jni.so", &linux),
+            ("native/windows-x86_64/jp_jni.dll", &windows),
+            ("META-INF/MANIFEST.MF", b""),
+        ],
+    );
+    let require = "linux-x86_64,windows-x86_64";
+    let output = jp_dist(&["check-jar", jar.to_str().unwrap(), "--require", require]);
+    let expected = "ok linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n\
+                    ok windows-x86_64 (PE x86_64, 7 exports)\n";
+    assert_eq!(stdout(&output), expected);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn check_jar_reports_every_violation_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let jar = dir.path().join("jp-engine.jar");
+    let library = support::shared_object(0);
+    write_jar(
+        &jar,
+        &[
+            ("native/linux-x86_64/libjp_jni.so", &library),
+            ("native/linux-aarch64/libjp_jni.so", &library),
+            ("native/macos-x86_64/libjp_jni.so", &library),
+            ("native/solaris-sparc/libjp_jni.so", &library),
+        ],
+    );
+    let jar_arg = jar.to_str().unwrap();
+    let output = jp_dist(&["check-jar", jar_arg, "--require", "linux-x86_64,windows-x86_64"]);
+    let expected = format!(
+        "FAIL linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n\
+         \x20 linux-x86_64: lacks DF_1_NODELETE (link with -z nodelete)\n\
+         FAIL linux-aarch64 (ELF x86_64, 7 exports, glibc 2.17)\n\
+         \x20 linux-aarch64: is for x86_64, expected aarch64\n\
+         FAIL {jar_arg}: native/macos-x86_64/libjp_jni.so: the library of this platform is named libjp_jni.dylib\n\
+         FAIL {jar_arg}: native/solaris-sparc/libjp_jni.so: unknown platform\n\
+         FAIL {jar_arg}: no library for required platform windows-x86_64\n"
+    );
+    assert_eq!(stdout(&output), expected);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn a_jar_without_native_libraries_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let jar = dir.path().join("jp-engine.jar");
+    write_jar(
+        &jar,
+        &[("org/jpprof/engine/NativeEngine.class", b"\xca\xfe\xba\xbe")],
+    );
+    let output = jp_dist(&["check-jar", jar.to_str().unwrap()]);
+    let expected = format!(
+        "FAIL {}: no native/<platform>/<file> library at all\n",
+        jar.display()
+    );
+    assert_eq!(stdout(&output), expected);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn check_lib_finds_the_forbidden_checkout_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = dir.path().join("libjp_jni.so");
+    let mut bytes = support::shared_object(DF_1_NODELETE);
+    bytes.extend_from_slice(b"/work/checkout/engine/jni/src/lib.rs\0");
+    std::fs::write(&library, bytes).unwrap();
+    let path = library.to_str().unwrap();
+    let output = jp_dist(&[
+        "check-lib",
+        path,
+        "--platform",
+        "linux-x86_64",
+        "--forbid",
+        "/work/checkout",
+    ]);
+    assert!(stdout(&output).contains("linux-x86_64: contains the local path \"/work/checkout\"\n"));
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn unreadable_input_exits_2_and_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let jar = dir.path().join("broken.jar");
+    std::fs::write(&jar, b"not a zip").unwrap();
+    let output = jp_dist(&["check-jar", jar.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with(&format!("jp-dist: {}: not a readable jar: ", jar.display())));
+
+    let garbage_library: &[u8] = b"\x7fELF truncated";
+    write_jar(&jar, &[("native/linux-x86_64/libjp_jni.so", garbage_library)]);
+    let output = jp_dist(&["check-jar", jar.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let location = format!("{}!native/linux-x86_64/libjp_jni.so", jar.display());
+    assert!(stderr(&output).starts_with(&format!("jp-dist: {location}: not a readable native library: ")));
+}
+
+#[test]
+fn an_unknown_platform_on_the_command_line_exits_2() {
+    let output = jp_dist(&["check-lib", "libjp_jni.so", "--platform", "linux-sparc"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).starts_with("jp-dist: unknown platform `linux-sparc` (known: linux-x86_64, "));
+}
+
+#[test]
+fn pack_writes_archives_that_sha256sum_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("jp");
+    std::fs::write(&binary, b"binary").unwrap();
+    let out = dir.path().join("dist");
+    let linux = format!("linux-aarch64={}", binary.display());
+    let windows = format!("windows-x86_64={}", binary.display());
+    let args = [
+        "pack",
+        "--version",
+        "0.1.0",
+        "--epoch",
+        "1700000000",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = jp_dist(&[&args[..], &[&linux, &windows]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut names: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "SHA256SUMS",
+            "jp-0.1.0-linux-aarch64.tar.gz",
+            "jp-0.1.0-windows-x86_64.zip"
+        ]
+    );
+    // The format is sha256sum's own, where the tool is installed.
+    if let Ok(check) = Command::new("sha256sum")
+        .args(["-c", "SHA256SUMS"])
+        .current_dir(&out)
+        .output()
+    {
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+    }
+}
