@@ -116,6 +116,25 @@ pub enum DistError {
         /// The epoch given.
         epoch: u64,
     },
+    /// A program could not be started.
+    #[error("cannot run {program}")]
+    Spawn {
+        /// The program.
+        program: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// A cross build failed; cargo's own messages are above.
+    #[error("cargo zigbuild of {packages} for {targets} failed ({status})")]
+    Build {
+        /// The packages built.
+        packages: String,
+        /// The targets built for.
+        targets: String,
+        /// How it ended.
+        status: std::process::ExitStatus,
+    },
     /// Writing an output file failed.
     #[error("{path}: cannot write")]
     Write {

@@ -3,8 +3,8 @@
 //!
 //! The checks come in two layers. [`inspect`] turns the bytes of an ELF, Mach-O or PE file into
 //! [`inspect::LibraryFacts`]; [`rules`] judges those facts for a [`platform::Platform`] and
-//! returns [`violation::Violation`]s. Building the libraries is left to the release scripts;
-//! this crate only reads them.
+//! returns [`violation::Violation`]s. [`natives`] cross-builds the libraries and the `jp`
+//! command line for every platform with cargo-zigbuild.
 //!
 //! ```
 //! use jp_dist::inspect::{Architecture, Format, Kind, LibraryFacts};
@@ -33,6 +33,7 @@ pub mod check;
 pub mod error;
 pub mod inspect;
 pub mod local_paths;
+pub mod natives;
 pub mod pack;
 pub mod platform;
 pub mod rules;

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use jp_dist::check::{self, LibraryReport};
 use jp_dist::error::DistError;
 use jp_dist::local_paths::LocalPaths;
+use jp_dist::natives::{self, NativesRequest};
 use jp_dist::pack::{self, PackRequest};
 use jp_dist::platform;
 
@@ -47,6 +48,25 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         forbid: Vec<PathBuf>,
     },
+    /// Cross-builds the JNI library of every released platform (and jp where asked) with
+    /// cargo-zigbuild, staged as OUT/native/<platform>/<library> and OUT/cli/<platform>/<jp>.
+    Natives {
+        /// The staging directory, replaced as a whole.
+        #[arg(long)]
+        out: PathBuf,
+        /// A platform that also gets the jp command line (repeatable).
+        #[arg(long, value_name = "PLATFORM")]
+        cli: Vec<String>,
+        /// The cargo workspace to build.
+        #[arg(long, default_value = ".")]
+        workspace: PathBuf,
+        /// Where cargo-zigbuild and Zig are (set by scripts/lib/ensure-tools.sh: ensure_tools cross).
+        #[arg(long, env = "JP_CROSS_BIN", value_name = "DIR")]
+        tools: PathBuf,
+        /// Cargo's target directory and Zig's caches go under DIR/cross.
+        #[arg(long, env = "JP_CACHE_DIR", value_name = "DIR", default_value_os_t = default_cache())]
+        cache: PathBuf,
+    },
     /// Packs jp-<version>-<platform>.tar.gz (.zip on Windows) per binary, then SHA256SUMS.
     Pack {
         /// Release version in the archive names.
@@ -75,6 +95,13 @@ fn main() -> ExitCode {
             forbid,
         } => check_lib(file, platform, &forbid),
         Command::CheckJar { jar, require, forbid } => check_jar(jar, &require, &forbid),
+        Command::Natives {
+            out,
+            cli,
+            workspace,
+            tools,
+            cache,
+        } => run_natives(out, &cli, workspace, tools, cache),
         Command::Pack {
             version,
             epoch,
@@ -169,6 +196,39 @@ fn print_library(out: &mut impl Write, report: &LibraryReport) -> io::Result<()>
         writeln!(out, "  {}: {violation}", report.platform.id)?;
     }
     Ok(())
+}
+
+/// `~/.cache/jp`, the cache directory of every JP script.
+fn default_cache() -> PathBuf {
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    PathBuf::from(home).join(".cache").join("jp")
+}
+
+fn run_natives(
+    out: PathBuf,
+    cli: &[String],
+    workspace: PathBuf,
+    tools: PathBuf,
+    cache: PathBuf,
+) -> Result<Outcome, Failure> {
+    let cli = cli
+        .iter()
+        .map(|id| check::platform(id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let staged = natives::build(&NativesRequest {
+        workspace,
+        out: out.clone(),
+        cli,
+        tools,
+        cache: cache.join("cross"),
+    })?;
+    print(|stdout| {
+        for file in &staged {
+            writeln!(stdout, "staged {}", out.join(file).display())?;
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::Passed)
 }
 
 fn run_pack(

@@ -12,6 +12,14 @@ pub struct Platform {
     pub id: &'static str,
     /// File name the Java facade looks for in that directory.
     pub file_name: &'static str,
+    /// The Rust target (`x86_64-unknown-linux-gnu`): the name of cargo's output directory and of
+    /// the `CARGO_TARGET_<TRIPLE>_*` variables.
+    pub rust_target: &'static str,
+    /// The `jp` command line's file name there.
+    pub executable: &'static str,
+    /// rustc flags of the release build beyond those of every platform: `/Brepro` for the
+    /// Windows linker, a C library linked dynamically for a musl shared library.
+    pub rustflags: &'static str,
     /// Object file format, word size included.
     pub format: Format,
     /// Machine the code is for.
@@ -48,6 +56,9 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "linux-x86_64",
         file_name: "libjp_jni.so",
+        rust_target: "x86_64-unknown-linux-gnu",
+        executable: "jp",
+        rustflags: "",
         format: Format::Elf64,
         architecture: Architecture::X86_64,
         system: System::LinuxGnu {
@@ -57,6 +68,9 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "linux-aarch64",
         file_name: "libjp_jni.so",
+        rust_target: "aarch64-unknown-linux-gnu",
+        executable: "jp",
+        rustflags: "",
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
         system: System::LinuxGnu {
@@ -66,6 +80,9 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "linux-musl-x86_64",
         file_name: "libjp_jni.so",
+        rust_target: "x86_64-unknown-linux-musl",
+        executable: "jp",
+        rustflags: "-C target-feature=-crt-static",
         format: Format::Elf64,
         architecture: Architecture::X86_64,
         system: System::LinuxMusl,
@@ -73,6 +90,9 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "linux-musl-aarch64",
         file_name: "libjp_jni.so",
+        rust_target: "aarch64-unknown-linux-musl",
+        executable: "jp",
+        rustflags: "-C target-feature=-crt-static",
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
         system: System::LinuxMusl,
@@ -80,6 +100,9 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "macos-x86_64",
         file_name: "libjp_jni.dylib",
+        rust_target: "x86_64-apple-darwin",
+        executable: "jp",
+        rustflags: "",
         format: Format::MachO64,
         architecture: Architecture::X86_64,
         system: System::MacOs {
@@ -90,6 +113,9 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "macos-aarch64",
         file_name: "libjp_jni.dylib",
+        rust_target: "aarch64-apple-darwin",
+        executable: "jp",
+        rustflags: "",
         format: Format::MachO64,
         architecture: Architecture::Aarch64,
         system: System::MacOs {
@@ -100,11 +126,44 @@ pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "windows-x86_64",
         file_name: "jp_jni.dll",
+        rust_target: "x86_64-pc-windows-gnu",
+        executable: "jp.exe",
+        rustflags: "-C link-arg=-Wl,/Brepro",
         format: Format::Pe32Plus,
         architecture: Architecture::X86_64,
         system: System::Windows,
     },
 ];
+
+/// The platforms every release has: `jp-dist natives` builds them, `jp-engine.jar` holds them.
+pub const RELEASED: [&str; 5] = [
+    "linux-x86_64",
+    "linux-aarch64",
+    "macos-x86_64",
+    "macos-aarch64",
+    "windows-x86_64",
+];
+
+impl Platform {
+    /// The target to give `cargo zigbuild`: on glibc Linux with the glibc to link against as a
+    /// suffix (`x86_64-unknown-linux-gnu.2.17`), the newest the rules allow.
+    pub fn zigbuild_target(&self) -> String {
+        match self.system {
+            System::LinuxGnu { max_glibc } => {
+                format!("{}.{}.{}", self.rust_target, max_glibc.major, max_glibc.minor)
+            }
+            _ => self.rust_target.to_string(),
+        }
+    }
+
+    /// The macOS version to build for (`MACOSX_DEPLOYMENT_TARGET`): the oldest the rules allow.
+    pub fn macos_deployment_target(&self) -> Option<Version> {
+        match self.system {
+            System::MacOs { max_minos, .. } => Some(max_minos),
+            _ => None,
+        }
+    }
+}
 
 /// The platform with this id, if JP ships one.
 pub fn find(id: &str) -> Option<&'static Platform> {

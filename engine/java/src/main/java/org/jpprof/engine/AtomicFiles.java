@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Files that appear whole or not at all, for everything the engine's Java side and the build
@@ -28,7 +28,7 @@ public final class AtomicFiles {
     public static void write(Path file, byte[] bytes) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path temp = dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        Path temp = temporarySibling(file);
         try {
             Files.write(temp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
@@ -41,4 +41,16 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * A name for a temporary file beside {@code file}, for {@link StandardOpenOption#CREATE_NEW}
+     * (which refuses a name that exists). It needs to be unique, not unpredictable: {@code
+     * UUID.randomUUID()} and {@link Files#createTempFile} would seed a {@code SecureRandom}, which
+     * gathers entropy from the system (network interfaces among it on Windows) on a JVM's first
+     * use, only to name a file.
+     */
+    static Path temporarySibling(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        return dir.resolve("." + file.getFileName() + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+    }
 }

@@ -342,7 +342,7 @@ final class NativeLibrary {
             throw new IOException("its owner cannot be checked on this file system");
         }
         UserPrincipal owner = Files.getOwner(directory);
-        Path probe = Files.createTempFile(directory, "owner", ".tmp");
+        Path probe = Files.createFile(AtomicFiles.temporarySibling(directory.resolve("owner")));
         try {
             if (!owner.equals(Files.getOwner(probe)) && !owner.equals(namedUser(directory))) {
                 throw new IOException("owned by " + owner.getName());
