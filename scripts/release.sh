@@ -25,7 +25,7 @@ cd "$root"
 cargo build --release --quiet -p jp-dist
 dist=$target/release/jp-dist
 "$dist" natives --out "$natives" "${platforms[@]/#/--cli=}"
-mvn -q -B package -DskipTests -pl engine/java -am -Djp.natives="$natives" \
+mvn -q -B clean package -DskipTests -pl engine/java -am -Djp.natives="$natives" \
     -Dproject.build.outputTimestamp="$SOURCE_DATE_EPOCH" 2>&1 | sed 's/\x1b\[0m//g'
 
 rm -rf "$out"
