@@ -61,7 +61,7 @@ ensure_tools jdk maven gradle cc cargo cross || die "cannot install the tools it
 [[ -n $version ]] || die "no version in $root/pom.xml"
 step "building JP's engine for every platform: jp-dist natives (cargo-zigbuild, cached)"
 (cd "$root" && cargo build --release --quiet -p jp-cli -p jp-dist)
-"$target/release/jp-dist" natives --out "$natives"
+"$target/release/jp-dist" natives --workspace "$root" --out "$natives"
 step "building JP: mvn package (runtime, the engine's release jar, Gradle plugin)"
 mvn -q -B -f "$root/pom.xml" package -DskipTests -pl gradle-plugin,gradle-plugin/marker -am \
     -Djp.natives="$natives" 2>&1 | sed "s/\x1b\[0m//g"
