@@ -192,8 +192,10 @@ single_calls=$(total_calls "$demo"/target/jp/profiles/run-*/*.jpprof)
 # Compiled first, so that the two builds do not compile into one directory at once; test-compile
 # runs jp:instrument too, whose run of profiles (empty, the tests did not run) goes.
 if mvn_run twice-prepare "$twice" test-compile && rm -rf "$twice/target/jp/profiles"; then
-    mvn_run twice-1 "$twice" test jp:report & first=$!
-    mvn_run twice-2 "$twice" test jp:report & second=$!
+    # Surefire deletes its directory of booter jars (target/surefire) when its run ends, which
+    # would pull the jar from under the other build's test JVM: each build has its own.
+    mvn_run twice-1 "$twice" -DtempDir=surefire-1 test jp:report & first=$!
+    mvn_run twice-2 "$twice" -DtempDir=surefire-2 test jp:report & second=$!
     wait "$first"; first_status=$?
     wait "$second"; second_status=$?
     runs=("$twice"/target/jp/profiles/run-*/)

@@ -18,7 +18,9 @@ import java.util.concurrent.TimeUnit;
  * so under the root) sees it and the pool starts a new worker through the program's factory.
  * To keep the run deterministic the workers of the second pool wait at a gate until every task
  * is queued (so replacements are always started by the dying worker, never by execute()), and
- * main shuts the pool down only after the factory has made all the threads it will make.
+ * main shuts the pool down only after the factory has made all the threads it will make, and
+ * prints only after the handler has seen both exceptions: a dying worker starts its replacement,
+ * and may let the pool terminate, before the JDK calls the handler on it.
  */
 public class ThreadPool {
     static final class Factory implements ThreadFactory {
@@ -39,6 +41,8 @@ public class ThreadPool {
     }
 
     static final class Handler implements Thread.UncaughtExceptionHandler {
+        /** The tasks of the second pool that throw: 3 and 7. */
+        static final CountDownLatch expected = new CountDownLatch(2);
         static int seen;
 
         @Override
@@ -46,6 +50,7 @@ public class ThreadPool {
             synchronized (Handler.class) {
                 seen++;
             }
+            expected.countDown();
         }
     }
 
@@ -106,6 +111,7 @@ public class ThreadPool {
         await(factory.expected);
         pool.shutdown();
         pool.awaitTermination(1, TimeUnit.MINUTES);
+        await(Handler.expected);
         System.out.println(sum + " " + failed + " " + Handler.seen + " " + factory.created);
     }
 }
