@@ -29,9 +29,8 @@ case $target in /*) ;; *) target=$root/$target ;; esac
 suite=cross
 # shellcheck source=../lib/build-suite.sh
 source "$root/integration-tests/lib/build-suite.sh"
-# shellcheck source=../../scripts/lib/ensure-tools.sh
-source "$root/scripts/lib/ensure-tools.sh"
-ensure_tools cross qemu-arm64 wine || die "cannot install the cross-build tools"
+# run.sh installs the tools (cross, qemu-arm64, wine) and names cargo-zigbuild's environment.
+[[ -n ${JP_CROSS_BIN:-} ]] || die "no JP_CROSS_BIN: run it as bash integration-tests/run.sh cross"
 
 cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/cross
 platforms=linux-x86_64,linux-aarch64,macos-x86_64,macos-aarch64,windows-x86_64
@@ -75,8 +74,7 @@ fi
 
 # --- the inputs, and the host's output ------------------------------------------------------------
 mkdir -p "$work/in/classes" "$work/driver"
-javac -q --release 8 -d "$work/in/classes" "$root"/examples/maven-demo/src/main/java/org/example/leaderboard/*.java 2>/dev/null ||
-    javac --release 8 -d "$work/in/classes" "$root"/examples/maven-demo/src/main/java/org/example/leaderboard/*.java ||
+javac --release 8 -d "$work/in/classes" "$root"/examples/maven-demo/src/main/java/org/example/leaderboard/*.java ||
     die "javac of the example failed"
 # A real published jar, there since step 2 compiled engine/java's tests.
 junit=${JP_MAVEN_USER_REPO:-$HOME/.m2/repository}/org/junit/jupiter/junit-jupiter-api/5.11.4/junit-jupiter-api-5.11.4.jar
@@ -93,8 +91,9 @@ java -Djp.engine.cacheDir="$work/cache-host" -cp "$jar:driver" EngineRun out-hos
 classes=$(find out-host -name '*.class' | wc -l)
 echo "cross.sh: host: $(tail -1 host.log) ($classes example classes and junit-jupiter-api-5.11.4.jar)"
 
-# library_sha PLATFORM FILE: the SHA-256 of the jar's library for PLATFORM, as the cache names it.
-library_sha() { unzip -p "$jar" "native/$1/$2" | sha256sum | cut -d' ' -f1; }
+# library_sha PLATFORM FILE: the SHA-256 of PLATFORM's library (the jar's copy of the staged file),
+# as the cache names it.
+library_sha() { sha256sum <"$work/natives/native/$1/$2" | cut -d' ' -f1; }
 # same_output NAME DIR LOG [DIFF-OPTION...]: DIR equals the host's output, byte for byte.
 same_output() {
     local name=$1 dir=$2 log=$3 difference
