@@ -148,6 +148,26 @@ pub struct LibraryFacts {
     pub local_paths: Vec<String>,
 }
 
+impl LibraryFacts {
+    /// Facts of this shape with no exports, imports or local paths, and every format-specific
+    /// field at its neutral value: the reader and the tests fill in the rest.
+    pub fn new(format: Format, architecture: Architecture, kind: Kind) -> Self {
+        LibraryFacts {
+            format,
+            architecture,
+            kind,
+            exports: Vec::new(),
+            imports: Vec::new(),
+            glibc: None,
+            nodelete: false,
+            min_os: None,
+            install_name: None,
+            code_signature: false,
+            local_paths: Vec::new(),
+        }
+    }
+}
+
 /// Reads the facts of one library; `local_paths` says which strings betray the build machine.
 ///
 /// # Errors
@@ -155,26 +175,19 @@ pub struct LibraryFacts {
 /// When `object` cannot parse the bytes as ELF, Mach-O or PE, or a table in them is broken.
 pub fn inspect(bytes: &[u8], local_paths: &LocalPaths) -> Result<LibraryFacts, object::read::Error> {
     let file = object::File::parse(bytes)?;
+    let kind = match file.kind() {
+        ObjectKind::Dynamic => Kind::SharedLibrary,
+        ObjectKind::Executable => Kind::Executable,
+        _ => Kind::Other,
+    };
     let mut facts = LibraryFacts {
-        format: format_of(&file),
-        architecture: file.architecture().into(),
-        kind: match file.kind() {
-            ObjectKind::Dynamic => Kind::SharedLibrary,
-            ObjectKind::Executable => Kind::Executable,
-            _ => Kind::Other,
-        },
         exports: file
             .exports()?
             .iter()
             .map(|export| lossy(export.name()))
             .collect(),
-        imports: Vec::new(),
-        glibc: None,
-        nodelete: false,
-        min_os: None,
-        install_name: None,
-        code_signature: false,
         local_paths: local_paths.found_in(bytes),
+        ..LibraryFacts::new(format_of(&file), file.architecture().into(), kind)
     };
     match &file {
         object::File::Elf32(elf) => read_elf(elf, &mut facts)?,

@@ -217,17 +217,8 @@ mod tests {
     fn good_facts(platform: &Platform) -> LibraryFacts {
         let prefix = symbol_prefix(platform);
         let mut facts = LibraryFacts {
-            format: platform.format,
-            architecture: platform.architecture,
-            kind: Kind::SharedLibrary,
             exports: JNI_EXPORTS.iter().map(|name| format!("{prefix}{name}")).collect(),
-            imports: Vec::new(),
-            glibc: None,
-            nodelete: false,
-            min_os: None,
-            install_name: None,
-            code_signature: false,
-            local_paths: Vec::new(),
+            ..LibraryFacts::new(platform.format, platform.architecture, Kind::SharedLibrary)
         };
         match platform.system {
             System::LinuxGnu { .. } => {
