@@ -23,9 +23,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::check;
 use crate::error::{DistError, Location};
-use crate::platform::{Platform, RELEASED};
+use crate::platform::{self, Platform};
 
 /// What `natives` needs to know.
 #[derive(Debug)]
@@ -50,10 +49,7 @@ pub struct NativesRequest {
 /// a file cannot be staged.
 pub fn build(request: &NativesRequest) -> Result<Vec<PathBuf>, DistError> {
     let target_dir = request.cache.join("target");
-    let released = RELEASED
-        .iter()
-        .map(|id| check::platform(id))
-        .collect::<Result<Vec<_>, _>>()?;
+    let released: Vec<_> = platform::released().collect();
     zigbuild(request, &target_dir, &["jp-jni"], released.clone())?;
     if !request.cli.is_empty() {
         zigbuild(request, &target_dir, &["jp-cli"], request.cli.clone())?;

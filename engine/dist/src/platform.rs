@@ -26,6 +26,8 @@ pub struct Platform {
     pub architecture: Architecture,
     /// The system's own rules (C library, deployment target, signing).
     pub system: System,
+    /// Every release has it: `jp-dist natives` builds it, `jp-engine.jar` holds it.
+    pub released: bool,
 }
 
 /// The system-specific half of a platform's rules.
@@ -64,6 +66,7 @@ pub const PLATFORMS: &[Platform] = &[
         system: System::LinuxGnu {
             max_glibc: GLIBC_FLOOR,
         },
+        released: true,
     },
     Platform {
         id: "linux-aarch64",
@@ -76,6 +79,7 @@ pub const PLATFORMS: &[Platform] = &[
         system: System::LinuxGnu {
             max_glibc: GLIBC_FLOOR,
         },
+        released: true,
     },
     Platform {
         id: "linux-musl-x86_64",
@@ -86,6 +90,7 @@ pub const PLATFORMS: &[Platform] = &[
         format: Format::Elf64,
         architecture: Architecture::X86_64,
         system: System::LinuxMusl,
+        released: false,
     },
     Platform {
         id: "linux-musl-aarch64",
@@ -96,6 +101,7 @@ pub const PLATFORMS: &[Platform] = &[
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
         system: System::LinuxMusl,
+        released: false,
     },
     Platform {
         id: "macos-x86_64",
@@ -109,6 +115,7 @@ pub const PLATFORMS: &[Platform] = &[
             max_minos: Version::new(10, 12),
             signed: false,
         },
+        released: true,
     },
     Platform {
         id: "macos-aarch64",
@@ -122,6 +129,7 @@ pub const PLATFORMS: &[Platform] = &[
             max_minos: Version::new(11, 0),
             signed: true,
         },
+        released: true,
     },
     Platform {
         id: "windows-x86_64",
@@ -132,16 +140,8 @@ pub const PLATFORMS: &[Platform] = &[
         format: Format::Pe32Plus,
         architecture: Architecture::X86_64,
         system: System::Windows,
+        released: true,
     },
-];
-
-/// The platforms every release has: `jp-dist natives` builds them, `jp-engine.jar` holds them.
-pub const RELEASED: [&str; 5] = [
-    "linux-x86_64",
-    "linux-aarch64",
-    "macos-x86_64",
-    "macos-aarch64",
-    "windows-x86_64",
 ];
 
 impl Platform {
@@ -168,6 +168,11 @@ impl Platform {
 /// The platform with this id, if JP ships one.
 pub fn find(id: &str) -> Option<&'static Platform> {
     PLATFORMS.iter().find(|platform| platform.id == id)
+}
+
+/// The platforms every release has, in table order.
+pub fn released() -> impl Iterator<Item = &'static Platform> {
+    PLATFORMS.iter().filter(|platform| platform.released)
 }
 
 /// The ids of all platforms, comma-separated, for error messages.
