@@ -88,18 +88,6 @@ impl JarReport {
     }
 }
 
-/// Looks up a platform id given on the command line.
-///
-/// # Errors
-///
-/// [`DistError::UnknownPlatform`] for an id JP does not ship.
-pub fn platform(id: &str) -> Result<&'static Platform, DistError> {
-    platform::find(id).ok_or_else(|| DistError::UnknownPlatform {
-        id: id.to_owned(),
-        known: platform::known_ids(),
-    })
-}
-
 /// `check-lib`: one library file for one platform.
 ///
 /// # Errors

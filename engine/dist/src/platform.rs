@@ -2,6 +2,7 @@
 //! `jp-engine.jar`, the file name there, and what the library must look like to load on the
 //! oldest system JP supports.
 
+use crate::error::DistError;
 use crate::inspect::{Architecture, Format};
 use crate::version::Version;
 
@@ -175,11 +176,18 @@ pub fn released() -> impl Iterator<Item = &'static Platform> {
     PLATFORMS.iter().filter(|platform| platform.released)
 }
 
-/// The ids of all platforms, comma-separated, for error messages.
-pub fn known_ids() -> String {
-    PLATFORMS
-        .iter()
-        .map(|platform| platform.id)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The platform with an id given on the command line.
+///
+/// # Errors
+///
+/// [`DistError::UnknownPlatform`], naming the known ids, for an id JP does not ship.
+pub fn named(id: &str) -> Result<&'static Platform, DistError> {
+    find(id).ok_or_else(|| DistError::UnknownPlatform {
+        id: id.to_owned(),
+        known: PLATFORMS
+            .iter()
+            .map(|platform| platform.id)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
 }
