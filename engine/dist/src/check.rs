@@ -98,10 +98,7 @@ pub fn check_library(
     platform: &'static Platform,
     local_paths: &LocalPaths,
 ) -> Result<LibraryReport, DistError> {
-    let bytes = std::fs::read(path).map_err(|source| DistError::Read {
-        location: Location::file(path),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(DistError::reading(path))?;
     LibraryReport::new(&bytes, platform, local_paths, || Location::file(path))
 }
 
@@ -116,25 +113,19 @@ pub fn check_jar(
     required: &[&'static Platform],
     local_paths: &LocalPaths,
 ) -> Result<JarReport, DistError> {
-    let jar_error = |entry: Option<&str>| {
-        let location = Location {
-            file: path.to_owned(),
-            entry: entry.map(str::to_owned),
-        };
-        move |source| DistError::Jar { location, source }
-    };
-    let file = File::open(path).map_err(|source| DistError::Read {
+    let jar_error = |source| DistError::Jar {
         location: Location::file(path),
         source,
-    })?;
-    let mut jar = zip::ZipArchive::new(file).map_err(jar_error(None))?;
+    };
+    let file = File::open(path).map_err(DistError::reading(path))?;
+    let mut jar = zip::ZipArchive::new(file).map_err(jar_error)?;
     let mut report = JarReport {
         libraries: Vec::new(),
         violations: Vec::new(),
     };
     for index in 0..jar.len() {
-        let mut entry = jar.by_index(index).map_err(jar_error(None))?;
-        let name = entry.name().map_err(jar_error(None))?.into_owned();
+        let mut entry = jar.by_index(index).map_err(jar_error)?;
+        let name = entry.name().map_err(jar_error)?.into_owned();
         let Some(platform) = native_platform(&name, &mut report.violations) else {
             continue;
         };

@@ -23,7 +23,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::error::{DistError, Location};
+use crate::error::DistError;
 use crate::platform::{self, Platform};
 
 /// What `natives` needs to know.
@@ -165,28 +165,21 @@ fn zigbuild_command(
 /// `out`'s place, so that `out` is a whole build or the previous one.
 fn stage(out: &Path, files: &BTreeMap<PathBuf, PathBuf>) -> Result<(), DistError> {
     let parent = out.parent().unwrap_or(Path::new("."));
-    let write = |path: &Path, source| DistError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    fs::create_dir_all(parent).map_err(|source| write(parent, source))?;
+    fs::create_dir_all(parent).map_err(DistError::writing(parent))?;
     let fresh = tempfile::Builder::new()
         .prefix(".natives-")
         .tempdir_in(parent)
-        .map_err(|source| write(parent, source))?;
+        .map_err(DistError::writing(parent))?;
     for (staged, built) in files {
         let destination = fresh.path().join(staged);
         if let Some(directory) = destination.parent() {
-            fs::create_dir_all(directory).map_err(|source| write(directory, source))?;
+            fs::create_dir_all(directory).map_err(DistError::writing(directory))?;
         }
-        fs::copy(built, &destination).map_err(|source| DistError::Read {
-            location: Location::file(built),
-            source,
-        })?;
+        fs::copy(built, &destination).map_err(DistError::reading(built))?;
     }
     if out.exists() {
-        fs::remove_dir_all(out).map_err(|source| write(out, source))?;
+        fs::remove_dir_all(out).map_err(DistError::writing(out))?;
     }
     let fresh = fresh.keep();
-    fs::rename(&fresh, out).map_err(|source| write(out, source))
+    fs::rename(&fresh, out).map_err(DistError::writing(out))
 }

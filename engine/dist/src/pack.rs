@@ -51,10 +51,7 @@ struct Member {
 /// the years 1980 to 2107 that zip's time stamps can hold.
 pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
     check_version(&request.version)?;
-    std::fs::create_dir_all(&request.out).map_err(|source| DistError::Write {
-        path: request.out.clone(),
-        source,
-    })?;
+    std::fs::create_dir_all(&request.out).map_err(DistError::writing(&request.out))?;
     let includes = request
         .includes
         .iter()
@@ -90,10 +87,7 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
             let path = request.out.join(format!("{base}.tar.gz"));
             (tar_gz_archive(&members, request.epoch), path)
         };
-        let bytes = bytes.map_err(|source| DistError::Write {
-            path: path.clone(),
-            source,
-        })?;
+        let bytes = bytes.map_err(DistError::writing(&path))?;
         write_atomically(&path, &bytes)?;
         written.push(path);
     }
@@ -128,10 +122,7 @@ fn check_include_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), D
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, DistError> {
-    std::fs::read(path).map_err(|source| DistError::Read {
-        location: crate::error::Location::file(path),
-        source,
-    })
+    std::fs::read(path).map_err(DistError::reading(path))
 }
 
 fn tar_gz_archive(members: &[Member], epoch: u64) -> std::io::Result<Vec<u8>> {
@@ -195,15 +186,12 @@ fn dos_time(epoch: u64) -> Option<zip::DateTime> {
 
 /// `SHA256SUMS` over every file in `dir` but itself, names sorted, as `sha256sum -c` reads it.
 fn write_sums(dir: &Path) -> Result<PathBuf, DistError> {
-    let read_dir = |source| DistError::Read {
-        location: crate::error::Location::file(dir),
-        source,
-    };
+    let read_dir = DistError::reading(dir);
     let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(read_dir)? {
-        let entry = entry.map_err(read_dir)?;
+    for entry in std::fs::read_dir(dir).map_err(&read_dir)? {
+        let entry = entry.map_err(&read_dir)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type().map_err(read_dir)?.is_file() && name != SUMS_FILE {
+        if entry.file_type().map_err(&read_dir)?.is_file() && name != SUMS_FILE {
             names.push(name);
         }
     }
@@ -222,19 +210,16 @@ fn write_sums(dir: &Path) -> Result<PathBuf, DistError> {
 /// Writes through a temporary file in the same directory and renames it over `path`, so that
 /// readers see the old file or the whole new one.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DistError> {
-    let write_error = |source| DistError::Write {
-        path: path.to_owned(),
-        source,
-    };
+    let write_error = DistError::writing(path);
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(write_error)?;
-    temp.write_all(bytes).map_err(write_error)?;
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(&write_error)?;
+    temp.write_all(bytes).map_err(&write_error)?;
     // Temporary files are private to their owner; release files are for everyone to read.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let readable = std::fs::Permissions::from_mode(FILE_MODE);
-        temp.as_file().set_permissions(readable).map_err(write_error)?;
+        temp.as_file().set_permissions(readable).map_err(&write_error)?;
     }
     temp.persist(path).map_err(|error| write_error(error.error))?;
     Ok(())
