@@ -12,7 +12,7 @@ use zip::write::SimpleFileOptions;
 use zip::CompressionMethod;
 
 use crate::error::DistError;
-use crate::platform::{Platform, System};
+use crate::platform::{Platform, System, PLATFORMS};
 
 /// The checksum file `pack` writes last, in `sha256sum` format.
 pub const SUMS_FILE: &str = "SHA256SUMS";
@@ -67,9 +67,8 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
     for (platform, binary) in &request.binaries {
         let windows = platform.system == System::Windows;
         let base = format!("jp-{}-{}", request.version, platform.id);
-        let binary_name = if windows { "jp.exe" } else { "jp" };
         let mut members = vec![Member {
-            name: format!("{base}/{binary_name}"),
+            name: format!("{base}/{}", platform.executable),
             mode: EXECUTABLE_MODE,
             bytes: read(binary)?,
         }];
@@ -109,7 +108,7 @@ fn check_version(version: &str) -> Result<(), DistError> {
 /// Two members of one archive with the same name would leave it to the unpacking tool which one
 /// wins.
 fn check_include_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), DistError> {
-    let mut seen = vec!["jp", "jp.exe"];
+    let mut seen: Vec<&str> = PLATFORMS.iter().map(|platform| platform.executable).collect();
     for name in names {
         if seen.contains(&name) {
             return Err(DistError::DuplicateMember {
