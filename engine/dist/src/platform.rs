@@ -52,6 +52,14 @@ pub enum System {
     Windows,
 }
 
+impl System {
+    /// Linux with either C library: the rules of ELF shared objects (exports, `DF_1_NODELETE`)
+    /// apply to both.
+    pub fn is_linux(self) -> bool {
+        matches!(self, System::LinuxGnu { .. } | System::LinuxMusl)
+    }
+}
+
 const GLIBC_FLOOR: Version = Version::new(2, 17);
 
 /// Every platform id `check-jar` accepts, in the order the jar lists them.

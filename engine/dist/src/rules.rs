@@ -122,8 +122,7 @@ fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec
             others.push(name.clone());
         }
     }
-    let only_jni = matches!(platform.system, System::LinuxGnu { .. } | System::LinuxMusl);
-    if only_jni && !others.is_empty() {
+    if platform.system.is_linux() && !others.is_empty() {
         violations.push(Violation::UnexpectedExports { names: others });
     }
 }
@@ -168,16 +167,10 @@ fn check_system(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<
                     max: max_glibc,
                 });
             }
-            if !facts.nodelete {
-                violations.push(Violation::NotNodelete);
-            }
         }
         System::LinuxMusl => {
             if let Some(needed) = facts.glibc {
                 violations.push(Violation::GlibcOnMusl { needed });
-            }
-            if !facts.nodelete {
-                violations.push(Violation::NotNodelete);
             }
         }
         System::MacOs { max_minos, signed } => {
@@ -203,6 +196,9 @@ fn check_system(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<
             }
         }
         System::Windows => {}
+    }
+    if platform.system.is_linux() && !facts.nodelete {
+        violations.push(Violation::NotNodelete);
     }
 }
 
