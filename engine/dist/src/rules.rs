@@ -217,9 +217,9 @@ mod tests {
             ..LibraryFacts::new(platform.format, platform.architecture, Kind::SharedLibrary)
         };
         match platform.system {
-            System::LinuxGnu { .. } => {
+            System::LinuxGnu { max_glibc } => {
                 facts.imports = vec!["libgcc_s.so.1".into(), "libc.so.6".into()];
-                facts.glibc = Some(Version::new(2, 17));
+                facts.glibc = Some(max_glibc);
                 facts.nodelete = true;
             }
             System::LinuxMusl => {
