@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use object::elf::{DF_1_NODELETE, DF_1_PIE, DT_FLAGS_1, DT_NEEDED, ET_DYN, ET_EXEC, PT_INTERP};
+use object::elf::{DF_1_NODELETE, DF_1_PIE, DT_FLAGS_1, DT_NEEDED, PT_INTERP};
 use object::macho::{LC_CODE_SIGNATURE, LC_VERSION_MIN_MACOSX};
 use object::read::elf::{Dyn, ElfFile, FileHeader, ProgramHeader};
 use object::read::macho::{LoadCommandVariant, MachHeader, MachOFile};
@@ -213,8 +213,9 @@ fn format_of(file: &object::File<'_>) -> Format {
     }
 }
 
-/// `DT_NEEDED`, `DT_FLAGS_1` and the version needs. `ET_DYN` is also what a position-independent
-/// executable is, so a program interpreter or `DF_1_PIE` makes it an executable.
+/// `DT_NEEDED`, `DT_FLAGS_1` and the version needs. `ET_DYN`, which `object` calls a shared
+/// library, is also what a position-independent executable is, so a program interpreter or
+/// `DF_1_PIE` makes it an executable.
 fn read_elf<Elf: FileHeader>(
     elf: &ElfFile<'_, Elf>,
     facts: &mut LibraryFacts,
@@ -238,11 +239,10 @@ fn read_elf<Elf: FileHeader>(
         .elf_program_headers()
         .iter()
         .any(|header| header.p_type(endian) == PT_INTERP);
-    facts.kind = match elf.elf_header().e_type(endian) {
-        ET_DYN if !has_interpreter && flags_1 & u64::from(DF_1_PIE) == 0 => Kind::SharedLibrary,
-        ET_DYN | ET_EXEC => Kind::Executable,
-        _ => Kind::Other,
-    };
+    let pie = flags_1 & u64::from(DF_1_PIE) != 0;
+    if facts.kind == Kind::SharedLibrary && (has_interpreter || pie) {
+        facts.kind = Kind::Executable;
+    }
     if let Some((mut needs, strings_index)) = sections.gnu_verneed(endian, data)? {
         let strings = sections.strings(endian, data, strings_index)?;
         while let Some((_, mut versions)) = needs.next()? {
