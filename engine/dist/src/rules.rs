@@ -98,12 +98,11 @@ fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<V
 /// internals, harmless there).
 fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<Violation>) {
     let prefix = symbol_prefix(platform);
-    let unprefixed = |name: &str| name.strip_prefix(prefix).map(str::to_owned);
     for required in JNI_EXPORTS {
         if !facts
             .exports
             .iter()
-            .any(|name| unprefixed(name).as_deref() == Some(*required))
+            .any(|name| name.strip_prefix(prefix) == Some(*required))
         {
             violations.push(Violation::MissingExport {
                 name: format!("{prefix}{required}"),
@@ -112,14 +111,12 @@ fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec
     }
     let mut others = Vec::new();
     for name in &facts.exports {
-        let plain = unprefixed(name);
-        if plain.as_deref().is_some_and(|plain| JNI_EXPORTS.contains(&plain)) {
-            continue;
-        }
-        if plain.is_some_and(|plain| plain.starts_with(JAVA_PREFIX)) {
-            violations.push(Violation::UnexpectedJavaExport { name: name.clone() });
-        } else {
-            others.push(name.clone());
+        match name.strip_prefix(prefix) {
+            Some(plain) if JNI_EXPORTS.contains(&plain) => {}
+            Some(plain) if plain.starts_with(JAVA_PREFIX) => {
+                violations.push(Violation::UnexpectedJavaExport { name: name.clone() })
+            }
+            _ => others.push(name.clone()),
         }
     }
     if platform.system.is_linux() && !others.is_empty() {
