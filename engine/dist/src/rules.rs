@@ -74,14 +74,15 @@ pub fn check(facts: &LibraryFacts, platform: &Platform) -> Vec<Violation> {
 
 /// Whether format and machine are the platform's (the kind alone does not stop the checks).
 fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<Violation>) -> bool {
-    let foreign = facts.format != platform.format || facts.architecture != platform.architecture;
-    if facts.format != platform.format {
+    let wrong_format = facts.format != platform.format;
+    let wrong_architecture = facts.architecture != platform.architecture;
+    if wrong_format {
         violations.push(Violation::WrongFormat {
             expected: platform.format,
             found: facts.format,
         });
     }
-    if facts.architecture != platform.architecture {
+    if wrong_architecture {
         violations.push(Violation::WrongArchitecture {
             expected: platform.architecture,
             found: facts.architecture,
@@ -90,7 +91,7 @@ fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<V
     if facts.kind != Kind::SharedLibrary {
         violations.push(Violation::NotSharedLibrary { found: facts.kind });
     }
-    !foreign
+    !wrong_format && !wrong_architecture
 }
 
 /// All JNI entry points, no other `Java_*` symbol; on ELF nothing else at all, since the
