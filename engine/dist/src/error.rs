@@ -126,10 +126,10 @@ pub enum DistError {
         source: io::Error,
     },
     /// A cross build failed; cargo's own messages are above.
-    #[error("cargo zigbuild of {packages} for {targets} failed ({status})")]
+    #[error("cargo zigbuild of {package} for {targets} failed ({status})")]
     Build {
-        /// The packages built.
-        packages: String,
+        /// The package built.
+        package: String,
         /// The targets built for.
         targets: String,
         /// How it ended.

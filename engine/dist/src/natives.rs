@@ -50,9 +50,9 @@ pub struct NativesRequest {
 pub fn build(request: &NativesRequest) -> Result<Vec<PathBuf>, DistError> {
     let target_dir = request.cache.join("target");
     let released: Vec<_> = platform::released().collect();
-    zigbuild(request, &target_dir, &["jp-jni"], released.clone())?;
+    zigbuild(request, &target_dir, "jp-jni", &released)?;
     if !request.cli.is_empty() {
-        zigbuild(request, &target_dir, &["jp-cli"], request.cli.clone())?;
+        zigbuild(request, &target_dir, "jp-cli", &request.cli)?;
     }
     let mut files = BTreeMap::new();
     for platform in released {
@@ -72,12 +72,12 @@ fn built(target_dir: &Path, platform: &Platform, file: &str) -> PathBuf {
     target_dir.join(platform.rust_target).join("dist").join(file)
 }
 
-/// `cargo zigbuild` of `packages` for `platforms`: one call per macOS deployment target.
+/// `cargo zigbuild` of `package` for `platforms`: one call per macOS deployment target.
 fn zigbuild(
     request: &NativesRequest,
     target_dir: &Path,
-    packages: &[&str],
-    platforms: Vec<&Platform>,
+    package: &str,
+    platforms: &[&Platform],
 ) -> Result<(), DistError> {
     let mut by_deployment_target = BTreeMap::<_, Vec<&Platform>>::new();
     for platform in platforms {
@@ -87,7 +87,7 @@ fn zigbuild(
             .push(platform);
     }
     for (deployment_target, platforms) in by_deployment_target {
-        let mut command = zigbuild_command(request, target_dir, packages, &platforms);
+        let mut command = zigbuild_command(request, target_dir, package, &platforms);
         if let Some(version) = deployment_target {
             command.env("MACOSX_DEPLOYMENT_TARGET", version.to_string());
         }
@@ -98,7 +98,7 @@ fn zigbuild(
         if !status.success() {
             let targets = platforms.iter().map(|platform| platform.zigbuild_target());
             return Err(DistError::Build {
-                packages: packages.join(", "),
+                package: package.to_owned(),
                 targets: targets.collect::<Vec<_>>().join(", "),
                 status,
             });
@@ -107,20 +107,22 @@ fn zigbuild(
     Ok(())
 }
 
-/// The `cargo zigbuild` command line and environment for `packages` on `platforms`.
+/// The `cargo zigbuild` command line and environment for `package` on `platforms`.
 fn zigbuild_command(
     request: &NativesRequest,
     target_dir: &Path,
-    packages: &[&str],
+    package: &str,
     platforms: &[&Platform],
 ) -> Command {
     let mut command = Command::new(request.tools.join("cargo-zigbuild"));
-    command
-        .current_dir(&request.workspace)
-        .args(["zigbuild", "--locked", "--profile", "dist"]);
-    for package in packages {
-        command.args(["-p", package]);
-    }
+    command.current_dir(&request.workspace).args([
+        "zigbuild",
+        "--locked",
+        "--profile",
+        "dist",
+        "-p",
+        package,
+    ]);
     for platform in platforms {
         command.args(["--target", &platform.zigbuild_target()]);
     }
