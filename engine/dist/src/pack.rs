@@ -37,10 +37,10 @@ pub struct PackRequest {
 }
 
 /// One file of an archive, before it is written.
-struct Member {
+struct Member<'a> {
     name: String,
     mode: u32,
-    bytes: Vec<u8>,
+    bytes: &'a [u8],
 }
 
 /// Writes the archives, then `SHA256SUMS`; returns the paths written, sums last.
@@ -67,15 +67,16 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
     for (platform, binary) in &request.binaries {
         let windows = platform.system == System::Windows;
         let base = format!("jp-{}-{}", request.version, platform.id);
+        let executable = read(binary)?;
         let mut members = vec![Member {
             name: format!("{base}/{}", platform.executable),
             mode: EXECUTABLE_MODE,
-            bytes: read(binary)?,
+            bytes: &executable,
         }];
         members.extend(includes.iter().map(|(name, bytes)| Member {
             name: format!("{base}/{name}"),
             mode: FILE_MODE,
-            bytes: bytes.clone(),
+            bytes,
         }));
         members.sort_by(|a, b| a.name.cmp(&b.name));
         let (bytes, path) = if windows {
@@ -137,7 +138,7 @@ fn tar_gz_archive(members: &[Member], epoch: u64) -> std::io::Result<Vec<u8>> {
         header.set_uid(0);
         header.set_gid(0);
         header.set_cksum();
-        tar.append(&header, member.bytes.as_slice())?;
+        tar.append(&header, member.bytes)?;
     }
     tar.into_inner()?.finish()
 }
@@ -150,7 +151,7 @@ fn zip_archive(members: &[Member], time: zip::DateTime) -> std::io::Result<Vec<u
             .last_modified_time(time)
             .unix_permissions(member.mode);
         zip.start_file(member.name.as_str(), options)?;
-        zip.write_all(&member.bytes)?;
+        zip.write_all(member.bytes)?;
     }
     Ok(zip.finish()?.into_inner())
 }
