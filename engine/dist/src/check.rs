@@ -32,7 +32,7 @@ impl LibraryReport {
     /// # Errors
     ///
     /// [`DistError::Parse`] when the bytes are no library `object` can read.
-    pub fn new(
+    fn new(
         bytes: &[u8],
         platform: &'static Platform,
         local_paths: &LocalPaths,

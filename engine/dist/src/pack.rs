@@ -15,7 +15,7 @@ use crate::error::DistError;
 use crate::platform::{Platform, System, PLATFORMS};
 
 /// The checksum file `pack` writes last, in `sha256sum` format.
-pub const SUMS_FILE: &str = "SHA256SUMS";
+const SUMS_FILE: &str = "SHA256SUMS";
 
 const EXECUTABLE_MODE: u32 = 0o755;
 const FILE_MODE: u32 = 0o644;
