@@ -137,17 +137,10 @@ pub fn check_jar(
         let library = LibraryReport::new(&bytes, platform, local_paths, || Location::entry(path, &name))?;
         report.libraries.push(library);
     }
-    for platform in required {
-        if !report
-            .libraries
-            .iter()
-            .any(|library| library.platform.id == platform.id)
-        {
-            report
-                .violations
-                .push(Violation::MissingPlatform { id: platform.id });
-        }
-    }
+    let present = |id| report.libraries.iter().any(|library| library.platform.id == id);
+    let missing = required.iter().filter(|platform| !present(platform.id));
+    let missing = missing.map(|platform| Violation::MissingPlatform { id: platform.id });
+    report.violations.extend(missing);
     if report.libraries.is_empty() {
         report.violations.push(Violation::NoLibraries);
     }
