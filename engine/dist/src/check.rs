@@ -163,10 +163,10 @@ fn native_platform(name: &str, violations: &mut Vec<Violation>) -> Option<&'stat
         violations.push(Violation::UnknownPlatform { entry });
         return None;
     };
-    if file_name != platform.file_name {
+    if file_name != platform.file_name() {
         violations.push(Violation::WrongFileName {
             entry,
-            expected: platform.file_name,
+            expected: platform.file_name(),
         });
         return None;
     }

@@ -56,12 +56,12 @@ pub fn build(request: &NativesRequest) -> Result<Vec<PathBuf>, DistError> {
     }
     let mut files = BTreeMap::new();
     for platform in released {
-        let staged = Path::new("native").join(platform.id).join(platform.file_name);
-        files.insert(staged, built(&target_dir, platform, platform.file_name));
+        let staged = Path::new("native").join(platform.id).join(platform.file_name());
+        files.insert(staged, built(&target_dir, platform, platform.file_name()));
     }
     for platform in &request.cli {
-        let staged = Path::new("cli").join(platform.id).join(platform.executable);
-        files.insert(staged, built(&target_dir, platform, platform.executable));
+        let staged = Path::new("cli").join(platform.id).join(platform.executable());
+        files.insert(staged, built(&target_dir, platform, platform.executable()));
     }
     stage(&request.out, &files)?;
     Ok(files.into_keys().collect())

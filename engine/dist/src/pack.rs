@@ -69,7 +69,7 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
         let base = format!("jp-{}-{}", request.version, platform.id);
         let executable = read(binary)?;
         let mut members = vec![Member {
-            name: format!("{base}/{}", platform.executable),
+            name: format!("{base}/{}", platform.executable()),
             mode: EXECUTABLE_MODE,
             bytes: &executable,
         }];
@@ -109,7 +109,7 @@ fn check_version(version: &str) -> Result<(), DistError> {
 /// Two members of one archive with the same name would leave it to the unpacking tool which one
 /// wins.
 fn check_include_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), DistError> {
-    let mut seen: Vec<&str> = PLATFORMS.iter().map(|platform| platform.executable).collect();
+    let mut seen: Vec<&str> = PLATFORMS.iter().map(|platform| platform.executable()).collect();
     for name in names {
         if seen.contains(&name) {
             return Err(DistError::DuplicateMember {

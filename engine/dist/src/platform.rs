@@ -11,13 +11,9 @@ use crate::version::Version;
 pub struct Platform {
     /// Directory name under `native/` (`linux-x86_64`).
     pub id: &'static str,
-    /// File name the Java facade looks for in that directory.
-    pub file_name: &'static str,
     /// The Rust target (`x86_64-unknown-linux-gnu`): the name of cargo's output directory and of
     /// the `CARGO_TARGET_<TRIPLE>_*` variables.
     pub rust_target: &'static str,
-    /// The `jp` command line's file name there.
-    pub executable: &'static str,
     /// rustc flags of the release build beyond those of every platform: `/Brepro` for the
     /// Windows linker, a C library linked dynamically for a musl shared library.
     pub rustflags: &'static str,
@@ -66,9 +62,7 @@ const GLIBC_FLOOR: Version = Version::new(2, 17);
 pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "linux-x86_64",
-        file_name: "libjp_jni.so",
         rust_target: "x86_64-unknown-linux-gnu",
-        executable: "jp",
         rustflags: "",
         format: Format::Elf64,
         architecture: Architecture::X86_64,
@@ -79,9 +73,7 @@ pub const PLATFORMS: &[Platform] = &[
     },
     Platform {
         id: "linux-aarch64",
-        file_name: "libjp_jni.so",
         rust_target: "aarch64-unknown-linux-gnu",
-        executable: "jp",
         rustflags: "",
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
@@ -92,9 +84,7 @@ pub const PLATFORMS: &[Platform] = &[
     },
     Platform {
         id: "linux-musl-x86_64",
-        file_name: "libjp_jni.so",
         rust_target: "x86_64-unknown-linux-musl",
-        executable: "jp",
         rustflags: "-C target-feature=-crt-static",
         format: Format::Elf64,
         architecture: Architecture::X86_64,
@@ -103,9 +93,7 @@ pub const PLATFORMS: &[Platform] = &[
     },
     Platform {
         id: "linux-musl-aarch64",
-        file_name: "libjp_jni.so",
         rust_target: "aarch64-unknown-linux-musl",
-        executable: "jp",
         rustflags: "-C target-feature=-crt-static",
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
@@ -114,9 +102,7 @@ pub const PLATFORMS: &[Platform] = &[
     },
     Platform {
         id: "macos-x86_64",
-        file_name: "libjp_jni.dylib",
         rust_target: "x86_64-apple-darwin",
-        executable: "jp",
         rustflags: "",
         format: Format::MachO64,
         architecture: Architecture::X86_64,
@@ -128,9 +114,7 @@ pub const PLATFORMS: &[Platform] = &[
     },
     Platform {
         id: "macos-aarch64",
-        file_name: "libjp_jni.dylib",
         rust_target: "aarch64-apple-darwin",
-        executable: "jp",
         rustflags: "",
         format: Format::MachO64,
         architecture: Architecture::Aarch64,
@@ -142,9 +126,7 @@ pub const PLATFORMS: &[Platform] = &[
     },
     Platform {
         id: "windows-x86_64",
-        file_name: "jp_jni.dll",
         rust_target: "x86_64-pc-windows-gnu",
-        executable: "jp.exe",
         rustflags: "-C link-arg=-Wl,/Brepro",
         format: Format::Pe32Plus,
         architecture: Architecture::X86_64,
@@ -154,6 +136,24 @@ pub const PLATFORMS: &[Platform] = &[
 ];
 
 impl Platform {
+    /// The JNI library's file name, which the Java facade's `Platform` also derives from the
+    /// system alone: `jp_jni` with the system's library prefix and suffix.
+    pub fn file_name(&self) -> &'static str {
+        match self.system {
+            System::LinuxGnu { .. } | System::LinuxMusl => "libjp_jni.so",
+            System::MacOs { .. } => "libjp_jni.dylib",
+            System::Windows => "jp_jni.dll",
+        }
+    }
+
+    /// The `jp` command line's file name.
+    pub fn executable(&self) -> &'static str {
+        match self.system {
+            System::Windows => "jp.exe",
+            _ => "jp",
+        }
+    }
+
     /// The target to give `cargo zigbuild`: on glibc Linux with the glibc to link against as a
     /// suffix (`x86_64-unknown-linux-gnu.2.17`), the newest the rules allow.
     pub fn zigbuild_target(&self) -> String {
