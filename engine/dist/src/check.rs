@@ -32,7 +32,7 @@ impl LibraryReport {
     /// # Errors
     ///
     /// [`DistError::Parse`] when the bytes are no library `object` can read.
-    pub fn new(
+    fn new(
         bytes: &[u8],
         platform: &'static Platform,
         local_paths: &LocalPaths,
@@ -88,18 +88,6 @@ impl JarReport {
     }
 }
 
-/// Looks up a platform id given on the command line.
-///
-/// # Errors
-///
-/// [`DistError::UnknownPlatform`] for an id JP does not ship.
-pub fn platform(id: &str) -> Result<&'static Platform, DistError> {
-    platform::find(id).ok_or_else(|| DistError::UnknownPlatform {
-        id: id.to_owned(),
-        known: platform::known_ids(),
-    })
-}
-
 /// `check-lib`: one library file for one platform.
 ///
 /// # Errors
@@ -110,10 +98,7 @@ pub fn check_library(
     platform: &'static Platform,
     local_paths: &LocalPaths,
 ) -> Result<LibraryReport, DistError> {
-    let bytes = std::fs::read(path).map_err(|source| DistError::Read {
-        location: Location::file(path),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(DistError::reading(path))?;
     LibraryReport::new(&bytes, platform, local_paths, || Location::file(path))
 }
 
@@ -128,25 +113,19 @@ pub fn check_jar(
     required: &[&'static Platform],
     local_paths: &LocalPaths,
 ) -> Result<JarReport, DistError> {
-    let jar_error = |entry: Option<&str>| {
-        let location = Location {
-            file: path.to_owned(),
-            entry: entry.map(str::to_owned),
-        };
-        move |source| DistError::Jar { location, source }
-    };
-    let file = File::open(path).map_err(|source| DistError::Read {
+    let jar_error = |source| DistError::Jar {
         location: Location::file(path),
         source,
-    })?;
-    let mut jar = zip::ZipArchive::new(file).map_err(jar_error(None))?;
+    };
+    let file = File::open(path).map_err(DistError::reading(path))?;
+    let mut jar = zip::ZipArchive::new(file).map_err(jar_error)?;
     let mut report = JarReport {
         libraries: Vec::new(),
         violations: Vec::new(),
     };
     for index in 0..jar.len() {
-        let mut entry = jar.by_index(index).map_err(jar_error(None))?;
-        let name = entry.name().map_err(jar_error(None))?.into_owned();
+        let mut entry = jar.by_index(index).map_err(jar_error)?;
+        let name = entry.name().map_err(jar_error)?.into_owned();
         let Some(platform) = native_platform(&name, &mut report.violations) else {
             continue;
         };
@@ -158,17 +137,10 @@ pub fn check_jar(
         let library = LibraryReport::new(&bytes, platform, local_paths, || Location::entry(path, &name))?;
         report.libraries.push(library);
     }
-    for platform in required {
-        if !report
-            .libraries
-            .iter()
-            .any(|library| library.platform.id == platform.id)
-        {
-            report
-                .violations
-                .push(Violation::MissingPlatform { id: platform.id });
-        }
-    }
+    let present = |id| report.libraries.iter().any(|library| library.platform.id == id);
+    let missing = required.iter().filter(|platform| !present(platform.id));
+    let missing = missing.map(|platform| Violation::MissingPlatform { id: platform.id });
+    report.violations.extend(missing);
     if report.libraries.is_empty() {
         report.violations.push(Violation::NoLibraries);
     }
@@ -191,10 +163,10 @@ fn native_platform(name: &str, violations: &mut Vec<Violation>) -> Option<&'stat
         violations.push(Violation::UnknownPlatform { entry });
         return None;
     };
-    if file_name != platform.file_name {
+    if file_name != platform.file_name() {
         violations.push(Violation::WrongFileName {
             entry,
-            expected: platform.file_name,
+            expected: platform.file_name(),
         });
         return None;
     }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A file, or an entry inside a jar, displayed `jp-engine.jar!native/linux-x86_64/libjp_jni.so`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub enum DistError {
     /// The jar's central directory or an entry's header is broken.
     #[error("{location}: not a readable jar")]
     Jar {
-        /// The jar, or the entry.
+        /// The jar.
         location: Location,
         /// The cause.
         #[source]
@@ -126,10 +126,10 @@ pub enum DistError {
         source: io::Error,
     },
     /// A cross build failed; cargo's own messages are above.
-    #[error("cargo zigbuild of {packages} for {targets} failed ({status})")]
+    #[error("cargo zigbuild of {package} for {targets} failed ({status})")]
     Build {
-        /// The packages built.
-        packages: String,
+        /// The package built.
+        package: String,
         /// The targets built for.
         targets: String,
         /// How it ended.
@@ -144,4 +144,22 @@ pub enum DistError {
         #[source]
         source: io::Error,
     },
+}
+
+impl DistError {
+    /// For `map_err`: reading the file `path` failed.
+    pub(crate) fn reading(path: &Path) -> impl Fn(io::Error) -> Self + '_ {
+        move |source| DistError::Read {
+            location: Location::file(path),
+            source,
+        }
+    }
+
+    /// For `map_err`: writing `path` failed.
+    pub(crate) fn writing(path: &Path) -> impl Fn(io::Error) -> Self + '_ {
+        move |source| DistError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use object::elf::{DF_1_NODELETE, DF_1_PIE, DT_FLAGS_1, DT_NEEDED, ET_DYN, ET_EXEC, PT_INTERP};
+use object::elf::{DF_1_NODELETE, DF_1_PIE, DT_FLAGS_1, DT_NEEDED, PT_INTERP};
 use object::macho::{LC_CODE_SIGNATURE, LC_VERSION_MIN_MACOSX};
 use object::read::elf::{Dyn, ElfFile, FileHeader, ProgramHeader};
 use object::read::macho::{LoadCommandVariant, MachHeader, MachOFile};
@@ -148,6 +148,26 @@ pub struct LibraryFacts {
     pub local_paths: Vec<String>,
 }
 
+impl LibraryFacts {
+    /// Facts of this shape with no exports, imports or local paths, and every format-specific
+    /// field at its neutral value: the reader and the tests fill in the rest.
+    pub fn new(format: Format, architecture: Architecture, kind: Kind) -> Self {
+        LibraryFacts {
+            format,
+            architecture,
+            kind,
+            exports: Vec::new(),
+            imports: Vec::new(),
+            glibc: None,
+            nodelete: false,
+            min_os: None,
+            install_name: None,
+            code_signature: false,
+            local_paths: Vec::new(),
+        }
+    }
+}
+
 /// Reads the facts of one library; `local_paths` says which strings betray the build machine.
 ///
 /// # Errors
@@ -155,26 +175,19 @@ pub struct LibraryFacts {
 /// When `object` cannot parse the bytes as ELF, Mach-O or PE, or a table in them is broken.
 pub fn inspect(bytes: &[u8], local_paths: &LocalPaths) -> Result<LibraryFacts, object::read::Error> {
     let file = object::File::parse(bytes)?;
+    let kind = match file.kind() {
+        ObjectKind::Dynamic => Kind::SharedLibrary,
+        ObjectKind::Executable => Kind::Executable,
+        _ => Kind::Other,
+    };
     let mut facts = LibraryFacts {
-        format: format_of(&file),
-        architecture: file.architecture().into(),
-        kind: match file.kind() {
-            ObjectKind::Dynamic => Kind::SharedLibrary,
-            ObjectKind::Executable => Kind::Executable,
-            _ => Kind::Other,
-        },
         exports: file
             .exports()?
             .iter()
             .map(|export| lossy(export.name()))
             .collect(),
-        imports: Vec::new(),
-        glibc: None,
-        nodelete: false,
-        min_os: None,
-        install_name: None,
-        code_signature: false,
         local_paths: local_paths.found_in(bytes),
+        ..LibraryFacts::new(format_of(&file), file.architecture().into(), kind)
     };
     match &file {
         object::File::Elf32(elf) => read_elf(elf, &mut facts)?,
@@ -200,8 +213,9 @@ fn format_of(file: &object::File<'_>) -> Format {
     }
 }
 
-/// `DT_NEEDED`, `DT_FLAGS_1` and the version needs. `ET_DYN` is also what a position-independent
-/// executable is, so a program interpreter or `DF_1_PIE` makes it an executable.
+/// `DT_NEEDED`, `DT_FLAGS_1` and the version needs. `ET_DYN`, which `object` calls a shared
+/// library, is also what a position-independent executable is, so a program interpreter or
+/// `DF_1_PIE` makes it an executable.
 fn read_elf<Elf: FileHeader>(
     elf: &ElfFile<'_, Elf>,
     facts: &mut LibraryFacts,
@@ -225,11 +239,10 @@ fn read_elf<Elf: FileHeader>(
         .elf_program_headers()
         .iter()
         .any(|header| header.p_type(endian) == PT_INTERP);
-    facts.kind = match elf.elf_header().e_type(endian) {
-        ET_DYN if !has_interpreter && flags_1 & u64::from(DF_1_PIE) == 0 => Kind::SharedLibrary,
-        ET_DYN | ET_EXEC => Kind::Executable,
-        _ => Kind::Other,
-    };
+    let pie = flags_1 & u64::from(DF_1_PIE) != 0;
+    if facts.kind == Kind::SharedLibrary && (has_interpreter || pie) {
+        facts.kind = Kind::Executable;
+    }
     if let Some((mut needs, strings_index)) = sections.gnu_verneed(endian, data)? {
         let strings = sections.strings(endian, data, strings_index)?;
         while let Some((_, mut versions)) = needs.next()? {

@@ -11,17 +11,10 @@
 //! use jp_dist::{platform, rules};
 //!
 //! let facts = LibraryFacts {
-//!     format: Format::Elf64,
-//!     architecture: Architecture::X86_64,
-//!     kind: Kind::SharedLibrary,
 //!     exports: rules::JNI_EXPORTS.iter().map(|name| name.to_string()).collect(),
 //!     imports: vec!["libc.so.6".into()],
-//!     glibc: None,
 //!     nodelete: true,
-//!     min_os: None,
-//!     install_name: None,
-//!     code_signature: false,
-//!     local_paths: vec![],
+//!     ..LibraryFacts::new(Format::Elf64, Architecture::X86_64, Kind::SharedLibrary)
 //! };
 //! let linux = platform::find("linux-x86_64").unwrap();
 //! assert!(rules::check(&facts, linux).is_empty());

@@ -12,7 +12,7 @@ use jp_dist::error::DistError;
 use jp_dist::local_paths::LocalPaths;
 use jp_dist::natives::{self, NativesRequest};
 use jp_dist::pack::{self, PackRequest};
-use jp_dist::platform;
+use jp_dist::platform::{self, Platform};
 
 #[derive(Parser)]
 #[command(
@@ -160,17 +160,14 @@ fn print(lines: impl FnOnce(&mut io::StdoutLock<'_>) -> io::Result<()>) -> Resul
 }
 
 fn check_lib(file: PathBuf, id: String, forbid: &[PathBuf]) -> Result<Outcome, Failure> {
-    let platform = check::platform(&id)?;
+    let platform = platform::named(&id)?;
     let report = check::check_library(&file, platform, &LocalPaths::from_environment(forbid))?;
     print(|out| print_library(out, &report))?;
     Ok(Outcome::of(report.violations.is_empty()))
 }
 
 fn check_jar(jar: PathBuf, require: &[String], forbid: &[PathBuf]) -> Result<Outcome, Failure> {
-    let required = require
-        .iter()
-        .map(|id| check::platform(id))
-        .collect::<Result<Vec<_>, _>>()?;
+    let required = platforms(require)?;
     let report = check::check_jar(&jar, &required, &LocalPaths::from_environment(forbid))?;
     print(|out| {
         for library in &report.libraries {
@@ -182,6 +179,11 @@ fn check_jar(jar: PathBuf, require: &[String], forbid: &[PathBuf]) -> Result<Out
         Ok(())
     })?;
     Ok(Outcome::of(report.passed()))
+}
+
+/// The platforms of a list of ids given on the command line.
+fn platforms(ids: &[String]) -> Result<Vec<&'static Platform>, DistError> {
+    ids.iter().map(|id| platform::named(id)).collect()
 }
 
 /// `ok <id> (<summary>)`, or `FAIL <id> (<summary>)` and one indented line per violation.
@@ -211,10 +213,7 @@ fn run_natives(
     tools: PathBuf,
     cache: PathBuf,
 ) -> Result<Outcome, Failure> {
-    let cli = cli
-        .iter()
-        .map(|id| check::platform(id))
-        .collect::<Result<Vec<_>, _>>()?;
+    let cli = platforms(cli)?;
     let staged = natives::build(&NativesRequest {
         workspace,
         out: out.clone(),
@@ -238,12 +237,12 @@ fn run_pack(
     arguments: &[String],
     includes: Vec<PathBuf>,
 ) -> Result<Outcome, Failure> {
-    let mut binaries: Vec<(&'static platform::Platform, PathBuf)> = Vec::new();
+    let mut binaries: Vec<(&'static Platform, PathBuf)> = Vec::new();
     for argument in arguments {
         let (id, path) = argument.split_once('=').ok_or_else(|| DistError::PackArgument {
             argument: argument.clone(),
         })?;
-        let platform = check::platform(id)?;
+        let platform = platform::named(id)?;
         if binaries.iter().any(|(known, _)| known.id == platform.id) {
             return Err(DistError::DuplicatePlatform { id: id.to_string() }.into());
         }

@@ -23,9 +23,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::check;
-use crate::error::{DistError, Location};
-use crate::platform::{Platform, RELEASED};
+use crate::error::DistError;
+use crate::platform::{self, Platform};
 
 /// What `natives` needs to know.
 #[derive(Debug)]
@@ -50,22 +49,19 @@ pub struct NativesRequest {
 /// a file cannot be staged.
 pub fn build(request: &NativesRequest) -> Result<Vec<PathBuf>, DistError> {
     let target_dir = request.cache.join("target");
-    let released = RELEASED
-        .iter()
-        .map(|id| check::platform(id))
-        .collect::<Result<Vec<_>, _>>()?;
-    zigbuild(request, &target_dir, &["jp-jni"], released.clone())?;
+    let released: Vec<_> = platform::released().collect();
+    zigbuild(request, &target_dir, "jp-jni", &released)?;
     if !request.cli.is_empty() {
-        zigbuild(request, &target_dir, &["jp-cli"], request.cli.clone())?;
+        zigbuild(request, &target_dir, "jp-cli", &request.cli)?;
     }
     let mut files = BTreeMap::new();
     for platform in released {
-        let staged = Path::new("native").join(platform.id).join(platform.file_name);
-        files.insert(staged, built(&target_dir, platform, platform.file_name));
+        let staged = Path::new("native").join(platform.id).join(platform.file_name());
+        files.insert(staged, built(&target_dir, platform, platform.file_name()));
     }
     for platform in &request.cli {
-        let staged = Path::new("cli").join(platform.id).join(platform.executable);
-        files.insert(staged, built(&target_dir, platform, platform.executable));
+        let staged = Path::new("cli").join(platform.id).join(platform.executable());
+        files.insert(staged, built(&target_dir, platform, platform.executable()));
     }
     stage(&request.out, &files)?;
     Ok(files.into_keys().collect())
@@ -76,12 +72,12 @@ fn built(target_dir: &Path, platform: &Platform, file: &str) -> PathBuf {
     target_dir.join(platform.rust_target).join("dist").join(file)
 }
 
-/// `cargo zigbuild` of `packages` for `platforms`: one call per macOS deployment target.
+/// `cargo zigbuild` of `package` for `platforms`: one call per macOS deployment target.
 fn zigbuild(
     request: &NativesRequest,
     target_dir: &Path,
-    packages: &[&str],
-    platforms: Vec<&Platform>,
+    package: &str,
+    platforms: &[&Platform],
 ) -> Result<(), DistError> {
     let mut by_deployment_target = BTreeMap::<_, Vec<&Platform>>::new();
     for platform in platforms {
@@ -91,7 +87,7 @@ fn zigbuild(
             .push(platform);
     }
     for (deployment_target, platforms) in by_deployment_target {
-        let mut command = zigbuild_command(request, target_dir, packages, &platforms);
+        let mut command = zigbuild_command(request, target_dir, package, &platforms);
         if let Some(version) = deployment_target {
             command.env("MACOSX_DEPLOYMENT_TARGET", version.to_string());
         }
@@ -102,7 +98,7 @@ fn zigbuild(
         if !status.success() {
             let targets = platforms.iter().map(|platform| platform.zigbuild_target());
             return Err(DistError::Build {
-                packages: packages.join(", "),
+                package: package.to_owned(),
                 targets: targets.collect::<Vec<_>>().join(", "),
                 status,
             });
@@ -111,20 +107,22 @@ fn zigbuild(
     Ok(())
 }
 
-/// The `cargo zigbuild` command line and environment for `packages` on `platforms`.
+/// The `cargo zigbuild` command line and environment for `package` on `platforms`.
 fn zigbuild_command(
     request: &NativesRequest,
     target_dir: &Path,
-    packages: &[&str],
+    package: &str,
     platforms: &[&Platform],
 ) -> Command {
     let mut command = Command::new(request.tools.join("cargo-zigbuild"));
-    command
-        .current_dir(&request.workspace)
-        .args(["zigbuild", "--locked", "--profile", "dist"]);
-    for package in packages {
-        command.args(["-p", package]);
-    }
+    command.current_dir(&request.workspace).args([
+        "zigbuild",
+        "--locked",
+        "--profile",
+        "dist",
+        "-p",
+        package,
+    ]);
     for platform in platforms {
         command.args(["--target", &platform.zigbuild_target()]);
     }
@@ -169,28 +167,21 @@ fn zigbuild_command(
 /// `out`'s place, so that `out` is a whole build or the previous one.
 fn stage(out: &Path, files: &BTreeMap<PathBuf, PathBuf>) -> Result<(), DistError> {
     let parent = out.parent().unwrap_or(Path::new("."));
-    let write = |path: &Path, source| DistError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    fs::create_dir_all(parent).map_err(|source| write(parent, source))?;
+    fs::create_dir_all(parent).map_err(DistError::writing(parent))?;
     let fresh = tempfile::Builder::new()
         .prefix(".natives-")
         .tempdir_in(parent)
-        .map_err(|source| write(parent, source))?;
+        .map_err(DistError::writing(parent))?;
     for (staged, built) in files {
         let destination = fresh.path().join(staged);
         if let Some(directory) = destination.parent() {
-            fs::create_dir_all(directory).map_err(|source| write(directory, source))?;
+            fs::create_dir_all(directory).map_err(DistError::writing(directory))?;
         }
-        fs::copy(built, &destination).map_err(|source| DistError::Read {
-            location: Location::file(built),
-            source,
-        })?;
+        fs::copy(built, &destination).map_err(DistError::reading(built))?;
     }
     if out.exists() {
-        fs::remove_dir_all(out).map_err(|source| write(out, source))?;
+        fs::remove_dir_all(out).map_err(DistError::writing(out))?;
     }
     let fresh = fresh.keep();
-    fs::rename(&fresh, out).map_err(|source| write(out, source))
+    fs::rename(&fresh, out).map_err(DistError::writing(out))
 }

@@ -12,10 +12,10 @@ use zip::write::SimpleFileOptions;
 use zip::CompressionMethod;
 
 use crate::error::DistError;
-use crate::platform::{Platform, System};
+use crate::platform::{Platform, System, PLATFORMS};
 
 /// The checksum file `pack` writes last, in `sha256sum` format.
-pub const SUMS_FILE: &str = "SHA256SUMS";
+const SUMS_FILE: &str = "SHA256SUMS";
 
 const EXECUTABLE_MODE: u32 = 0o755;
 const FILE_MODE: u32 = 0o644;
@@ -37,10 +37,10 @@ pub struct PackRequest {
 }
 
 /// One file of an archive, before it is written.
-struct Member {
+struct Member<'a> {
     name: String,
     mode: u32,
-    bytes: Vec<u8>,
+    bytes: &'a [u8],
 }
 
 /// Writes the archives, then `SHA256SUMS`; returns the paths written, sums last.
@@ -51,10 +51,7 @@ struct Member {
 /// the years 1980 to 2107 that zip's time stamps can hold.
 pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
     check_version(&request.version)?;
-    std::fs::create_dir_all(&request.out).map_err(|source| DistError::Write {
-        path: request.out.clone(),
-        source,
-    })?;
+    std::fs::create_dir_all(&request.out).map_err(DistError::writing(&request.out))?;
     let includes = request
         .includes
         .iter()
@@ -70,16 +67,16 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
     for (platform, binary) in &request.binaries {
         let windows = platform.system == System::Windows;
         let base = format!("jp-{}-{}", request.version, platform.id);
-        let binary_name = if windows { "jp.exe" } else { "jp" };
+        let executable = read(binary)?;
         let mut members = vec![Member {
-            name: format!("{base}/{binary_name}"),
+            name: format!("{base}/{}", platform.executable()),
             mode: EXECUTABLE_MODE,
-            bytes: read(binary)?,
+            bytes: &executable,
         }];
         members.extend(includes.iter().map(|(name, bytes)| Member {
             name: format!("{base}/{name}"),
             mode: FILE_MODE,
-            bytes: bytes.clone(),
+            bytes,
         }));
         members.sort_by(|a, b| a.name.cmp(&b.name));
         let (bytes, path) = if windows {
@@ -90,10 +87,7 @@ pub fn pack(request: &PackRequest) -> Result<Vec<PathBuf>, DistError> {
             let path = request.out.join(format!("{base}.tar.gz"));
             (tar_gz_archive(&members, request.epoch), path)
         };
-        let bytes = bytes.map_err(|source| DistError::Write {
-            path: path.clone(),
-            source,
-        })?;
+        let bytes = bytes.map_err(DistError::writing(&path))?;
         write_atomically(&path, &bytes)?;
         written.push(path);
     }
@@ -115,7 +109,7 @@ fn check_version(version: &str) -> Result<(), DistError> {
 /// Two members of one archive with the same name would leave it to the unpacking tool which one
 /// wins.
 fn check_include_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), DistError> {
-    let mut seen = vec!["jp", "jp.exe"];
+    let mut seen: Vec<&str> = PLATFORMS.iter().map(|platform| platform.executable()).collect();
     for name in names {
         if seen.contains(&name) {
             return Err(DistError::DuplicateMember {
@@ -128,10 +122,7 @@ fn check_include_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), D
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, DistError> {
-    std::fs::read(path).map_err(|source| DistError::Read {
-        location: crate::error::Location::file(path),
-        source,
-    })
+    std::fs::read(path).map_err(DistError::reading(path))
 }
 
 fn tar_gz_archive(members: &[Member], epoch: u64) -> std::io::Result<Vec<u8>> {
@@ -147,7 +138,7 @@ fn tar_gz_archive(members: &[Member], epoch: u64) -> std::io::Result<Vec<u8>> {
         header.set_uid(0);
         header.set_gid(0);
         header.set_cksum();
-        tar.append(&header, member.bytes.as_slice())?;
+        tar.append(&header, member.bytes)?;
     }
     tar.into_inner()?.finish()
 }
@@ -160,7 +151,7 @@ fn zip_archive(members: &[Member], time: zip::DateTime) -> std::io::Result<Vec<u
             .last_modified_time(time)
             .unix_permissions(member.mode);
         zip.start_file(member.name.as_str(), options)?;
-        zip.write_all(&member.bytes)?;
+        zip.write_all(member.bytes)?;
     }
     Ok(zip.finish()?.into_inner())
 }
@@ -195,15 +186,12 @@ fn dos_time(epoch: u64) -> Option<zip::DateTime> {
 
 /// `SHA256SUMS` over every file in `dir` but itself, names sorted, as `sha256sum -c` reads it.
 fn write_sums(dir: &Path) -> Result<PathBuf, DistError> {
-    let read_dir = |source| DistError::Read {
-        location: crate::error::Location::file(dir),
-        source,
-    };
+    let read_dir = DistError::reading(dir);
     let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(read_dir)? {
-        let entry = entry.map_err(read_dir)?;
+    for entry in std::fs::read_dir(dir).map_err(&read_dir)? {
+        let entry = entry.map_err(&read_dir)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.file_type().map_err(read_dir)?.is_file() && name != SUMS_FILE {
+        if entry.file_type().map_err(&read_dir)?.is_file() && name != SUMS_FILE {
             names.push(name);
         }
     }
@@ -222,19 +210,16 @@ fn write_sums(dir: &Path) -> Result<PathBuf, DistError> {
 /// Writes through a temporary file in the same directory and renames it over `path`, so that
 /// readers see the old file or the whole new one.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DistError> {
-    let write_error = |source| DistError::Write {
-        path: path.to_owned(),
-        source,
-    };
+    let write_error = DistError::writing(path);
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(write_error)?;
-    temp.write_all(bytes).map_err(write_error)?;
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(&write_error)?;
+    temp.write_all(bytes).map_err(&write_error)?;
     // Temporary files are private to their owner; release files are for everyone to read.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let readable = std::fs::Permissions::from_mode(FILE_MODE);
-        temp.as_file().set_permissions(readable).map_err(write_error)?;
+        temp.as_file().set_permissions(readable).map_err(&write_error)?;
     }
     temp.persist(path).map_err(|error| write_error(error.error))?;
     Ok(())

@@ -2,6 +2,7 @@
 //! `jp-engine.jar`, the file name there, and what the library must look like to load on the
 //! oldest system JP supports.
 
+use crate::error::DistError;
 use crate::inspect::{Architecture, Format};
 use crate::version::Version;
 
@@ -10,13 +11,9 @@ use crate::version::Version;
 pub struct Platform {
     /// Directory name under `native/` (`linux-x86_64`).
     pub id: &'static str,
-    /// File name the Java facade looks for in that directory.
-    pub file_name: &'static str,
     /// The Rust target (`x86_64-unknown-linux-gnu`): the name of cargo's output directory and of
     /// the `CARGO_TARGET_<TRIPLE>_*` variables.
     pub rust_target: &'static str,
-    /// The `jp` command line's file name there.
-    pub executable: &'static str,
     /// rustc flags of the release build beyond those of every platform: `/Brepro` for the
     /// Windows linker, a C library linked dynamically for a musl shared library.
     pub rustflags: &'static str,
@@ -26,6 +23,8 @@ pub struct Platform {
     pub architecture: Architecture,
     /// The system's own rules (C library, deployment target, signing).
     pub system: System,
+    /// Every release has it: `jp-dist natives` builds it, `jp-engine.jar` holds it.
+    pub released: bool,
 }
 
 /// The system-specific half of a platform's rules.
@@ -49,59 +48,61 @@ pub enum System {
     Windows,
 }
 
+impl System {
+    /// Linux with either C library: the rules of ELF shared objects (exports, `DF_1_NODELETE`)
+    /// apply to both.
+    pub fn is_linux(self) -> bool {
+        matches!(self, System::LinuxGnu { .. } | System::LinuxMusl)
+    }
+}
+
 const GLIBC_FLOOR: Version = Version::new(2, 17);
 
 /// Every platform id `check-jar` accepts, in the order the jar lists them.
 pub const PLATFORMS: &[Platform] = &[
     Platform {
         id: "linux-x86_64",
-        file_name: "libjp_jni.so",
         rust_target: "x86_64-unknown-linux-gnu",
-        executable: "jp",
         rustflags: "",
         format: Format::Elf64,
         architecture: Architecture::X86_64,
         system: System::LinuxGnu {
             max_glibc: GLIBC_FLOOR,
         },
+        released: true,
     },
     Platform {
         id: "linux-aarch64",
-        file_name: "libjp_jni.so",
         rust_target: "aarch64-unknown-linux-gnu",
-        executable: "jp",
         rustflags: "",
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
         system: System::LinuxGnu {
             max_glibc: GLIBC_FLOOR,
         },
+        released: true,
     },
     Platform {
         id: "linux-musl-x86_64",
-        file_name: "libjp_jni.so",
         rust_target: "x86_64-unknown-linux-musl",
-        executable: "jp",
         rustflags: "-C target-feature=-crt-static",
         format: Format::Elf64,
         architecture: Architecture::X86_64,
         system: System::LinuxMusl,
+        released: false,
     },
     Platform {
         id: "linux-musl-aarch64",
-        file_name: "libjp_jni.so",
         rust_target: "aarch64-unknown-linux-musl",
-        executable: "jp",
         rustflags: "-C target-feature=-crt-static",
         format: Format::Elf64,
         architecture: Architecture::Aarch64,
         system: System::LinuxMusl,
+        released: false,
     },
     Platform {
         id: "macos-x86_64",
-        file_name: "libjp_jni.dylib",
         rust_target: "x86_64-apple-darwin",
-        executable: "jp",
         rustflags: "",
         format: Format::MachO64,
         architecture: Architecture::X86_64,
@@ -109,12 +110,11 @@ pub const PLATFORMS: &[Platform] = &[
             max_minos: Version::new(10, 12),
             signed: false,
         },
+        released: true,
     },
     Platform {
         id: "macos-aarch64",
-        file_name: "libjp_jni.dylib",
         rust_target: "aarch64-apple-darwin",
-        executable: "jp",
         rustflags: "",
         format: Format::MachO64,
         architecture: Architecture::Aarch64,
@@ -122,29 +122,38 @@ pub const PLATFORMS: &[Platform] = &[
             max_minos: Version::new(11, 0),
             signed: true,
         },
+        released: true,
     },
     Platform {
         id: "windows-x86_64",
-        file_name: "jp_jni.dll",
         rust_target: "x86_64-pc-windows-gnu",
-        executable: "jp.exe",
         rustflags: "-C link-arg=-Wl,/Brepro",
         format: Format::Pe32Plus,
         architecture: Architecture::X86_64,
         system: System::Windows,
+        released: true,
     },
 ];
 
-/// The platforms every release has: `jp-dist natives` builds them, `jp-engine.jar` holds them.
-pub const RELEASED: [&str; 5] = [
-    "linux-x86_64",
-    "linux-aarch64",
-    "macos-x86_64",
-    "macos-aarch64",
-    "windows-x86_64",
-];
-
 impl Platform {
+    /// The JNI library's file name, which the Java facade's `Platform` also derives from the
+    /// system alone: `jp_jni` with the system's library prefix and suffix.
+    pub fn file_name(&self) -> &'static str {
+        match self.system {
+            System::LinuxGnu { .. } | System::LinuxMusl => "libjp_jni.so",
+            System::MacOs { .. } => "libjp_jni.dylib",
+            System::Windows => "jp_jni.dll",
+        }
+    }
+
+    /// The `jp` command line's file name.
+    pub fn executable(&self) -> &'static str {
+        match self.system {
+            System::Windows => "jp.exe",
+            _ => "jp",
+        }
+    }
+
     /// The target to give `cargo zigbuild`: on glibc Linux with the glibc to link against as a
     /// suffix (`x86_64-unknown-linux-gnu.2.17`), the newest the rules allow.
     pub fn zigbuild_target(&self) -> String {
@@ -170,11 +179,23 @@ pub fn find(id: &str) -> Option<&'static Platform> {
     PLATFORMS.iter().find(|platform| platform.id == id)
 }
 
-/// The ids of all platforms, comma-separated, for error messages.
-pub fn known_ids() -> String {
-    PLATFORMS
-        .iter()
-        .map(|platform| platform.id)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The platforms every release has, in table order.
+pub fn released() -> impl Iterator<Item = &'static Platform> {
+    PLATFORMS.iter().filter(|platform| platform.released)
+}
+
+/// The platform with an id given on the command line.
+///
+/// # Errors
+///
+/// [`DistError::UnknownPlatform`], naming the known ids, for an id JP does not ship.
+pub fn named(id: &str) -> Result<&'static Platform, DistError> {
+    find(id).ok_or_else(|| DistError::UnknownPlatform {
+        id: id.to_owned(),
+        known: PLATFORMS
+            .iter()
+            .map(|platform| platform.id)
+            .collect::<Vec<_>>()
+            .join(", "),
+    })
 }

@@ -74,14 +74,15 @@ pub fn check(facts: &LibraryFacts, platform: &Platform) -> Vec<Violation> {
 
 /// Whether format and machine are the platform's (the kind alone does not stop the checks).
 fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<Violation>) -> bool {
-    let foreign = facts.format != platform.format || facts.architecture != platform.architecture;
-    if facts.format != platform.format {
+    let wrong_format = facts.format != platform.format;
+    let wrong_architecture = facts.architecture != platform.architecture;
+    if wrong_format {
         violations.push(Violation::WrongFormat {
             expected: platform.format,
             found: facts.format,
         });
     }
-    if facts.architecture != platform.architecture {
+    if wrong_architecture {
         violations.push(Violation::WrongArchitecture {
             expected: platform.architecture,
             found: facts.architecture,
@@ -90,7 +91,7 @@ fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<V
     if facts.kind != Kind::SharedLibrary {
         violations.push(Violation::NotSharedLibrary { found: facts.kind });
     }
-    !foreign
+    !wrong_format && !wrong_architecture
 }
 
 /// All JNI entry points, no other `Java_*` symbol; on ELF nothing else at all, since the
@@ -98,12 +99,11 @@ fn check_shape(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<V
 /// internals, harmless there).
 fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<Violation>) {
     let prefix = symbol_prefix(platform);
-    let unprefixed = |name: &str| name.strip_prefix(prefix).map(str::to_owned);
     for required in JNI_EXPORTS {
         if !facts
             .exports
             .iter()
-            .any(|name| unprefixed(name).as_deref() == Some(*required))
+            .any(|name| name.strip_prefix(prefix) == Some(*required))
         {
             violations.push(Violation::MissingExport {
                 name: format!("{prefix}{required}"),
@@ -112,18 +112,15 @@ fn check_exports(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec
     }
     let mut others = Vec::new();
     for name in &facts.exports {
-        let plain = unprefixed(name);
-        if plain.as_deref().is_some_and(|plain| JNI_EXPORTS.contains(&plain)) {
-            continue;
-        }
-        if plain.is_some_and(|plain| plain.starts_with(JAVA_PREFIX)) {
-            violations.push(Violation::UnexpectedJavaExport { name: name.clone() });
-        } else {
-            others.push(name.clone());
+        match name.strip_prefix(prefix) {
+            Some(plain) if JNI_EXPORTS.contains(&plain) => {}
+            Some(plain) if plain.starts_with(JAVA_PREFIX) => {
+                violations.push(Violation::UnexpectedJavaExport { name: name.clone() })
+            }
+            _ => others.push(name.clone()),
         }
     }
-    let only_jni = matches!(platform.system, System::LinuxGnu { .. } | System::LinuxMusl);
-    if only_jni && !others.is_empty() {
+    if platform.system.is_linux() && !others.is_empty() {
         violations.push(Violation::UnexpectedExports { names: others });
     }
 }
@@ -168,16 +165,10 @@ fn check_system(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<
                     max: max_glibc,
                 });
             }
-            if !facts.nodelete {
-                violations.push(Violation::NotNodelete);
-            }
         }
         System::LinuxMusl => {
             if let Some(needed) = facts.glibc {
                 violations.push(Violation::GlibcOnMusl { needed });
-            }
-            if !facts.nodelete {
-                violations.push(Violation::NotNodelete);
             }
         }
         System::MacOs { max_minos, signed } => {
@@ -204,6 +195,9 @@ fn check_system(facts: &LibraryFacts, platform: &Platform, violations: &mut Vec<
         }
         System::Windows => {}
     }
+    if platform.system.is_linux() && !facts.nodelete {
+        violations.push(Violation::NotNodelete);
+    }
 }
 
 #[cfg(test)]
@@ -217,22 +211,13 @@ mod tests {
     fn good_facts(platform: &Platform) -> LibraryFacts {
         let prefix = symbol_prefix(platform);
         let mut facts = LibraryFacts {
-            format: platform.format,
-            architecture: platform.architecture,
-            kind: Kind::SharedLibrary,
             exports: JNI_EXPORTS.iter().map(|name| format!("{prefix}{name}")).collect(),
-            imports: Vec::new(),
-            glibc: None,
-            nodelete: false,
-            min_os: None,
-            install_name: None,
-            code_signature: false,
-            local_paths: Vec::new(),
+            ..LibraryFacts::new(platform.format, platform.architecture, Kind::SharedLibrary)
         };
         match platform.system {
-            System::LinuxGnu { .. } => {
+            System::LinuxGnu { max_glibc } => {
                 facts.imports = vec!["libgcc_s.so.1".into(), "libc.so.6".into()];
-                facts.glibc = Some(Version::new(2, 17));
+                facts.glibc = Some(max_glibc);
                 facts.nodelete = true;
             }
             System::LinuxMusl => {

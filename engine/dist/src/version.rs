@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// A `major.minor.patch` version; ordering is numeric, field by field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Version {
     /// First component.
     pub major: u16,

@@ -3,10 +3,11 @@
 mod support;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use object::elf::DF_1_NODELETE;
+use tempfile::TempDir;
 use zip::write::SimpleFileOptions;
 
 fn jp_dist(args: &[&str]) -> Output {
@@ -35,42 +36,45 @@ fn write_jar(path: &Path, entries: &[(&str, &[u8])]) {
     jar.finish().unwrap();
 }
 
-#[test]
-fn check_jar_passes_good_libraries_and_exits_0() {
+/// `jp-engine.jar` with `entries`, in a directory that lives as long as the returned guard.
+fn jar_of(entries: &[(&str, &[u8])]) -> (TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let jar = dir.path().join("jp-engine.jar");
+    write_jar(&jar, entries);
+    (dir, jar)
+}
+
+/// What `jp-dist` printed on standard output, and its exit code.
+fn assert_printed(output: &Output, expected: &str, code: i32) {
+    assert_eq!(stdout(output), expected);
+    assert_eq!(output.status.code(), Some(code), "{}", stderr(output));
+}
+
+#[test]
+fn check_jar_passes_good_libraries_and_exits_0() {
     let linux = support::shared_object(DF_1_NODELETE);
     let windows = support::dll("bcryptprimitives.dll");
-    write_jar(
-        &jar,
-        &[
-            ("native/linux-x86_64/libjp_jni.so", &linux),
-            ("native/windows-x86_64/jp_jni.dll", &windows),
-            ("META-INF/MANIFEST.MF", b""),
-        ],
-    );
+    let (_dir, jar) = jar_of(&[
+        ("native/linux-x86_64/libjp_jni.so", &linux),
+        ("native/windows-x86_64/jp_jni.dll", &windows),
+        ("META-INF/MANIFEST.MF", b""),
+    ]);
     let require = "linux-x86_64,windows-x86_64";
     let output = jp_dist(&["check-jar", jar.to_str().unwrap(), "--require", require]);
     let expected = "ok linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n\
                     ok windows-x86_64 (PE x86_64, 7 exports)\n";
-    assert_eq!(stdout(&output), expected);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_printed(&output, expected, 0);
 }
 
 #[test]
 fn check_jar_reports_every_violation_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let jar = dir.path().join("jp-engine.jar");
     let library = support::shared_object(0);
-    write_jar(
-        &jar,
-        &[
-            ("native/linux-x86_64/libjp_jni.so", &library),
-            ("native/linux-aarch64/libjp_jni.so", &library),
-            ("native/macos-x86_64/libjp_jni.so", &library),
-            ("native/solaris-sparc/libjp_jni.so", &library),
-        ],
-    );
+    let (_dir, jar) = jar_of(&[
+        ("native/linux-x86_64/libjp_jni.so", &library),
+        ("native/linux-aarch64/libjp_jni.so", &library),
+        ("native/macos-x86_64/libjp_jni.so", &library),
+        ("native/solaris-sparc/libjp_jni.so", &library),
+    ]);
     let jar_arg = jar.to_str().unwrap();
     let output = jp_dist(&["check-jar", jar_arg, "--require", "linux-x86_64,windows-x86_64"]);
     let expected = format!(
@@ -82,25 +86,18 @@ fn check_jar_reports_every_violation_and_exits_1() {
          FAIL {jar_arg}: native/solaris-sparc/libjp_jni.so: unknown platform\n\
          FAIL {jar_arg}: no library for required platform windows-x86_64\n"
     );
-    assert_eq!(stdout(&output), expected);
-    assert_eq!(output.status.code(), Some(1));
+    assert_printed(&output, &expected, 1);
 }
 
 #[test]
 fn a_jar_without_native_libraries_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    let jar = dir.path().join("jp-engine.jar");
-    write_jar(
-        &jar,
-        &[("org/jpprof/engine/NativeEngine.class", b"\xca\xfe\xba\xbe")],
-    );
+    let (_dir, jar) = jar_of(&[("org/jpprof/engine/NativeEngine.class", b"\xca\xfe\xba\xbe")]);
     let output = jp_dist(&["check-jar", jar.to_str().unwrap()]);
     let expected = format!(
         "FAIL {}: no native/<platform>/<file> library at all\n",
         jar.display()
     );
-    assert_eq!(stdout(&output), expected);
-    assert_eq!(output.status.code(), Some(1));
+    assert_printed(&output, &expected, 1);
 }
 
 #[test]

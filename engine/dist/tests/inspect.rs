@@ -2,7 +2,7 @@
 
 mod support;
 
-use jp_dist::inspect::{inspect, Architecture, Format, Kind};
+use jp_dist::inspect::{inspect, Architecture, Format, Kind, LibraryFacts};
 use jp_dist::local_paths::LocalPaths;
 use jp_dist::platform::find;
 use jp_dist::rules::{self, JNI_EXPORTS};
@@ -10,9 +10,14 @@ use jp_dist::version::Version;
 use jp_dist::violation::Violation;
 use object::elf::{DF_1_NODELETE, DF_1_PIE};
 
+/// The facts of `bytes`, looking for no local paths.
+fn facts_of(bytes: &[u8]) -> LibraryFacts {
+    inspect(bytes, &LocalPaths::new([])).unwrap()
+}
+
 #[test]
 fn a_shared_object_yields_its_exports_needs_and_flags() {
-    let facts = inspect(&support::shared_object(DF_1_NODELETE), &LocalPaths::new([])).unwrap();
+    let facts = facts_of(&support::shared_object(DF_1_NODELETE));
     assert_eq!(
         (facts.format, facts.architecture),
         (Format::Elf64, Architecture::X86_64)
@@ -27,13 +32,13 @@ fn a_shared_object_yields_its_exports_needs_and_flags() {
 
 #[test]
 fn a_shared_object_marked_pie_is_an_executable() {
-    let facts = inspect(&support::shared_object(DF_1_PIE), &LocalPaths::new([])).unwrap();
+    let facts = facts_of(&support::shared_object(DF_1_PIE));
     assert_eq!((facts.kind, facts.nodelete), (Kind::Executable, false));
 }
 
 #[test]
 fn a_dll_yields_its_exports_and_every_imported_dll_delay_loaded_too() {
-    let facts = inspect(&support::dll("libwinpthread-1.dll"), &LocalPaths::new([])).unwrap();
+    let facts = facts_of(&support::dll("libwinpthread-1.dll"));
     assert_eq!(
         (facts.format, facts.architecture),
         (Format::Pe32Plus, Architecture::X86_64)
@@ -87,7 +92,7 @@ fn a_macho_file_is_read_at_any_alignment() {
         flags: SymbolFlags::None,
     });
     let buffer = misaligned(&macho.write().unwrap());
-    let facts = inspect(&buffer[1..], &LocalPaths::new([])).unwrap();
+    let facts = facts_of(&buffer[1..]);
     assert_eq!(
         (facts.format, facts.architecture),
         (Format::MachO64, Architecture::Aarch64)
@@ -98,6 +103,6 @@ fn a_macho_file_is_read_at_any_alignment() {
 #[test]
 fn an_elf_file_is_read_at_any_alignment() {
     let buffer = misaligned(&support::shared_object(DF_1_NODELETE));
-    let facts = inspect(&buffer[1..], &LocalPaths::new([])).unwrap();
+    let facts = facts_of(&buffer[1..]);
     assert_eq!(facts.exports, JNI_EXPORTS);
 }
