@@ -19,13 +19,14 @@ version=$(awk -F'[<>]' '/<version>/ { print $3; exit }' "$root/pom.xml")
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$root" log -1 --format=%ct)}
 natives=$target/natives
 out=$target/dist
-platforms=(linux-x86_64 linux-aarch64 macos-x86_64 macos-aarch64 windows-x86_64)
 
 cd "$root"
 # Every jar is made anew (a jar Maven finds up to date would keep the time stamps it was made
 # with). Not `mvn clean`: the parent POM's target directory is cargo's.
 cargo build --release --quiet -p jp-dist
 dist=$target/release/jp-dist
+platforms=()
+while read -r platform _rust_target; do platforms+=("$platform"); done < <("$dist" released)
 "$dist" natives --out "$natives" "${platforms[@]/#/--cli=}"
 mvn -q -B package -DskipTests -Dmaven.jar.forceCreation -pl engine/java -am -Djp.natives="$natives" \
     -Dproject.build.outputTimestamp="$SOURCE_DATE_EPOCH" 2>&1 | sed 's/\x1b\[0m//g'

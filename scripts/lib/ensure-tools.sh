@@ -91,7 +91,8 @@ _ensure_cargo_path() {
     export PATH
 }
 
-# The cross-build toolchain's pinned versions and targets; docs/release.md says why these.
+# The cross-build toolchain's pinned versions and targets; docs/release.md says why these. The
+# targets are the released platforms' (`jp-dist released`, which the cross suite compares).
 JP_CARGO_ZIGBUILD_VERSION=0.24.0
 JP_ZIG_VERSION=0.16.0
 JP_CROSS_TARGETS=(x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-apple-darwin

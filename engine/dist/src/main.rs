@@ -48,6 +48,8 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         forbid: Vec<PathBuf>,
     },
+    /// Prints every released platform, one per line: its id and its Rust target.
+    Released,
     /// Cross-builds the JNI library of every released platform (and jp where asked) with
     /// cargo-zigbuild, staged as OUT/native/<platform>/<library> and OUT/cli/<platform>/<jp>.
     Natives {
@@ -95,6 +97,7 @@ fn main() -> ExitCode {
             forbid,
         } => check_lib(file, platform, &forbid),
         Command::CheckJar { jar, require, forbid } => check_jar(jar, &require, &forbid),
+        Command::Released => print_released(),
         Command::Natives {
             out,
             cli,
@@ -198,6 +201,16 @@ fn print_library(out: &mut impl Write, report: &LibraryReport) -> io::Result<()>
         writeln!(out, "  {}: {violation}", report.platform.id)?;
     }
     Ok(())
+}
+
+fn print_released() -> Result<Outcome, Failure> {
+    print(|out| {
+        for platform in platform::released() {
+            writeln!(out, "{} {}", platform.id, platform.rust_target)?;
+        }
+        Ok(())
+    })?;
+    Ok(Outcome::Passed)
 }
 
 /// `~/.cache/jp`, the cache directory of every JP script.

@@ -145,6 +145,16 @@ fn an_unknown_platform_on_the_command_line_exits_2() {
 }
 
 #[test]
+fn released_lists_the_five_platforms_of_a_release_with_their_rust_targets() {
+    let expected = "linux-x86_64 x86_64-unknown-linux-gnu\n\
+                    linux-aarch64 aarch64-unknown-linux-gnu\n\
+                    macos-x86_64 x86_64-apple-darwin\n\
+                    macos-aarch64 aarch64-apple-darwin\n\
+                    windows-x86_64 x86_64-pc-windows-gnu\n";
+    assert_printed(&jp_dist(&["released"]), expected, 0);
+}
+
+#[test]
 fn pack_writes_archives_that_sha256sum_verifies() {
     let dir = tempfile::tempdir().unwrap();
     let binary = dir.path().join("jp");
