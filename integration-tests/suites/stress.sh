@@ -2,7 +2,7 @@
 # Stress suite: `jp instrument` must keep behaviour and keep classes verifiable, with the test-only
 # stress scheme and with the profiling scheme.
 #
-# The stress scheme (engine/instrument/src/stress.rs) rewrites every method with every edit the
+# The stress scheme (engine/rewrite/src/stress.rs) rewrites every method with every edit the
 # bytecode layer knows: counters per basic block, calls at loop headers (new frames), an extra
 # parameter on private methods, and with --stress-pad N padding that forces branch widening.
 #

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use jp_classfile::access::{describe, FlagContext};
 use jp_classfile::attributes::{self as attr, names, AttributeInfo};
 use jp_classfile::{mutf8, ClassFile, Constant, ConstantPool, CpIndex, Member, RawAttribute};
-use jp_engine::input::{Entry, Input};
+use jp_driver::input::{Entry, Input};
 
 use crate::output::report_failure;
 use crate::Inputs;

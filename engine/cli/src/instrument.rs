@@ -5,10 +5,10 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use jp_engine::config::{BbaName, Config};
-use jp_engine::filter::ClassPattern;
-use jp_engine::instrument::{instrument, InstrumentRequest, Scheme};
-use jp_instrument::stress::StressOptions;
+use jp_driver::config::{BbaName, Config};
+use jp_driver::filter::ClassPattern;
+use jp_driver::instrument::{instrument, InstrumentRequest, Scheme};
+use jp_rewrite::stress::StressOptions;
 
 use crate::output::report_failure;
 use crate::Inputs;

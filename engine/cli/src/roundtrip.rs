@@ -5,8 +5,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use jp_engine::input::{Entry, Input};
-use jp_engine::roundtrip::{roundtrip_entries, Mode, Outcome, Summary};
+use jp_driver::input::{Entry, Input};
+use jp_driver::roundtrip::{roundtrip_entries, Mode, Outcome, Summary};
 
 use crate::output::report_failure;
 use crate::Inputs;

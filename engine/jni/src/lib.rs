@@ -3,17 +3,17 @@
 //!
 //! There are six coarse entry points, and requests and outcomes cross the
 //! boundary as JSON text, so that no Java object is ever built here:
-//! - `static native String version()`: [`jp_engine::VERSION`];
+//! - `static native String version()`: [`jp_driver::VERSION`];
 //! - `static native String instrument(String requestJson)`: runs the engine's
 //!   request API and returns the outcome's JSON;
 //! - `static native void report(String requestJson)`: merges profiles into
-//!   one report file ([`jp_engine::api::report_json`]);
+//!   one report file ([`jp_driver::api::report_json`]);
 //! - `static native String baseline(String requestJson)` and
 //!   `static native String check(String requestJson)`: the regression gate
-//!   ([`jp_engine::gate`]), each returning its outcome's JSON;
+//!   ([`jp_driver::gate`]), each returning its outcome's JSON;
 //! - `static native String hookJar(String requestJson)`: writes a copy of a
 //!   library jar whose class's constructors call a static hook
-//!   ([`jp_engine::hooked_jar`]) and returns the outcome's JSON.
+//!   ([`jp_driver::hooked_jar`]) and returns the outcome's JSON.
 //!
 //! The error contract: every engine error becomes a thrown
 //! `org.jpprof.engine.EngineException` whose message is the error's whole
@@ -23,7 +23,7 @@
 //! `JNI_OnLoad` ([`pin`]) keeps the library loaded for the life of the
 //! process. Loading it (extraction from the jar, the platform's file, a second
 //! class loader, the version check) is the facade's job; see `docs/engine-jni.md`. Everything
-//! that decides anything lives in `jp-engine`: deleting this crate loses only
+//! that decides anything lives in `jp-driver`: deleting this crate loses only
 //! a front end.
 //!
 //! ```java
@@ -197,7 +197,7 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_version<'local>(
     mut env: EnvUnowned<'local>,
     _class: JClass<'local>,
 ) -> JString<'local> {
-    env.with_env(|env| -> Result<_, CallError> { Ok(JString::from_str(env, jp_engine::VERSION)?) })
+    env.with_env(|env| -> Result<_, CallError> { Ok(JString::from_str(env, jp_driver::VERSION)?) })
         .resolve::<ThrowEngineException>()
 }
 
@@ -217,7 +217,7 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_instrument<'local>(
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    json_request(env, request, jp_engine::api::run_json)
+    json_request(env, request, jp_driver::api::run_json)
 }
 
 /// `static native void report(String requestJson)`: merges the profiles of
@@ -238,7 +238,7 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_report<'local>(
 ) {
     env.with_env(|env| -> Result<(), CallError> {
         let request = request.try_to_string(env)?;
-        call(|| jp_engine::api::report_json(&request))
+        call(|| jp_driver::api::report_json(&request))
     })
     .resolve::<ThrowEngineException>()
 }
@@ -259,7 +259,7 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_baseline<'local>(
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    json_request(env, request, jp_engine::gate::baseline_json)
+    json_request(env, request, jp_driver::gate::baseline_json)
 }
 
 /// `static native String check(String requestJson)`: checks a run's
@@ -278,7 +278,7 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_check<'local>(
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    json_request(env, request, jp_engine::gate::check_json)
+    json_request(env, request, jp_driver::gate::check_json)
 }
 
 /// `static native String hookJar(String requestJson)`: writes the hooked
@@ -297,7 +297,7 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_hookJar<'local>(
     _class: JClass<'local>,
     request: JString<'local>,
 ) -> JString<'local> {
-    json_request(env, request, jp_engine::hooked_jar::hook_jar_json)
+    json_request(env, request, jp_driver::hooked_jar::hook_jar_json)
 }
 
 #[cfg(test)]
@@ -356,7 +356,7 @@ mod tests {
             profile.display(),
             dir.join("report.txt").display()
         );
-        let error = call(|| jp_engine::api::report_json(&request)).unwrap_err();
+        let error = call(|| jp_driver::api::report_json(&request)).unwrap_err();
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(matches!(error, CallError::Engine(_)));
         assert!(

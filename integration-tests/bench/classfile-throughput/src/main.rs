@@ -32,8 +32,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use jp_classfile::{deep, ClassFile, ClassWriter};
-use jp_engine::input::{Input, InputError};
-use jp_instrument::stress::{stress_class, StressOptions};
+use jp_driver::input::{Input, InputError};
+use jp_rewrite::stress::{stress_class, StressOptions};
 use rayon::prelude::*;
 
 const NAME: &str = "classfile-throughput";

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use jp_instrument::blocks::Analysis;
-use jp_instrument::profile::ProfileOptions;
+use jp_rewrite::blocks::Analysis;
+use jp_rewrite::profile::ProfileOptions;
 
 use crate::filter::{ClassFilter, ClassPattern};
 

@@ -1,6 +1,6 @@
 //! Hooked jars: a copy of a library jar in which the constructors of one
 //! class hand each new object to a static method of one's own
-//! ([`jp_instrument::hook`]). The Gradle plugin puts such a copy of junit's
+//! ([`jp_rewrite::hook`]). The Gradle plugin puts such a copy of junit's
 //! jar on the test class path, so that each JUnit 4 `RunNotifier` gets JP's
 //! test listener (docs/gradle.md, "Per-test profiles").
 //!
@@ -21,7 +21,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use jp_instrument::hook::{hook_constructors, HookError, StaticHook};
+use jp_rewrite::hook::{hook_constructors, HookError, StaticHook};
 use serde::{Deserialize, Serialize};
 
 use crate::api::check_absolute;

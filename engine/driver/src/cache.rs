@@ -208,8 +208,8 @@ pub struct KeptWarning {
     pub reason: String,
 }
 
-impl From<jp_instrument::Warning> for KeptWarning {
-    fn from(warning: jp_instrument::Warning) -> Self {
+impl From<jp_rewrite::Warning> for KeptWarning {
+    fn from(warning: jp_rewrite::Warning) -> Self {
         KeptWarning {
             class: warning.class,
             method: warning.method,

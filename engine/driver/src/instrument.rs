@@ -36,9 +36,9 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use jp_classfile::ClassFileError;
-use jp_instrument::profile::{profile_class, ProfileOptions};
-use jp_instrument::stress::{stress_class, StressOptions};
-use jp_instrument::{InstrumentError, Rewritten};
+use jp_rewrite::profile::{profile_class, ProfileOptions};
+use jp_rewrite::stress::{stress_class, StressOptions};
+use jp_rewrite::{InstrumentError, Rewritten};
 use rayon::prelude::*;
 
 use crate::cache::{
@@ -57,9 +57,9 @@ use crate::overlap::{check_apart, PathRole};
 /// Which rewrite to apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheme {
-    /// The profiling scheme (see [`jp_instrument::profile`]).
+    /// The profiling scheme (see [`jp_rewrite::profile`]).
     Profile(ProfileOptions),
-    /// The test-only stress scheme (see [`jp_instrument::stress`]).
+    /// The test-only stress scheme (see [`jp_rewrite::stress`]).
     Stress(StressOptions),
 }
 

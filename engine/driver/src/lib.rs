@@ -8,7 +8,7 @@
 //! call it through [`api`], whose request and outcome are serde types.
 //!
 //! ```no_run
-//! use jp_engine::api::{run, Request};
+//! use jp_driver::api::{run, Request};
 //! let outcome = run(&Request {
 //!     inputs: vec!["/p/build/classes/java/main".into()],
 //!     output: "/p/build/jp/classes/main".into(),
@@ -16,7 +16,7 @@
 //!     ..Request::default()
 //! })?;
 //! println!("{} rewritten, {} reused", outcome.rewritten, outcome.reused);
-//! # Ok::<(), jp_engine::EngineError>(())
+//! # Ok::<(), jp_driver::EngineError>(())
 //! ```
 #![deny(missing_docs)]
 

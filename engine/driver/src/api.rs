@@ -41,12 +41,12 @@
 //! (default none) may be left out.
 //!
 //! ```no_run
-//! let outcome = jp_engine::api::run_json(
+//! let outcome = jp_driver::api::run_json(
 //!     r#"{"inputs": ["/p/build/classes/java/main"], "output": "/p/build/jp/classes/main",
 //!         "cacheDir": "/p/build/jp/cache"}"#,
 //! )?;
 //! println!("{outcome}");
-//! # Ok::<(), jp_engine::EngineError>(())
+//! # Ok::<(), jp_driver::EngineError>(())
 //! ```
 
 use std::error::Error;

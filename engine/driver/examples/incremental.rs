@@ -4,7 +4,7 @@
 //! editing one class, and a change of `bba` and back.
 //!
 //! ```text
-//! cargo run --release -p jp-engine --example incremental [-- CLASSES]
+//! cargo run --release -p jp-driver --example incremental [-- CLASSES]
 //! ```
 //! `CLASSES` is a directory, jar or jmod (default: JDK 17's `java.base.jmod`);
 //! the classes of a jar or jmod are first extracted into a directory, as
@@ -15,11 +15,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use jp_engine::filter::ClassFilter;
-use jp_engine::input::{Input, InputKind};
-use jp_engine::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
-use jp_instrument::blocks::Analysis;
-use jp_instrument::profile::ProfileOptions;
+use jp_driver::filter::ClassFilter;
+use jp_driver::input::{Input, InputKind};
+use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+use jp_rewrite::blocks::Analysis;
+use jp_rewrite::profile::ProfileOptions;
 
 const DEFAULT_INPUT: &str = "/usr/lib/jvm/java-17-openjdk-amd64/jmods/java.base.jmod";
 

@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
 
-use jp_engine::api::{self, Request};
-use jp_engine::filter::ClassFilter;
-use jp_engine::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
-use jp_engine::EngineError;
-use jp_instrument::blocks::Analysis;
-use jp_instrument::profile::ProfileOptions;
+use jp_driver::api::{self, Request};
+use jp_driver::filter::ClassFilter;
+use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+use jp_driver::EngineError;
+use jp_rewrite::blocks::Analysis;
+use jp_rewrite::profile::ProfileOptions;
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata")

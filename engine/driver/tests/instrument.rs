@@ -6,10 +6,10 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use jp_engine::api;
-use jp_engine::instrument::{instrument, InstrumentFailure, InstrumentRequest, Scheme};
-use jp_engine::EngineError;
-use jp_instrument::stress::StressOptions;
+use jp_driver::api;
+use jp_driver::instrument::{instrument, InstrumentFailure, InstrumentRequest, Scheme};
+use jp_driver::EngineError;
+use jp_rewrite::stress::StressOptions;
 
 fn testdata_class(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
