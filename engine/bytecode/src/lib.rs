@@ -14,10 +14,13 @@ pub mod descriptor;
 mod error;
 pub mod frame;
 pub mod insn;
+mod label;
+mod layout;
 pub mod opcode;
 pub mod simulate;
 
 pub use body::MethodBody;
 pub use error::{BytecodeError, Result};
 pub use frame::{Frame, VType};
-pub use insn::{Insn, Label};
+pub use insn::{Insn, Slot};
+pub use label::{Label, Pc};
