@@ -70,8 +70,11 @@ pub struct MethodBody<'a> {
     pub max_locals: u16,
     insns: Vec<Insn>,
     code_length: u32,
+    /// The number of the next fresh label: every label below it is this
+    /// body's.
     next_label: u32,
-    /// Instructions known to be at each original pc, for [`MethodBody::instruction_at`].
+    /// For each original pc and the end of the code, the index in `insns`
+    /// right after its label.
     positions: HashMap<Pc, usize>,
     handlers: Vec<Handler>,
     /// `None` when the class version has no frames.
