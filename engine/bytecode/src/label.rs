@@ -22,9 +22,10 @@ impl fmt::Display for Pc {
 ///
 /// Inside this crate the number of a label of original code is its pc,
 /// and fresh labels are numbered past the end of the original code, so
-/// that decoding needs no table; outside, a label is only compared and
-/// printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// that decoding needs no table; outside, a label is only compared for
+/// equality and printed (labels have no order: a label of inserted code
+/// has no place among the original pcs until the layout gives it one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Label(pub(crate) u32);
 
 impl Label {
