@@ -2,7 +2,7 @@
 
 use jp_classfile::ClassFileError;
 
-use crate::insn::Label;
+use crate::label::{Label, Pc};
 use crate::opcode::mnemonic;
 
 /// What went wrong while decoding, editing or encoding a method's code.
@@ -13,13 +13,13 @@ pub enum BytecodeError {
     #[error("truncated instruction at pc {pc}")]
     Truncated {
         /// Its pc.
-        pc: u32,
+        pc: Pc,
     },
     /// An opcode the JVM does not define.
     #[error("invalid opcode {opcode:#04x} at pc {pc}")]
     InvalidOpcode {
         /// Where.
-        pc: u32,
+        pc: Pc,
         /// The byte found.
         opcode: u8,
     },
@@ -27,15 +27,15 @@ pub enum BytecodeError {
     #[error("branch at pc {pc} targets {target}, which is not an instruction")]
     BadBranchTarget {
         /// The branch's pc.
-        pc: u32,
+        pc: Pc,
         /// Its target.
-        target: u32,
+        target: Pc,
     },
     /// A `tableswitch` with `low > high`, or a negative `lookupswitch` count.
     #[error("malformed switch at pc {pc}")]
     BadSwitch {
         /// Its pc.
-        pc: u32,
+        pc: Pc,
     },
     /// A table (exception table, debug tables, frames) refers to a pc that
     /// is not an instruction boundary.
@@ -44,7 +44,7 @@ pub enum BytecodeError {
         /// The table.
         item: &'static str,
         /// The pc found.
-        pc: u32,
+        pc: Pc,
     },
     /// A descriptor that JVMS §4.3 does not allow.
     #[error("malformed descriptor {descriptor:?}")]
@@ -58,6 +58,27 @@ pub enum BytecodeError {
     /// More than 65535 exception-table entries.
     #[error("too many exception handlers (limit 65535)")]
     TooManyHandlers,
+    /// A label that the method body being edited did not make.
+    #[error("{label} is not a label of this method")]
+    ForeignLabel {
+        /// The label.
+        label: Label,
+    },
+    /// A label that code refers to but that no inserted code places.
+    #[error("{label} is used but never placed in the code")]
+    UnplacedLabel {
+        /// The label.
+        label: Label,
+    },
+    /// A new exception-table entry whose range does not run forward over
+    /// original code.
+    #[error("exception handler range {start}..{end} is not a range of original code")]
+    BadHandlerRange {
+        /// The range's first label.
+        start: Label,
+        /// The label after the range.
+        end: Label,
+    },
     /// The rewritten code would be longer than the JVM allows.
     #[error("code would be {length} bytes, over the limit of 65535")]
     CodeTooLarge {
@@ -68,7 +89,7 @@ pub enum BytecodeError {
     #[error("frame at pc {pc}: {reason}")]
     BadFrame {
         /// Where.
-        pc: u32,
+        pc: Pc,
         /// Why.
         reason: &'static str,
     },

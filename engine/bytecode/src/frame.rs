@@ -15,7 +15,8 @@ use jp_classfile::{ConstantPool, PoolBuilder};
 
 use crate::descriptor::{FieldType, MethodDescriptor};
 use crate::error::{BytecodeError, Result};
-use crate::insn::Label;
+use crate::insn::Slot;
+use crate::label::{Label, Pc};
 
 /// A class name as it appears in a `Class` constant: an internal name, or
 /// an array descriptor.
@@ -74,14 +75,14 @@ impl VType {
             VerificationType::Null => VType::Null,
             VerificationType::UninitializedThis => VType::UninitializedThis,
             VerificationType::Object(index) => VType::Object(pool.class_name(index)?.into()),
-            VerificationType::Uninitialized(pc) => VType::Uninitialized(Label(u32::from(pc))),
+            VerificationType::Uninitialized(pc) => VType::Uninitialized(Label::original(Pc(u32::from(pc)))),
         })
     }
 
     fn to_verification(
         &self,
         pool: &mut PoolBuilder<'_>,
-        pc_of: &impl Fn(Label) -> u16,
+        pc_of: &impl Fn(Label) -> Result<u16>,
     ) -> Result<VerificationType> {
         Ok(match self {
             VType::Top => VerificationType::Top,
@@ -92,7 +93,7 @@ impl VType {
             VType::Null => VerificationType::Null,
             VType::UninitializedThis => VerificationType::UninitializedThis,
             VType::Object(name) => VerificationType::Object(pool.add_class_raw(name)?),
-            VType::Uninitialized(label) => VerificationType::Uninitialized(pc_of(*label)),
+            VType::Uninitialized(label) => VerificationType::Uninitialized(pc_of(*label)?),
         })
     }
 }
@@ -165,8 +166,8 @@ pub fn from_slots(slots: &[VType]) -> Vec<VType> {
 
 /// `locals` with slot `slot` set to `vtype` (padding with `Top` below it,
 /// and clearing a wide value that the new one overlaps).
-pub fn with_local(locals: &[VType], slot: u16, vtype: &VType) -> Vec<VType> {
-    let slot = usize::from(slot);
+pub fn with_local(locals: &[VType], slot: Slot, vtype: &VType) -> Vec<VType> {
+    let slot = usize::from(slot.0);
     let mut slots = to_slots(locals);
     let width = if vtype.is_category2() { 2 } else { 1 };
     if slots.len() < slot + width {
@@ -187,7 +188,7 @@ pub fn with_local(locals: &[VType], slot: u16, vtype: &VType) -> Vec<VType> {
 /// # Errors
 /// Constant-pool errors, chops past the start of the locals, and offsets
 /// past the 16-bit pc range.
-pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -> Result<Vec<(u32, Frame)>> {
+pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -> Result<Vec<(Pc, Frame)>> {
     let convert = |types: &[VerificationType]| -> Result<Vec<VType>> {
         types.iter().map(|&t| VType::from_verification(t, pool)).collect()
     };
@@ -204,7 +205,7 @@ pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -
             StackMapFrame::Chop { chopped, .. } => {
                 let keep = previous.locals.len().checked_sub(usize::from(*chopped)).ok_or(
                     BytecodeError::BadFrame {
-                        pc: pc as u32,
+                        pc: Pc(pc as u32),
                         reason: "chop_frame removes more locals than there are",
                     },
                 )?;
@@ -224,7 +225,7 @@ pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -
             _ => Vec::new(),
         };
         let current = Frame { locals, stack };
-        frames.push((pc as u32, current.clone()));
+        frames.push((Pc(pc as u32), current.clone()));
         previous = current;
     }
     Ok(frames)
@@ -235,12 +236,13 @@ pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -
 /// ones are reused); `pc_of` gives the offset of an `Uninitialized` label.
 ///
 /// # Errors
-/// A constant pool that is full; offsets that do not increase.
+/// A constant pool that is full; offsets that do not increase; whatever
+/// `pc_of` returns.
 pub fn compress(
     frames: &[(u16, Frame)],
     initial: &Frame,
     pool: &mut PoolBuilder<'_>,
-    pc_of: &impl Fn(Label) -> u16,
+    pc_of: &impl Fn(Label) -> Result<u16>,
 ) -> Result<StackMapTable> {
     let mut out = Vec::with_capacity(frames.len());
     let mut previous_locals: &[VType] = &initial.locals;
@@ -248,7 +250,7 @@ pub fn compress(
     for (pc, frame) in frames {
         let delta = i32::from(*pc) - previous_pc - 1;
         let offset_delta = u16::try_from(delta).map_err(|_| BytecodeError::BadFrame {
-            pc: u32::from(*pc),
+            pc: Pc(u32::from(*pc)),
             reason: "frames are not in increasing pc order",
         })?;
         let mut convert = |types: &[VType]| -> Result<Vec<VerificationType>> {

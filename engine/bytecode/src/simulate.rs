@@ -24,7 +24,8 @@ use jp_classfile::{Constant, ConstantLookup, CpIndex};
 use crate::descriptor::{FieldType, MethodDescriptor};
 use crate::error::{BytecodeError, Result};
 use crate::frame::{self, ClassName, Frame, VType};
-use crate::insn::{Insn, Label};
+use crate::insn::Insn;
+use crate::label::Label;
 use crate::opcode as op;
 
 /// Updates `frame` to the state after `insn` falls through to the next
@@ -69,7 +70,7 @@ pub fn step(
     match insn {
         Insn::Label(_) => {}
         Insn::Plain(_) => sim.plain()?,
-        Insn::Local { index, .. } => sim.local(*index)?,
+        Insn::Local { index, .. } => sim.local(index.0)?,
         Insn::Iinc { .. } => {}
         Insn::Bipush(_) | Insn::Sipush(_) => sim.push(VType::Integer),
         Insn::Ldc { index, category2 } => {
@@ -686,6 +687,7 @@ fn store(locals: &mut Vec<VType>, index: u16, t: VType) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::insn::Slot;
 
     /// A constant pool in a vector, with helpers that append entries.
     struct Pool {
@@ -796,7 +798,10 @@ mod tests {
     }
 
     fn local(opcode: u8, index: u16) -> Insn {
-        Insn::Local { opcode, index }
+        Insn::Local {
+            opcode,
+            index: Slot(index),
+        }
     }
 
     fn reference(opcode: u8, index: CpIndex) -> Insn {
@@ -1374,7 +1379,10 @@ mod tests {
                     opcode: op::GOTO,
                     target: Label(0),
                 },
-                Insn::Iinc { index: 0, delta: 1 },
+                Insn::Iinc {
+                    index: Slot(0),
+                    delta: 1,
+                },
                 plain(0xad), // lreturn
             ],
             start,

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use jp_bytecode::body::MethodBody;
 use jp_bytecode::opcode as op;
-use jp_bytecode::Insn;
+use jp_bytecode::{Insn, Pc};
 
 /// Which basic-block analysis to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -27,7 +27,7 @@ pub enum Analysis {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block {
     /// The pc of its first instruction.
-    pub start: u32,
+    pub start: Pc,
     /// How many instructions it holds.
     pub instructions: u32,
 }
@@ -35,45 +35,30 @@ pub struct Block {
 /// The blocks of `body`, in pc order.
 pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
     let mut leaders = BTreeSet::new();
-    leaders.insert(0u32);
-    for handler in body.handlers() {
-        leaders.insert(handler.handler.0);
-    }
+    leaders.insert(Pc(0));
+    leaders.extend(body.handlers().iter().filter_map(|h| body.pc_of(h.handler)));
     let mut ends_block = false;
-    for insn in body.instructions() {
-        match insn {
-            Insn::Label(label) => {
-                if ends_block {
-                    leaders.insert(label.0);
-                    ends_block = false;
-                }
-            }
-            insn => {
-                leaders.extend(insn.targets().iter().map(|l| l.0));
-                ends_block = !insn.targets().is_empty()
-                    || insn.ends_flow()
-                    || (analysis == Analysis::Precise && can_throw(insn));
-            }
+    for (pc, insn) in body.instructions() {
+        if ends_block {
+            leaders.insert(pc);
         }
+        leaders.extend(insn.targets().into_iter().filter_map(|l| body.pc_of(l)));
+        ends_block = !insn.targets().is_empty()
+            || insn.ends_flow()
+            || (analysis == Analysis::Precise && can_throw(insn));
     }
     let mut blocks: Vec<Block> = Vec::with_capacity(leaders.len());
     let mut current: Option<Block> = None;
-    let mut at = 0;
-    for insn in body.instructions() {
-        match insn {
-            Insn::Label(label) => at = label.0,
-            _ => {
-                if leaders.contains(&at) {
-                    blocks.extend(current.take());
-                    current = Some(Block {
-                        start: at,
-                        instructions: 0,
-                    });
-                }
-                if let Some(block) = current.as_mut() {
-                    block.instructions += 1;
-                }
-            }
+    for (pc, _) in body.instructions() {
+        if leaders.contains(&pc) {
+            blocks.extend(current.take());
+            current = Some(Block {
+                start: pc,
+                instructions: 0,
+            });
+        }
+        if let Some(block) = current.as_mut() {
+            block.instructions += 1;
         }
     }
     blocks.extend(current);
@@ -82,14 +67,15 @@ pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
 
 /// Pcs that a branch or switch reaches from at or after them: loop
 /// headers, in pc order. Every cycle made of branches passes one.
-pub fn loop_headers(body: &MethodBody<'_>) -> Vec<u32> {
+pub fn loop_headers(body: &MethodBody<'_>) -> Vec<Pc> {
     let mut headers = BTreeSet::new();
-    let mut pc = 0;
-    for insn in body.instructions() {
-        match insn {
-            Insn::Label(label) => pc = label.0,
-            insn => headers.extend(insn.targets().iter().map(|l| l.0).filter(|&target| target <= pc)),
-        }
+    for (pc, insn) in body.instructions() {
+        headers.extend(
+            insn.targets()
+                .into_iter()
+                .filter_map(|l| body.pc_of(l))
+                .filter(|&target| target <= pc),
+        );
     }
     headers.into_iter().collect()
 }

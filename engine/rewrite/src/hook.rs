@@ -11,7 +11,7 @@
 //! method is copied byte for byte.
 
 use jp_bytecode::opcode as op;
-use jp_bytecode::{BytecodeError, Insn, MethodBody};
+use jp_bytecode::{BytecodeError, Insn, MethodBody, Pc, Slot};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{mutf8, tag, ClassFile, ClassWriter, Member};
 
@@ -119,13 +119,10 @@ fn hooked_body(
         hook.name.as_bytes(),
         &StaticHook::descriptor_for(class.this_class_name()),
     )?;
-    let returns: Vec<u32> = body
+    let returns: Vec<Pc> = body
         .instructions()
-        .windows(2)
-        .filter_map(|pair| match pair {
-            [Insn::Label(label), Insn::Plain(op::RETURN)] => Some(label.0),
-            _ => None,
-        })
+        .filter(|(_, insn)| **insn == Insn::Plain(op::RETURN))
+        .map(|(pc, _)| pc)
         .collect();
     for pc in returns {
         body.insert_before(
@@ -134,7 +131,7 @@ fn hooked_body(
                 // stack: this
                 Insn::Local {
                     opcode: op::ALOAD,
-                    index: 0,
+                    index: Slot(0),
                 },
                 // stack: (empty)
                 Insn::Ref {
@@ -171,9 +168,7 @@ mod tests {
                 MethodBody::open(&class, m, &code)
                     .unwrap()
                     .instructions()
-                    .iter()
-                    .filter(|insn| !matches!(insn, Insn::Label(_)))
-                    .cloned()
+                    .map(|(_, insn)| insn.clone())
                     .collect()
             })
             .collect()
@@ -196,7 +191,7 @@ mod tests {
                         after[i - 2],
                         Insn::Local {
                             opcode: op::ALOAD,
-                            index: 0
+                            index: Slot(0)
                         }
                     ));
                     assert!(matches!(

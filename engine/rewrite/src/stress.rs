@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use jp_bytecode::body::MethodBody;
 use jp_bytecode::descriptor::MethodDescriptor;
 use jp_bytecode::opcode as op;
-use jp_bytecode::{BytecodeError, Frame, Insn, Label, VType};
+use jp_bytecode::{BytecodeError, Frame, Insn, Pc, Slot, VType};
 use jp_classfile::access::{
     ACC_ABSTRACT, ACC_INTERFACE, ACC_MODULE, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC, ACC_VARARGS,
 };
@@ -213,14 +213,14 @@ fn rewrite_method(
 ) -> Result<Vec<u8>, BytecodeError> {
     let pool = &class.constant_pool;
     let mut body = MethodBody::open(class, method, code)?;
-    let block_starts: Vec<u32> = blocks(&body, Analysis::Default).iter().map(|b| b.start).collect();
+    let block_starts: Vec<Pc> = blocks(&body, Analysis::Default).iter().map(|b| b.start).collect();
     let loop_headers = loop_headers(&body);
     let call_sites = call_sites(&body, pool, class.this_class_name(), new_refs);
 
     if is_shifted {
         let descriptor = MethodDescriptor::parse(method.descriptor)?;
         let this_slot = u16::from(method.access_flags & ACC_STATIC == 0);
-        body.add_parameter(descriptor.parameter_slots() + this_slot, VType::Integer)?;
+        body.add_parameter(Slot(descriptor.parameter_slots() + this_slot), VType::Integer)?;
     }
     for (pc, replacement) in call_sites {
         body.replace(pc, replacement)?;
@@ -259,7 +259,7 @@ fn rewrite_method(
                 locals,
                 stack: Vec::new(),
             },
-        );
+        )?;
     }
     body.insert_at_entry(entry);
 
@@ -289,7 +289,7 @@ fn rewrite_method(
             let skip = body.new_label();
             if body.has_frames() {
                 let frame = body.frame_before(header, &writer.constant_pool)?;
-                body.add_frame(skip, frame);
+                body.add_frame(skip, frame)?;
             }
             let mut check = vec![
                 Insn::Local {
@@ -332,18 +332,13 @@ fn call_sites(
     pool: &impl ConstantLookup,
     this_class: &[u8],
     new_refs: &HashMap<(Vec<u8>, Vec<u8>), CpIndex>,
-) -> Vec<(u32, Vec<Insn>)> {
+) -> Vec<(Pc, Vec<Insn>)> {
     let mut sites = Vec::new();
     if new_refs.is_empty() {
         return sites;
     }
-    let mut pc = 0;
-    for insn in body.instructions() {
+    for (pc, insn) in body.instructions() {
         let (index, replacement) = match insn {
-            Insn::Label(Label(at)) => {
-                pc = *at;
-                continue;
-            }
             Insn::Ref {
                 opcode: opcode @ (op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC),
                 index,

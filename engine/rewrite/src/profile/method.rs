@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use jp_bytecode::body::{Handler, MethodBody};
 use jp_bytecode::frame::from_slots;
 use jp_bytecode::opcode as op;
-use jp_bytecode::{Frame, Insn, Label, VType};
+use jp_bytecode::{Frame, Insn, Label, Pc, Slot, VType};
 use jp_classfile::attributes::Code;
 use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
 
@@ -82,10 +82,14 @@ pub(super) fn rewrite_method(
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Vec<u8>, WarningReason> {
     let mut body = MethodBody::open(site.class, site.method, site.code)?;
-    let code_length = site.code.code.len() as u32;
+    let code_length = Pc(site.code.code.len() as u32);
     let blocks = blocks(&body, analysis);
     let headers = loop_headers(&body);
-    let handler_starts: BTreeSet<u32> = body.handlers().iter().map(|h| h.handler.0).collect();
+    let handler_starts: BTreeSet<Pc> = body
+        .handlers()
+        .iter()
+        .filter_map(|h| body.pc_of(h.handler))
+        .collect();
     let returns = returns(&body);
     let leaf = site.kind == Kind::Method && headers.is_empty() && is_leaf(&body, pool);
     let uninitialized = if site.kind == Kind::Constructor && body.has_frames() {
@@ -231,7 +235,7 @@ pub(super) fn rewrite_method(
 
     // The catch-all handlers, one per run of instructions with the same
     // state of `this`, appended after the original code.
-    let mut locals = vec![VType::Top; usize::from(rc)];
+    let mut locals = vec![VType::Top; usize::from(rc.0)];
     locals.extend([rc_type, ic_type.clone(), VType::Integer]);
     if saved.is_some() {
         locals.push(ic_type);
@@ -250,7 +254,7 @@ pub(super) fn rewrite_method(
                 locals: from_slots(&slots),
                 stack: vec![VType::Object(b"java/lang/Throwable".as_slice().into())],
             },
-        );
+        )?;
         let mut code = vec![Insn::Label(label)];
         code.extend(rethrow.iter().cloned());
         body.append(code, 1, pool)?;
@@ -264,17 +268,17 @@ pub(super) fn rewrite_method(
             None => *labels[slot].insert(handler_for(this_uninitialized, &mut body)?),
         };
         body.add_handler(Handler {
-            start: Label(start),
-            end: Label(end),
+            start: body.label_at(start)?,
+            end: body.label_at(end)?,
             handler,
             catch_type: CpIndex(0),
-        });
+        })?;
     }
     Ok(body.encode(pool)?)
 }
 
 /// `iinc n, count`, split where the count passes an `iinc`'s reach.
-fn add_to_local(n: u16, count: u32) -> Vec<Insn> {
+fn add_to_local(n: Slot, count: u32) -> Vec<Insn> {
     let mut code = Vec::new();
     let mut left = count;
     while left > 0 {
@@ -292,7 +296,7 @@ fn add_to_local(n: u16, count: u32) -> Vec<Insn> {
 /// start (in leaf methods, which have no exit code to flush a local count).
 fn count_blocks(
     body: &mut MethodBody<'_>,
-    ic: u16,
+    ic: Slot,
     blocks: &[Block],
     refs: &Refs,
     pool: &mut PoolBuilder<'_>,
@@ -348,17 +352,11 @@ fn rewrite_leaf(
 }
 
 /// The pcs of the return instructions.
-fn returns(body: &MethodBody<'_>) -> Vec<u32> {
-    let mut returns = Vec::new();
-    let mut pc = 0;
-    for insn in body.instructions() {
-        match insn {
-            Insn::Label(label) => pc = label.0,
-            Insn::Plain(op::IRETURN..=op::RETURN) => returns.push(pc),
-            _ => {}
-        }
-    }
-    returns
+fn returns(body: &MethodBody<'_>) -> Vec<Pc> {
+    body.instructions()
+        .filter(|(_, insn)| matches!(insn, Insn::Plain(op::IRETURN..=op::RETURN)))
+        .map(|(pc, _)| pc)
+        .collect()
 }
 
 /// Whether no instruction of the method (which has no loops) can run
@@ -368,7 +366,7 @@ fn returns(body: &MethodBody<'_>) -> Vec<u32> {
 /// current context.
 fn is_leaf(body: &MethodBody<'_>, pool: &impl ConstantLookup) -> bool {
     let this_class = body.this_class();
-    body.instructions().iter().all(|insn| match insn {
+    body.instructions().all(|(_, insn)| match insn {
         Insn::Ref {
             opcode: op::GETSTATIC..=op::PUTFIELD,
             index,
@@ -409,18 +407,16 @@ fn is_leaf(body: &MethodBody<'_>, pool: &impl ConstantLookup) -> bool {
 fn uninitialized_this(
     body: &MethodBody<'_>,
     pool: &PoolBuilder<'_>,
-) -> Result<Vec<(u32, Option<bool>)>, WarningReason> {
-    let unsupported = |pc: u32, what: &str| WarningReason::Unsupported {
+) -> Result<Vec<(Pc, Option<bool>)>, WarningReason> {
+    let unsupported = |pc: Pc, what: &str| WarningReason::Unsupported {
         what: format!("{what} at pc {pc} of a constructor"),
     };
     let mut out = Vec::new();
-    for (pc, frame) in body.instruction_frames(pool)? {
+    // Both list every original instruction in pc order.
+    for ((pc, insn), (_, frame)) in body.instructions().zip(body.instruction_frames(pool)?) {
         let mut frame = frame.ok_or_else(|| unsupported(pc, "code that no stack map frame describes"))?;
         let before = frame.locals.contains(&VType::UninitializedThis);
-        let insn = body
-            .instruction_at(pc)
-            .expect("instruction_frames lists instruction starts");
-        jp_bytecode::simulate::step(insn, Label(pc), &mut frame, pool, body.this_class())?;
+        jp_bytecode::simulate::step(insn, body.label_at(pc)?, &mut frame, pool, body.this_class())?;
         let after = frame.locals.contains(&VType::UninitializedThis);
         if after && frame.locals.first() != Some(&VType::UninitializedThis) {
             return Err(unsupported(pc, "an uninitialised `this` outside local 0"));
@@ -433,12 +429,12 @@ fn uninitialized_this(
 /// The catch-all ranges `(start, end, this uninitialised)` covering the
 /// original code but the instructions marked `None`: one per run of
 /// instructions alike. Without marks, one range covers everything.
-fn handler_ranges(uninitialized: &[(u32, Option<bool>)], code_length: u32) -> Vec<(u32, u32, bool)> {
+fn handler_ranges(uninitialized: &[(Pc, Option<bool>)], code_length: Pc) -> Vec<(Pc, Pc, bool)> {
     if uninitialized.is_empty() {
-        return vec![(0, code_length, false)];
+        return vec![(Pc(0), code_length, false)];
     }
-    let mut ranges: Vec<(u32, u32, bool)> = Vec::new();
-    let mut open: Option<(u32, bool)> = None;
+    let mut ranges: Vec<(Pc, Pc, bool)> = Vec::new();
+    let mut open: Option<(Pc, bool)> = None;
     for &(pc, state) in uninitialized {
         if open.map(|(_, s)| Some(s)) != Some(state) {
             if let Some((start, s)) = open.take() {

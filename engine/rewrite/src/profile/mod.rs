@@ -313,20 +313,21 @@ mod tests {
     fn no_handler_covers_the_super_call_of_a_constructor() {
         let bytes = profile(&testdata("java17/Nested$Inner.class"));
         let class = ClassFile::parse(&bytes).unwrap();
-        let (code, insns) = code_of(&class, "<init>");
-        let mut pc = 0;
-        let mut super_call = None;
-        for insn in &insns {
-            match insn {
-                Insn::Label(label) => pc = label.0,
-                Insn::Ref {
-                    opcode: op::INVOKESPECIAL,
-                    ..
-                } if super_call.is_none() => super_call = Some(pc),
-                _ => {}
-            }
-        }
-        let super_call = super_call.expect("a super(...) call") as u16;
+        let (code, _) = code_of(&class, "<init>");
+        let (super_call, _) = jp_bytecode::insn::decode(code.code)
+            .unwrap()
+            .instructions()
+            .find(|(_, insn)| {
+                matches!(
+                    insn,
+                    Insn::Ref {
+                        opcode: op::INVOKESPECIAL,
+                        ..
+                    }
+                )
+            })
+            .expect("a super(...) call");
+        let super_call = super_call.0 as u16;
         let catch_alls: Vec<_> = code
             .exception_table
             .iter()
