@@ -308,12 +308,7 @@ mod tests {
             ..request(dir.path())
         })
         .unwrap_err();
-        let mut message = error.to_string();
-        let mut source = std::error::Error::source(&error);
-        while let Some(cause) = source {
-            message = format!("{message}: {cause}");
-            source = cause.source();
-        }
+        let message = crate::error::chain(&error);
         assert!(
             message.ends_with("lib-1.0.jar: has no org/example/Missing.class to hook"),
             "{message}"
