@@ -10,12 +10,8 @@
 //! new file. The copy is written atomically; its other entries are copied
 //! as they were, compressed bytes included.
 //!
-//! ```text
-//! request  {"jar": "/abs/junit-4.13.2.jar", "class": "org/junit/runner/notification/RunNotifier",
-//!           "hookClass": "org/jpprof/junit/JUnit4Hook", "hookMethod": "attach",
-//!           "outputDir": "/abs/build/jp/hooked"}
-//! outcome  {"jar": "/abs/build/jp/hooked/junit-4.13.2-jp-0123456789abcdef.jar", "reused": false}
-//! ```
+//! The request and outcome ([`HookRequest`], [`HookOutcome`]) cross from
+//! the Java facade as JSON, given field by field in docs/engine-json.md.
 
 use std::fs;
 use std::io;

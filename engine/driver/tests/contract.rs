@@ -172,8 +172,8 @@ fn a_hook_request_and_outcome_match_their_samples() {
         &HookRequest {
             jar: "/p/lib/junit-4.13.2.jar".into(),
             class: "org/junit/runner/notification/RunNotifier".to_owned(),
-            hook_class: "org/jpprof/junit/Hooks".to_owned(),
-            hook_method: "notifierCreated".to_owned(),
+            hook_class: "org/jpprof/junit/JUnit4Hook".to_owned(),
+            hook_method: "attach".to_owned(),
             output_dir: "/p/build/jp/hooked".into(),
         },
     );

@@ -124,8 +124,8 @@ class ContractTest {
     @Test
     void a_hook_request_should_be_the_engines_sample_and_its_outcome_should_read() {
         assertSameJson("hook-request.json", new HookJarRequest(p("/p/lib/junit-4.13.2.jar"),
-                "org.junit.runner.notification.RunNotifier", "org.jpprof.junit.Hooks",
-                "notifierCreated", p("/p/build/jp/hooked")).toJson());
+                "org.junit.runner.notification.RunNotifier", "org.jpprof.junit.JUnit4Hook",
+                "attach", p("/p/build/jp/hooked")).toJson());
         Map<String, Object> outcome = GateJson.object(sample("hook-outcome.json"));
         assertEquals(keys("jar", "reused"), outcome.keySet());
         assertEquals("/p/build/jp/hooked/junit-4.13.2-jp-0123456789abcdef.jar", outcome.get("jar"));
