@@ -70,7 +70,7 @@ pub enum CallError {
 ///
 /// # Errors
 ///
-/// [`CallError::Engine`] with the error's source chain, or
+/// [`CallError::Engine`] with the error's chain ([`jp_driver::error::chain`]), or
 /// [`CallError::Panic`] with the panic's message.
 pub fn call<T, E: Error>(f: impl FnOnce() -> Result<T, E>) -> Result<T, CallError> {
     match catch_unwind(AssertUnwindSafe(f)) {
