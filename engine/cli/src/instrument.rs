@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use jp_driver::config::{BbaName, Config};
+use jp_driver::config::{self, BbaName};
 use jp_driver::filter::ClassPattern;
 use jp_driver::instrument::{instrument, InstrumentRequest, Scheme};
 use jp_rewrite::stress::StressOptions;
@@ -76,15 +76,11 @@ pub struct Args {
 
 /// Runs the command; `Ok(false)` when some input failed.
 pub fn run(args: &Args) -> anyhow::Result<bool> {
-    let config = match &args.config {
-        Some(path) => Config::load(path)?,
-        None => Config::default(),
-    };
     let bba = args.bba.map(|flag| match flag {
         BbaFlag::Default => BbaName::Default,
         BbaFlag::Precise => BbaName::Precise,
     });
-    let (options, filter) = config.resolve(bba, &args.include, &args.exclude);
+    let (options, filter) = config::effective(args.config.as_deref(), bba, &args.include, &args.exclude)?;
     let scheme = match args.scheme {
         SchemeName::Profile => Scheme::Profile(options),
         SchemeName::Stress => Scheme::Stress(StressOptions { pad: args.stress_pad }),

@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::from(EXIT_FAILED),
         Err(error) if output::is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
         Err(error) => {
-            eprintln!("jp: {error:#}");
+            eprintln!("jp: {}", jp_driver::error::chain(error.as_ref()));
             ExitCode::from(EXIT_FAILED)
         }
     }

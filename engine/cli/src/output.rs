@@ -15,12 +15,5 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 /// Prints `jp: <message>` on stderr for an input that failed, with the
 /// whole chain of causes.
 pub fn report_failure(error: &dyn std::error::Error) {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    eprintln!("jp: {message}");
+    eprintln!("jp: {}", jp_driver::error::chain(error));
 }

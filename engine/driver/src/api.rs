@@ -49,7 +49,6 @@
 //! # Ok::<(), jp_driver::EngineError>(())
 //! ```
 
-use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -57,8 +56,8 @@ use jp_profile::Metric;
 use jp_report::run::Format;
 use serde::{Deserialize, Serialize};
 
+use crate::config;
 pub use crate::config::BbaName;
-use crate::config::Config;
 pub use crate::error::EngineError;
 use crate::filter::ClassPattern;
 use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
@@ -152,14 +151,15 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     if let Some(dir) = &request.cache_dir {
         check_absolute("cacheDir", dir)?;
     }
-    let config = match &request.config_file {
-        Some(path) => {
-            check_absolute("configFile", path)?;
-            Config::load(path)?
-        }
-        None => Config::default(),
-    };
-    let (options, filter) = config.resolve(request.bba, &request.include, &request.exclude);
+    if let Some(path) = &request.config_file {
+        check_absolute("configFile", path)?;
+    }
+    let (options, filter) = config::effective(
+        request.config_file.as_deref(),
+        request.bba,
+        &request.include,
+        &request.exclude,
+    )?;
     let outcome = instrument(&InstrumentRequest {
         inputs: request.inputs.clone(),
         output: request.output.clone(),
@@ -289,7 +289,7 @@ impl From<InstrumentOutcome> for Outcome {
             .iter()
             .map(|failure| {
                 let path = failure.location().to_string();
-                let chain = error_chain(failure);
+                let chain = crate::error::chain(failure);
                 let message = match chain.strip_prefix(&path).and_then(|m| m.strip_prefix(": ")) {
                     Some(message) => message.to_owned(),
                     None => chain,
@@ -311,20 +311,10 @@ impl From<InstrumentOutcome> for Outcome {
     }
 }
 
-/// `error` and each of its causes, joined by `": "`.
-fn error_chain(error: &dyn Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message
-}
-
 #[cfg(test)]
 mod tests {
+    use std::error::Error;
+
     use super::*;
 
     #[test]

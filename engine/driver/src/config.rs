@@ -8,6 +8,8 @@
 //! exclude = ["**Test", "com.acme.generated.**"]
 //! ```
 //! Settings given on the command line or in a build script win over the file.
+//! Both front ends go through [`effective`]: the CLI with its flags, the
+//! request API with a request's fields.
 
 use std::path::{Path, PathBuf};
 
@@ -123,6 +125,26 @@ impl Config {
     }
 }
 
+/// The profiling options and class filter of a run: the configuration file
+/// (when there is one) resolved with the settings given on the command line
+/// or in a request, as [`Config::resolve`] does.
+///
+/// # Errors
+/// The file's: unreadable, invalid TOML, unknown keys or wrong types, each
+/// naming the file.
+pub fn effective(
+    file: Option<&Path>,
+    bba: Option<BbaName>,
+    include: &[ClassPattern],
+    exclude: &[ClassPattern],
+) -> Result<(ProfileOptions, ClassFilter), ConfigError> {
+    let config = match file {
+        Some(path) => Config::load(path)?,
+        None => Config::default(),
+    };
+    Ok(config.resolve(bba, include, exclude))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +197,43 @@ mod tests {
         let message = error.to_string();
         assert!(message.contains("line 2"), "{message}");
         assert!(message.contains("pattern `com/acme/**` uses `/`"), "{message}");
+    }
+
+    #[test]
+    fn without_a_file_the_given_settings_alone_decide() {
+        let (options, filter) = effective(None, Some(BbaName::Precise), &[pattern("a.**")], &[]).unwrap();
+        assert_eq!(options.analysis, Analysis::Precise);
+        assert_eq!(filter.include, [pattern("a.**")]);
+        assert!(filter.exclude.is_empty());
+        let (options, filter) = effective(None, None, &[], &[]).unwrap();
+        assert_eq!(options.analysis, Analysis::Default);
+        assert!(filter.accepts("any.Class"));
+    }
+
+    #[test]
+    fn a_file_is_read_and_resolved_with_the_given_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("jp.toml");
+        std::fs::write(&file, "[instrument]\nbba = \"precise\"\nexclude = [\"**Test\"]\n").unwrap();
+        let (options, filter) = effective(Some(&file), None, &[], &[pattern("gen.**")]).unwrap();
+        assert_eq!(options.analysis, Analysis::Precise);
+        assert_eq!(filter.exclude, [pattern("**Test"), pattern("gen.**")]);
+        let (options, _) = effective(Some(&file), Some(BbaName::Default), &[], &[]).unwrap();
+        assert_eq!(options.analysis, Analysis::Default);
+    }
+
+    #[test]
+    fn a_bad_file_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("jp.toml");
+        std::fs::write(&file, "[instrument]\nbba = \"exact\"\n").unwrap();
+        let error = effective(Some(&file), None, &[], &[]).unwrap_err();
+        assert!(matches!(error, ConfigError::Parse { .. }));
+        assert_eq!(error.to_string(), file.display().to_string());
+        let missing = dir.path().join("missing.toml");
+        let error = effective(Some(&missing), Some(BbaName::Precise), &[], &[]).unwrap_err();
+        assert!(matches!(error, ConfigError::Read { .. }));
+        assert_eq!(error.to_string(), missing.display().to_string());
     }
 
     #[test]

@@ -1,7 +1,10 @@
-//! Why a whole run failed. A single input that fails (a bad class file, an
-//! unreadable jar) does not fail the run: it is reported in the outcome and
-//! the other inputs go on. These errors are about the run itself.
+//! Why a whole run failed ([`EngineError`]), and how every front end prints
+//! an error with its causes ([`chain`]). A single input that fails (a bad
+//! class file, an unreadable jar) does not fail the run: it is reported in
+//! the outcome and the other inputs go on. These errors are about the run
+//! itself.
 
+use std::error::Error;
 use std::io;
 use std::path::PathBuf;
 
@@ -79,5 +82,67 @@ pub enum EngineError {
 impl From<HookJarError> for EngineError {
     fn from(error: HookJarError) -> Self {
         EngineError::HookJar(Box::new(error))
+    }
+}
+
+/// `error` and each of its sources, outermost first, joined by `": "`: the
+/// one message that the CLI, the JNI library and the request API print for
+/// an error.
+///
+/// Each layer displays only itself and keeps its cause as its source, so
+/// the chain is the whole story. A layer whose text already ends with its
+/// cause's (a message that embeds the cause, such as `"{path}: {source}"`)
+/// does not get the cause again.
+pub fn chain(error: &dyn Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !message.ends_with(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = cause.source();
+    }
+    message
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("{path}")]
+    struct Names {
+        path: &'static str,
+        #[source]
+        source: Embeds,
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot write: {source}")]
+    struct Embeds {
+        source: io::Error,
+    }
+
+    #[test]
+    fn a_chain_reads_outermost_first_joined_by_colons() {
+        let error = ConfigError::Read {
+            path: "/p/jp.toml".into(),
+            source: io::Error::other("denied"),
+        };
+        assert_eq!(chain(&error), "/p/jp.toml: denied");
+        assert_eq!(chain(&io::Error::other("alone")), "alone");
+    }
+
+    #[test]
+    fn a_cause_that_its_layer_already_shows_is_not_repeated() {
+        let error = Names {
+            path: "out/A.class",
+            source: Embeds {
+                source: io::Error::other("disk full"),
+            },
+        };
+        assert_eq!(chain(&error), "out/A.class: cannot write: disk full");
     }
 }

@@ -2,20 +2,9 @@
 //! as JSON): record a baseline of a run's profiles, or check a run's
 //! profiles against one. `jp baseline` and `jp check` do the same.
 //!
-//! ```text
-//! baseline  {"profiles": ["/abs/a.jpprof", ...], "out": "/abs/jp-baseline.txt",
-//!            "methodFloor": n|null, "include": ["pattern", ...], "exclude": [...],
-//!            "keepProfiles": "/abs/dir"|null}
-//! outcome   {"tests": n, "methods": n}
-//! check     {"profiles": [...], "baseline": "/abs/jp-baseline.txt", "include": [...], "exclude": [...],
-//!            "tolerance": percent|null, "tolerances": [{"pattern": "...", "percent": p}, ...],
-//!            "ignore": ["pattern", ...], "reportDir": "/abs/dir"|null,
-//!            "diffBase": ["/abs/a.jpprof", ...], "diffOut": "/abs/check-diff.html"|null}
-//! outcome   {"passed": bool, "regressions": n, "improvements": n, "summary": "the text summary",
-//!            "diffReport": "/abs/check-diff.html"|null}
-//! ```
-//! Everything but `profiles`, `out` and `baseline` may be left out; paths
-//! are absolute. `keepProfiles` keeps a copy of the baseline's profiles in
+//! The requests and outcomes cross from the Java facade as JSON, given field
+//! by field in docs/engine-json.md. Everything but `profiles`, `out` and
+//! `baseline` may be left out; paths are absolute. `keepProfiles` keeps a copy of the baseline's profiles in
 //! that directory ([`jp_gate::keep_profiles`]); a check given them as
 //! `diffBase` writes the diff of them against its run to `diffOut`. A check that cannot compare (no baseline, a malformed one,
 //! one of other settings, unreadable profiles) is an error, not an outcome.

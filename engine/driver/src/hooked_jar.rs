@@ -10,12 +10,8 @@
 //! new file. The copy is written atomically; its other entries are copied
 //! as they were, compressed bytes included.
 //!
-//! ```text
-//! request  {"jar": "/abs/junit-4.13.2.jar", "class": "org/junit/runner/notification/RunNotifier",
-//!           "hookClass": "org/jpprof/junit/JUnit4Hook", "hookMethod": "attach",
-//!           "outputDir": "/abs/build/jp/hooked"}
-//! outcome  {"jar": "/abs/build/jp/hooked/junit-4.13.2-jp-0123456789abcdef.jar", "reused": false}
-//! ```
+//! The request and outcome ([`HookRequest`], [`HookOutcome`]) cross from
+//! the Java facade as JSON, given field by field in docs/engine-json.md.
 
 use std::fs;
 use std::io;
@@ -308,12 +304,7 @@ mod tests {
             ..request(dir.path())
         })
         .unwrap_err();
-        let mut message = error.to_string();
-        let mut source = std::error::Error::source(&error);
-        while let Some(cause) = source {
-            message = format!("{message}: {cause}");
-            source = cause.source();
-        }
+        let message = crate::error::chain(&error);
         assert!(
             message.ends_with("lib-1.0.jar: has no org/example/Missing.class to hook"),
             "{message}"

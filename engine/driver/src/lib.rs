@@ -23,7 +23,7 @@
 pub mod api;
 pub mod cache;
 pub mod config;
-mod error;
+pub mod error;
 pub mod filter;
 pub mod gate;
 pub mod hooked_jar;

@@ -113,15 +113,7 @@ impl fmt::Display for Outcome {
                 f,
                 "differs from offset {first_difference:#x} (input {original_len} bytes, output {written_len} bytes)"
             ),
-            Outcome::Failed(error) => {
-                write!(f, "{error}")?;
-                let mut source = std::error::Error::source(error);
-                while let Some(cause) = source {
-                    write!(f, ": {cause}")?;
-                    source = cause.source();
-                }
-                Ok(())
-            }
+            Outcome::Failed(error) => f.write_str(&crate::error::chain(error)),
         }
     }
 }

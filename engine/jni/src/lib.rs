@@ -70,32 +70,14 @@ pub enum CallError {
 ///
 /// # Errors
 ///
-/// [`CallError::Engine`] with the error's source chain, or
+/// [`CallError::Engine`] with the error's chain ([`jp_driver::error::chain`]), or
 /// [`CallError::Panic`] with the panic's message.
 pub fn call<T, E: Error>(f: impl FnOnce() -> Result<T, E>) -> Result<T, CallError> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(answer)) => Ok(answer),
-        Ok(Err(error)) => Err(CallError::Engine(error_chain(&error))),
+        Ok(Err(error)) => Err(CallError::Engine(jp_driver::error::chain(&error))),
         Err(payload) => Err(CallError::Panic(panic_message(payload))),
     }
-}
-
-/// `error` and each of its sources, joined by `": "`: each layer displays
-/// only itself (docs/architecture.md, "Errors"), so this is the whole story, outermost first.
-fn error_chain(error: &dyn Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        // A layer that already ends with its cause's text (a `transparent`
-        // variant, or a message that embeds the cause) is not repeated.
-        if !message.ends_with(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        source = cause.source();
-    }
-    message
 }
 
 /// The text of a panic payload: `panic!` gives a `&str` or a `String`.

@@ -4,6 +4,7 @@ import java.io.File;
 import java.util.List;
 import org.gradle.api.GradleException;
 import org.jpprof.engine.BaselineRequest;
+import org.jpprof.engine.BuildPlugin;
 import org.jpprof.engine.CheckRequest;
 import org.jpprof.engine.CheckResult;
 import org.jpprof.engine.Engine;
@@ -144,12 +145,10 @@ final class EngineBridge {
 
     /** The engine, after checking that jp-engine is the plugin's version. */
     private static Engine engine() {
-        String facade = Engine.facadeVersion();
-        if (!facade.equals(Versions.plugin())) {
-            throw new GradleException(
-                    "jp: jp-engine " + facade + " is on the build script's class path, but this is "
-                            + "jp-gradle-plugin " + Versions.plugin()
-                            + "; they must be the same version (check the buildscript dependencies)");
+        try {
+            Engine.checkPluginVersion(BuildPlugin.GRADLE, Versions.plugin());
+        } catch (EngineException e) {
+            throw new GradleException("jp: " + e.getMessage(), e);
         }
         return Engine.load();
     }

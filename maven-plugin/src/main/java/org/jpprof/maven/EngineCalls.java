@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.jpprof.engine.BuildPlugin;
 import org.jpprof.engine.Engine;
 import org.jpprof.engine.EngineException;
 import org.jpprof.engine.InstrumentRequest;
@@ -136,16 +137,10 @@ final class EngineCalls {
 
     /** Fails unless jp-engine has this plugin's version (a POM can override a plugin's dependencies). */
     private static void checkVersion() throws MojoExecutionException {
-        String facade;
         try {
-            facade = Engine.facadeVersion();
+            Engine.checkPluginVersion(BuildPlugin.MAVEN, Versions.plugin());
         } catch (EngineException e) {
             throw new MojoExecutionException("jp: " + e.getMessage(), e);
-        }
-        if (!facade.equals(Versions.plugin())) {
-            throw new MojoExecutionException("jp: jp-engine " + facade + " is on the plugin's class path, but this is "
-                    + "jp-maven-plugin " + Versions.plugin() + "; they must be the same version (check the "
-                    + "plugin's <dependencies> in the POM)");
         }
     }
 

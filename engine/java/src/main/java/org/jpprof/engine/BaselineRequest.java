@@ -15,14 +15,8 @@ import java.util.List;
  * }</pre>
  *
  * <p>The include and exclude patterns are the ones the classes were instrumented with: the baseline
- * records them, and a check refuses profiles instrumented otherwise. It crosses to the engine as:
- *
- * <pre>
- * {"profiles": [...], "out": "...", "methodFloor": n|null, "include": [...], "exclude": [...],
- *  "keepProfiles": "..."|null}
- * </pre>
- *
- * Instances are immutable.
+ * records them, and a check refuses profiles instrumented otherwise. It crosses to the engine as
+ * the JSON of docs/engine-json.md ({@link #toJson()}). Instances are immutable.
  */
 public final class BaselineRequest {
     private final List<Path> profiles;
@@ -63,7 +57,7 @@ public final class BaselineRequest {
     /**
      * The request as the engine reads it.
      *
-     * @return one JSON object, the shape given in the class comment
+     * @return one JSON object, of the shape that docs/engine-json.md gives
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append('{');

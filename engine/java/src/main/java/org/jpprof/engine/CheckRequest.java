@@ -18,15 +18,8 @@ import java.util.Map;
  *         .tolerance(1).toleranceFor("com.acme.SlowTest#*", 5).build());
  * }</pre>
  *
- * <p>It crosses to the engine as:
- *
- * <pre>
- * {"profiles": [...], "baseline": "...", "include": [...], "exclude": [...], "tolerance": p|null,
- *  "tolerances": [{"pattern": "...", "percent": p}], "ignore": [...], "reportDir": "..."|null,
- *  "diffBase": [...], "diffOut": "..."|null}
- * </pre>
- *
- * Instances are immutable.
+ * <p>It crosses to the engine as the JSON of docs/engine-json.md ({@link #toJson()}). Instances
+ * are immutable.
  */
 public final class CheckRequest {
     private final List<Path> profiles;
@@ -70,7 +63,7 @@ public final class CheckRequest {
     /**
      * The request as the engine reads it.
      *
-     * @return one JSON object, the shape given in the class comment
+     * @return one JSON object, of the shape that docs/engine-json.md gives
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append('{');

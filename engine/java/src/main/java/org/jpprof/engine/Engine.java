@@ -181,7 +181,7 @@ public final class Engine {
 
     /**
      * The version of this jp-engine jar, for example {@code 0.1.0} or {@code 0.1.0-SNAPSHOT}.
-     * Build plugins compare it with their own and with the runtime's.
+     * Build plugins check it against their own with {@link #checkPluginVersion}.
      *
      * @return the version
      * @throws EngineException if the jar has lost its version resource
@@ -202,6 +202,24 @@ public final class Engine {
             throw new EngineException("jp-engine's version.properties has no version: " + version);
         }
         return version;
+    }
+
+    /**
+     * Fails unless this jp-engine is the version of the build plugin that calls it: a build can
+     * put another version on the plugin's class path, and the engine and the runtime jar it carries
+     * must be the plugin's.
+     *
+     * @param plugin the calling plugin
+     * @param pluginVersion the plugin's version
+     * @throws EngineException naming both versions and where the plugin's dependencies are
+     *     declared, or if this jar has lost its version ({@link #facadeVersion()})
+     */
+    public static void checkPluginVersion(BuildPlugin plugin, String pluginVersion) {
+        Objects.requireNonNull(plugin, "plugin");
+        String facade = facadeVersion();
+        if (!facade.equals(pluginVersion)) {
+            throw new EngineException(plugin.versionMismatch(facade, pluginVersion));
+        }
     }
 
     /**

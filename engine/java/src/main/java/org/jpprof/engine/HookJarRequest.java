@@ -16,13 +16,8 @@ import java.util.Objects;
  *         buildDir.resolve("jp/hooked")));
  * }</pre>
  *
- * <p>It crosses to the engine as (names in their internal form):
- *
- * <pre>
- * {"jar": "...", "class": "...", "hookClass": "...", "hookMethod": "...", "outputDir": "..."}
- * </pre>
- *
- * Instances are immutable.
+ * <p>It crosses to the engine as the JSON of docs/engine-json.md, class names in their internal
+ * form. Instances are immutable.
  */
 public final class HookJarRequest {
     private final Path jar;
@@ -51,7 +46,7 @@ public final class HookJarRequest {
     /**
      * The request as the engine reads it.
      *
-     * @return one JSON object, the shape given in the class comment
+     * @return one JSON object, of the shape that docs/engine-json.md gives
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append("{\"jar\":");

@@ -24,14 +24,8 @@ import java.util.Objects;
  * request is built, because the engine runs in the same process but resolves relative paths
  * against the process's directory, which a build daemon does not share with the build.
  *
- * <p>It crosses to the engine as this JSON (see {@link #toJson()}):
- *
- * <pre>
- * {"inputs": [...], "output": "...", "cacheDir": "..."|null, "bba": "default"|"precise"|null,
- *  "include": [...], "exclude": [...], "configFile": "..."|null}
- * </pre>
- *
- * A {@code null} leaves the choice to the configuration file, then to the engine's default; the
+ * <p>It crosses to the engine as the JSON of docs/engine-json.md ({@link #toJson()}). A
+ * {@code null} leaves the choice to the configuration file, then to the engine's default; the
  * request's {@code bba} wins over the file's, and its patterns are added to the file's. Instances
  * are immutable.
  */
@@ -135,7 +129,7 @@ public final class InstrumentRequest {
     /**
      * The request as the engine reads it.
      *
-     * @return one JSON object, the shape given in the class comment
+     * @return one JSON object, of the shape that docs/engine-json.md gives
      */
     public String toJson() {
         StringBuilder out = new StringBuilder(256).append('{');

@@ -7,14 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an instrument request did: the engine's outcome. Read from this JSON:
- *
- * <pre>
- * {"rewritten": n, "reused": n, "copied": n, "unchanged": n, "deleted": n,
- *  "skipped": [{"path", "reason"}], "warnings": [{"path", "message"}],
- *  "errors": [{"path", "message"}], "engineMillis": n}
- * </pre>
- *
+ * What an instrument request did: the engine's outcome, read from the JSON of docs/engine-json.md.
  * A class is counted once: {@code rewritten}, {@code reused} or {@code unchanged}. Errors are per
  * input file: a file with an error produced no output, and the others were still instrumented.
  * Instances are immutable.

@@ -21,14 +21,8 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Paths are made absolute against {@code user.dir} when set, as in {@link InstrumentRequest}.
- * It crosses to the engine as this JSON (see {@link #toJson()}):
- *
- * <pre>
- * {"profiles": [...], "format": "html"|"text"|"folded"|"speedscope", "metric": "calls"|"bytecodes",
- *  "threshold": percent, "maxDepth": n|null, "out": "..."}
- * </pre>
- *
- * Instances are immutable.
+ * It crosses to the engine as the JSON of docs/engine-json.md ({@link #toJson()}). Instances are
+ * immutable.
  */
 public final class ReportRequest {
     /** The report formats. */
@@ -138,7 +132,7 @@ public final class ReportRequest {
     /**
      * The request as the engine reads it.
      *
-     * @return one JSON object, the shape given in the class comment
+     * @return one JSON object, of the shape that docs/engine-json.md gives
      */
     public String toJson() {
         StringBuilder json = new StringBuilder(256).append('{');

@@ -64,6 +64,27 @@ class EngineTest {
                 + " path?)", e.getMessage());
     }
 
+    @Test
+    void a_plugin_of_the_facade_version_should_pass_the_check() {
+        Engine.checkPluginVersion(BuildPlugin.MAVEN, Engine.facadeVersion());
+        Engine.checkPluginVersion(BuildPlugin.GRADLE, Engine.facadeVersion());
+    }
+
+    @Test
+    void a_plugin_of_another_version_should_be_told_where_its_dependencies_are() {
+        String facade = Engine.facadeVersion();
+        EngineException maven = assertThrows(EngineException.class,
+                () -> Engine.checkPluginVersion(BuildPlugin.MAVEN, "9.9.9"));
+        assertEquals("jp-engine " + facade + " is on the plugin's class path, but this is"
+                + " jp-maven-plugin 9.9.9; they must be the same version (check the plugin's"
+                + " <dependencies> in the POM)", maven.getMessage());
+        EngineException gradle = assertThrows(EngineException.class,
+                () -> Engine.checkPluginVersion(BuildPlugin.GRADLE, "9.9.9"));
+        assertEquals("jp-engine " + facade + " is on the build script's class path, but this is"
+                + " jp-gradle-plugin 9.9.9; they must be the same version (check the buildscript"
+                + " dependencies)", gradle.getMessage());
+    }
+
     static byte[] readAll(InputStream in) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         byte[] buffer = new byte[1 << 16];
