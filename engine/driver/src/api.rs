@@ -51,6 +51,7 @@
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use jp_profile::Metric;
@@ -61,7 +62,7 @@ pub use crate::config::BbaName;
 use crate::config::Config;
 pub use crate::error::EngineError;
 use crate::filter::ClassPattern;
-use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
 
 /// What to instrument, and how.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,7 +164,7 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     let outcome = instrument(&InstrumentRequest {
         inputs: request.inputs.clone(),
         output: request.output.clone(),
-        scheme: Scheme::Profile(options),
+        scheme: Arc::new(options),
         filter,
         cache: request.cache_dir.clone(),
     })?;
