@@ -1,5 +1,5 @@
 //! Computes `JP_BUILD_ID`, a hash of the sources that decide what the
-//! engine writes (the class-file, bytecode, instrument and engine crates).
+//! engine writes (the class-file, bytecode, rewrite and driver crates).
 //!
 //! The incremental cache keys every output on it, next to the version
 //! (see `src/cache.rs`): between two releases the version stays the same
@@ -11,10 +11,19 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The crates whose sources the output depends on, relative to this one.
-const SOURCES: [&str; 4] = ["../classfile/src", "../bytecode/src", "../instrument/src", "src"];
+const SOURCES: [&str; 4] = ["../classfile/src", "../bytecode/src", "../rewrite/src", "src"];
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    // A packaged crate has none of the other crates' sources; a checkout must have them all, or
+    // a renamed crate would silently drop out of the id.
+    let missing: Vec<&str> = SOURCES
+        .into_iter()
+        .filter(|dir| !root.join(dir).is_dir())
+        .collect();
+    if !missing.is_empty() && missing.len() < SOURCES.len() - 1 {
+        panic!("JP_BUILD_ID: no sources at {missing:?}; update SOURCES in build.rs");
+    }
     let mut files = Vec::new();
     for dir in SOURCES {
         let dir = root.join(dir);

@@ -13,8 +13,10 @@
 #   baseline      the uninstrumented workload
 #   JP variants   PERF_VARIANTS, space-separated NAME=FLAGS, the `jp instrument` flags of each
 #                 variant joined by commas (default "default=--bba,default precise=--bba,precise";
-#                 e.g. "stress=--scheme,stress"). The library jars and the drivers are instrumented
-#                 once per variant; the runtime jar is added to the class path.
+#                 a variant whose flags start with jp-stress is rewritten by that test-only program
+#                 instead, e.g. "stress=jp-stress" or "padded=jp-stress,--pad,300"). The library
+#                 jars and the drivers are instrumented once per variant; the runtime jar is added to
+#                 the class path.
 #   alternatives  PERF_ALTERNATIVES, space-separated, from: jfr (-XX:StartFlightRecording, default
 #                 settings), async-profiler (cpu sampling, its Maven Central jar's native agent),
 #                 jvmti (a JVMTI MethodEntry/MethodExit tracer, tracer/jvmti_tracer.c, built with
@@ -80,10 +82,11 @@ trap cleanup EXIT
 mkdir -p "$work/logs"
 
 # --- Build: jp, the runtime jar, the workloads' jars, the drivers. ---------------------------------
-(cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build failed"
+(cd "$root" && cargo build --release --quiet -p jp-cli -p jp-stress) || die "cargo build failed"
 # Copies, so that a build running meanwhile elsewhere cannot change them under the benchmark.
-cp "$target/release/jp" "$work/jp" || die "no jp binary in $target/release"
+cp "$target/release/jp" "$target/release/jp-stress" "$work/" || die "no jp or jp-stress binary in $target/release"
 jp=$work/jp
+jp_stress=$work/jp-stress
 mvn -q -f "$root/pom.xml" -pl java-runtime -am package -Dmaven.test.skip=true >"$work/logs/runtime-build.log" 2>&1 ||
     { tail -n 30 "$work/logs/runtime-build.log"; die "the runtime jar did not build"; }
 runtime_jar=
@@ -138,9 +141,11 @@ for spec in $variants; do
     flags=${flags//,/ }
     flags_of[$name]=$flags
     names+=("$name")
-    [[ " $flags " == *" --scheme stress "* || " $flags " == *" --scheme=stress "* ]] && profiled[$name]=0 || profiled[$name]=1
+    command=("$jp" instrument) profiled[$name]=1
+    # The stress scheme has no runtime: its runs write no profile.
+    [[ $flags == jp-stress* ]] && command=("$jp_stress") flags=${flags#jp-stress} profiled[$name]=0
     # shellcheck disable=SC2086 # the flags are a word list
-    "$jp" instrument "${lib_jars[@]}" "$work/drivers" --out "$work/$name" $flags \
+    "${command[@]}" "${lib_jars[@]}" "$work/drivers" --out "$work/$name" $flags \
         >"$work/logs/instrument-$name.log" 2>&1 ||
         { cat "$work/logs/instrument-$name.log"; die "jp instrument failed for variant $name ($flags)"; }
 done

@@ -41,6 +41,7 @@ cache=${JP_CACHE_DIR:-$HOME/.cache/jp}
 target=${CARGO_TARGET_DIR:-$root/target}
 case $target in /*) ;; *) target=$root/$target ;; esac
 jp=$target/release/jp
+jp_stress=$target/release/jp-stress
 limit=${JP_STRESS_TIMEOUT:-600} # seconds for one jp or verifier run
 export VERIFY_TIMEOUT=$limit
 pad=40000
@@ -85,9 +86,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 suite_start=$(now)
-log "stress.sh: building jp (cargo build --release -p jp-cli)"
-(cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build failed"
-[[ -x $jp ]] || die "no binary at $jp after the build"
+log "stress.sh: building jp and jp-stress (cargo build --release -p jp-cli -p jp-stress)"
+(cd "$root" && cargo build --release --quiet -p jp-cli -p jp-stress) || die "cargo build failed"
+[[ -x $jp && -x $jp_stress ]] || die "no binaries at $jp and $jp_stress after the build"
 
 jdk17=$(find_jdk17) || die "no JDK 17 with jmods found (set JAVA_HOME to one)"
 log "stress.sh: building the runtime jar (mvn package -pl java-runtime)"
@@ -98,11 +99,12 @@ temurin=$(find_temurin25) || temurin=
 [[ -n $temurin ]] || log "stress.sh: no Temurin 25 (set TEMURIN25_HOME): its checks are skipped"
 verify_build "$jdk17" "$temurin" || die "could not compile integration-tests/verify"
 
-# scheme_flags VARIANT: jp's flags for a variant: stress, pad (stress, padded) or profile.
+# scheme_flags VARIANT: the flags for a variant: stress, pad (stress, padded) or profile. The
+# stress variants start with `jp-stress`: that program runs them instead of `jp instrument`.
 scheme_flags() {
     case $1 in
-    stress) echo "--scheme stress" ;;
-    pad) echo "--scheme stress --stress-pad $pad" ;;
+    stress) echo "jp-stress" ;;
+    pad) echo "jp-stress --pad $pad" ;;
     profile) echo "--scheme profile --bba precise" ;;
     esac
 }
@@ -110,11 +112,12 @@ scheme_flags() {
 # instrument NAME OUT FLAGS INPUT...: runs jp into OUT, keeps its output in OUT.log; a FAIL line
 # and status 1 when jp fails. Prints nothing on success (the caller reports).
 instrument() {
-    local name=$1 out=$2 flags=$3 status=0 start
+    local name=$1 out=$2 flags=$3 status=0 start command=("$jp" instrument)
     shift 3
+    [[ $flags == jp-stress* ]] && command=("$jp_stress") flags=${flags#jp-stress}
     start=$(now)
     # shellcheck disable=SC2086 # FLAGS is a word list on purpose
-    timeout "$limit" "$jp" instrument "$@" --out "$out" $flags >"$out.log" 2>&1 || status=$?
+    timeout "$limit" "${command[@]}" "$@" --out "$out" $flags >"$out.log" 2>&1 || status=$?
     instrument_time=$(seconds_since "$start")
     instrument_summary=$(grep '^instrument: ' "$out.log" | tail -n 1)
     if ((status != 0)) || [[ -z $instrument_summary ]]; then

@@ -114,7 +114,7 @@ pub fn main(args: &Args) -> ExitCode {
     if let Some(dir) = &args.report_dir {
         for (format, name) in SummaryFormat::FILES {
             let path = dir.join(name);
-            let written = jp_report::run::write_atomically(&path, |out| summary::write(&check, format, out));
+            let written = jp_atomic_file::write_atomically(&path, |out| summary::write(&check, format, out));
             if let Err(source) = written {
                 return exit_on(&GateError::Write { path, source });
             }

@@ -4,11 +4,11 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use jp_driver::config::{self, BbaName};
 use jp_driver::filter::ClassPattern;
-use jp_driver::instrument::{instrument, InstrumentRequest, Scheme};
-use jp_rewrite::stress::StressOptions;
+use jp_driver::instrument::{instrument, InstrumentRequest};
 
 use crate::output::report_failure;
 use crate::Inputs;
@@ -18,8 +18,6 @@ use crate::Inputs;
 pub enum SchemeName {
     /// Profiling: per-thread calling-context trees with invocation and bytecode counts.
     Profile,
-    /// Test-only: exercises every bytecode edit while preserving behaviour.
-    Stress,
 }
 
 /// The basic-block analyses, as flags.
@@ -42,9 +40,10 @@ pub struct Args {
     /// `OUT/x/`.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// The rewrite to apply.
-    #[arg(long, value_enum, default_value = "profile")]
-    scheme: SchemeName,
+    /// The rewrite to apply: the profiling scheme is the only one (the
+    /// flag stays for the command lines that name it).
+    #[arg(long = "scheme", value_enum, default_value = "profile")]
+    _scheme: SchemeName,
     /// The basic-block analysis that places bytecode counters (default:
     /// from `--config`, else `default`).
     #[arg(long, value_enum)]
@@ -65,10 +64,6 @@ pub struct Args {
     /// inputs that are gone are deleted.
     #[arg(long, value_name = "DIR")]
     cache: Option<PathBuf>,
-    /// Stress scheme only: bytes of `nop` padding jumped over once per
-    /// method (in its first loop, or at entry), to force branch widening.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    stress_pad: u16,
     /// Print only the summary line (and errors).
     #[arg(long, short)]
     quiet: bool,
@@ -81,14 +76,10 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         BbaFlag::Precise => BbaName::Precise,
     });
     let (options, filter) = config::effective(args.config.as_deref(), bba, &args.include, &args.exclude)?;
-    let scheme = match args.scheme {
-        SchemeName::Profile => Scheme::Profile(options),
-        SchemeName::Stress => Scheme::Stress(StressOptions { pad: args.stress_pad }),
-    };
     let request = InstrumentRequest {
         inputs: args.inputs.paths.clone(),
         output: args.out.clone(),
-        scheme,
+        scheme: Arc::new(options),
         filter,
         cache: args.cache.clone(),
     };

@@ -207,22 +207,10 @@ fn write_sums(dir: &Path) -> Result<PathBuf, DistError> {
     Ok(path)
 }
 
-/// Writes through a temporary file in the same directory and renames it over `path`, so that
-/// readers see the old file or the whole new one.
+/// Writes `bytes` to `path` atomically, readable by everyone whatever the umask.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), DistError> {
-    let write_error = DistError::writing(path);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(&write_error)?;
-    temp.write_all(bytes).map_err(&write_error)?;
-    // Temporary files are private to their owner; release files are for everyone to read.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let readable = std::fs::Permissions::from_mode(FILE_MODE);
-        temp.as_file().set_permissions(readable).map_err(&write_error)?;
-    }
-    temp.persist(path).map_err(|error| write_error(error.error))?;
-    Ok(())
+    jp_atomic_file::write_atomically_with_mode(path, FILE_MODE, |out| out.write_all(bytes))
+        .map_err(DistError::writing(path))
 }
 
 #[cfg(test)]

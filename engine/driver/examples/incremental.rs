@@ -13,11 +13,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use jp_driver::filter::ClassFilter;
 use jp_driver::input::{Input, InputKind};
-use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
 use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
 
@@ -45,7 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let request = |out: &str, cache: bool, analysis: Analysis| InstrumentRequest {
         inputs: vec![classes.clone()],
         output: work.path().join(out),
-        scheme: Scheme::Profile(ProfileOptions { analysis }),
+        scheme: Arc::new(ProfileOptions { analysis }),
         filter: ClassFilter::default(),
         cache: cache.then(|| work.path().join("cache")),
     };

@@ -50,6 +50,7 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use jp_profile::Metric;
@@ -60,7 +61,7 @@ use crate::config;
 pub use crate::config::BbaName;
 pub use crate::error::EngineError;
 use crate::filter::ClassPattern;
-use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
 
 /// What to instrument, and how.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,7 +164,7 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     let outcome = instrument(&InstrumentRequest {
         inputs: request.inputs.clone(),
         output: request.output.clone(),
-        scheme: Scheme::Profile(options),
+        scheme: Arc::new(options),
         filter,
         cache: request.cache_dir.clone(),
     })?;

@@ -138,9 +138,9 @@ pub(crate) fn object_key(scheme_fingerprint: &str, input: &Sha) -> Sha {
 
 /// What decides how one class is rewritten: the engine's version and
 /// sources, the cache format and the scheme with its options.
-pub(crate) fn scheme_fingerprint(scheme: &impl fmt::Debug) -> String {
+pub(crate) fn scheme_fingerprint(scheme: &str) -> String {
     format!(
-        "jp {} build {} format {FORMAT} scheme {scheme:?}",
+        "jp {} build {} format {FORMAT} scheme {scheme}",
         crate::VERSION,
         env!("JP_BUILD_ID")
     )

@@ -201,7 +201,7 @@ pub fn check(request: &CheckRequest) -> Result<CheckOutcome, EngineError> {
         check_absolute("reportDir", dir)?;
         for (format, name) in SummaryFormat::FILES {
             let path = dir.join(name);
-            jp_report::run::write_atomically(&path, |out| summary::write(&check, format, out))
+            jp_atomic_file::write_atomically(&path, |out| summary::write(&check, format, out))
                 .map_err(|source| GateError::Write { path, source })?;
         }
     }

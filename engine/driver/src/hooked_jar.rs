@@ -149,7 +149,11 @@ pub fn hook_jar_json(request_json: &str) -> Result<String, EngineError> {
 /// bytes, the class, the hook and the engine's build.
 fn copy_name(jar: &Path, class: &str, hook: &StaticHook, bytes: &[u8]) -> String {
     let stem = jar.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
-    let key = object_key(&scheme_fingerprint(&(class, hook)), &Sha::of(bytes)).to_string();
+    let key = object_key(
+        &scheme_fingerprint(&format!("{:?}", (class, hook))),
+        &Sha::of(bytes),
+    )
+    .to_string();
     format!("{stem}-jp-{}.jar", &key[..16])
 }
 

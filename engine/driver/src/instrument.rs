@@ -33,11 +33,10 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use jp_classfile::ClassFileError;
-use jp_rewrite::profile::{profile_class, ProfileOptions};
-use jp_rewrite::stress::{stress_class, StressOptions};
 use jp_rewrite::{InstrumentError, Rewritten};
 use rayon::prelude::*;
 
@@ -53,15 +52,7 @@ use crate::objects::{CachedRewrite, ObjectStore};
 use crate::output::{remove_temporaries, safe_relative_path, temporary_builder, write_atomically};
 use crate::output_jar::{build_jar, unsign, OutputFile};
 use crate::overlap::{check_apart, PathRole};
-
-/// Which rewrite to apply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scheme {
-    /// The profiling scheme (see [`jp_rewrite::profile`]).
-    Profile(ProfileOptions),
-    /// The test-only stress scheme (see [`jp_rewrite::stress`]).
-    Stress(StressOptions),
-}
+use crate::scheme::Scheme;
 
 /// What to instrument, and where to.
 #[derive(Debug, Clone)]
@@ -71,7 +62,7 @@ pub struct InstrumentRequest {
     /// The output directory (created when missing).
     pub output: PathBuf,
     /// The rewrite.
-    pub scheme: Scheme,
+    pub scheme: Arc<dyn Scheme>,
     /// Which classes to rewrite; the others are copied unchanged.
     pub filter: ClassFilter,
     /// The incremental cache's directory (created when missing). Without
@@ -237,7 +228,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     }
 
     let started = nanos_since_epoch(SystemTime::now());
-    let fingerprint = scheme_fingerprint(&request.scheme);
+    let fingerprint = scheme_fingerprint(&request.scheme.identifier());
     let run_fingerprint = Sha::of(format!("{fingerprint} filter {:?}", request.filter).as_bytes());
     let mut outcome = InstrumentOutcome::default();
     let (previous, problem) = match &cache {
@@ -762,7 +753,7 @@ impl Run<'_> {
                 Err(problem) => problems.push(problem),
             }
         }
-        let Rewritten { bytes, warnings } = match rewrite(bytes, self.request.scheme) {
+        let Rewritten { bytes, warnings } = match self.request.scheme.rewrite_class(bytes) {
             Err(InstrumentError::ClassFile(error)) if is_for_a_future_jvm(name, &error) => {
                 // Not stored: the same bytes elsewhere are an error.
                 let class = name.strip_suffix(".class").unwrap_or(name);
@@ -1027,11 +1018,4 @@ fn is_for_a_future_jvm(name: &str, error: &ClassFileError) -> bool {
             error,
             ClassFileError::UnsupportedVersion { major, .. } if *major > jp_classfile::MAX_MAJOR_VERSION
         )
-}
-
-fn rewrite(bytes: &[u8], scheme: Scheme) -> Result<Rewritten, InstrumentError> {
-    match scheme {
-        Scheme::Profile(options) => profile_class(bytes, options),
-        Scheme::Stress(options) => stress_class(bytes, options),
-    }
 }

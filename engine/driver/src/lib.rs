@@ -34,6 +34,7 @@ mod output;
 mod output_jar;
 pub mod overlap;
 pub mod roundtrip;
+pub mod scheme;
 mod signatures;
 
 pub use error::EngineError;

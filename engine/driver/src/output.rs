@@ -1,36 +1,18 @@
-//! Writing outputs: atomic file writes and entry names that cannot escape
-//! the output directory.
+//! Writing outputs: atomic file writes (through `jp-atomic-file`, whose
+//! temporary files a killed run may leave behind) and entry names that
+//! cannot escape the output directory.
 
-use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use jp_atomic_file::is_temporary_name;
+pub(crate) use jp_atomic_file::temporary_builder;
+
 /// Writes `bytes` to `path` atomically: into a temporary file beside it,
 /// then renamed over it, so readers never see a partial file.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    jp_report::run::write_atomically(path, |out| out.write_all(bytes))
-}
-
-/// How JP's temporary files are named: `.jp-` and six random letters or
-/// digits ([`write_atomically`]'s files, the object store's links).
-const TEMPORARY_PREFIX: &str = ".jp-";
-const TEMPORARY_RANDOM_LEN: usize = 6;
-
-/// A builder of temporary files named as JP names them.
-pub(crate) fn temporary_builder() -> tempfile::Builder<'static, 'static> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMPORARY_PREFIX).rand_bytes(TEMPORARY_RANDOM_LEN);
-    builder
-}
-
-/// Whether `name` is the name of one of JP's temporary files.
-fn is_temporary_name(name: &OsStr) -> bool {
-    name.to_str()
-        .and_then(|name| name.strip_prefix(TEMPORARY_PREFIX))
-        .is_some_and(|random| {
-            random.len() == TEMPORARY_RANDOM_LEN && random.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
+    jp_atomic_file::write_atomically(path, |out| out.write_all(bytes))
 }
 
 /// Deletes JP's temporary files under `dir`, at most `max_depth` levels
@@ -65,20 +47,6 @@ pub(crate) fn safe_relative_path(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[cfg(unix)]
-    #[test]
-    fn a_written_file_gets_the_modes_of_an_ordinary_file() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p/A.class");
-        write_atomically(&path, b"bytes").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"bytes");
-        // 0666 less the umask: readable by others under any common umask.
-        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode & 0o044, 0o044, "{mode:o}");
-        assert_eq!(mode & 0o111, 0, "{mode:o}");
-    }
 
     #[test]
     fn only_temporary_files_of_jp_are_removed() {
@@ -117,21 +85,6 @@ mod tests {
     }
 
     #[test]
-    fn atomic_writes_and_the_builder_use_temporary_names() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut seen = Vec::new();
-        jp_report::run::write_atomically(&dir.path().join("x"), |_| {
-            seen.extend(fs::read_dir(dir.path())?.map(|e| e.unwrap().file_name()));
-            Ok(())
-        })
-        .unwrap();
-        let made = temporary_builder().tempfile_in(dir.path()).unwrap();
-        seen.push(made.path().file_name().unwrap().to_owned());
-        assert_eq!(seen.len(), 2);
-        assert!(seen.iter().all(|name| is_temporary_name(name)), "{seen:?}");
-    }
-
-    #[test]
     fn entry_names_that_could_escape_are_refused() {
         for bad in ["../x.class", "a/../../x", "/etc/passwd", "C:/x", "a\\..\\x", ""] {
             assert_eq!(safe_relative_path(bad), None, "{bad}");
@@ -141,15 +94,5 @@ mod tests {
             Some(PathBuf::from("a/b/C.class"))
         );
         assert_eq!(safe_relative_path("META-INF/"), Some(PathBuf::from("META-INF")));
-    }
-
-    #[test]
-    fn atomic_writes_create_parents_and_replace() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a/b/c.bin");
-        write_atomically(&path, b"one").unwrap();
-        write_atomically(&path, b"two").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"two");
-        assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
     }
 }

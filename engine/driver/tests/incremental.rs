@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use jp_driver::api::{self, Request};
 use jp_driver::filter::ClassFilter;
-use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest, Scheme};
+use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
+use jp_driver::scheme::Scheme;
 use jp_driver::EngineError;
 use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
@@ -53,11 +54,11 @@ fn class_dir(root: &Path) -> PathBuf {
 const REWRITABLE: usize = 19;
 const CLASSES: usize = 24;
 
-fn profile(analysis: Analysis) -> Scheme {
-    Scheme::Profile(ProfileOptions { analysis })
+fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
+    Arc::new(ProfileOptions { analysis })
 }
 
-fn request(inputs: &[&Path], out: &Path, cache: Option<&Path>, scheme: Scheme) -> InstrumentRequest {
+fn request(inputs: &[&Path], out: &Path, cache: Option<&Path>, scheme: Arc<dyn Scheme>) -> InstrumentRequest {
     InstrumentRequest {
         inputs: inputs.iter().map(|p| p.to_path_buf()).collect(),
         output: out.to_owned(),

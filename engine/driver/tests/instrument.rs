@@ -5,11 +5,12 @@
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use jp_driver::api;
-use jp_driver::instrument::{instrument, InstrumentFailure, InstrumentRequest, Scheme};
+use jp_driver::instrument::{instrument, InstrumentFailure, InstrumentRequest};
 use jp_driver::EngineError;
-use jp_rewrite::stress::StressOptions;
+use jp_rewrite::profile::ProfileOptions;
 
 fn testdata_class(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -33,7 +34,7 @@ fn request(inputs: Vec<PathBuf>, output: &Path) -> InstrumentRequest {
     InstrumentRequest {
         inputs,
         output: output.to_owned(),
-        scheme: Scheme::Stress(StressOptions::default()),
+        scheme: Arc::new(ProfileOptions::default()),
         filter: Default::default(),
         cache: None,
     }

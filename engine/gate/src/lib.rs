@@ -92,7 +92,7 @@ pub fn record(
 /// # Errors
 /// [`GateError::Write`], naming the file.
 pub fn write_baseline(baseline: &Baseline, path: &Path) -> Result<(), GateError> {
-    jp_report::run::write_atomically(path, |out| baseline.write(out)).map_err(|source| GateError::Write {
+    jp_atomic_file::write_atomically(path, |out| baseline.write(out)).map_err(|source| GateError::Write {
         path: path.to_owned(),
         source,
     })

@@ -13,6 +13,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use jp_atomic_file::write_atomically;
 use jp_profile::{ParseError, Profile};
 
 use crate::limit::LimitedWriter;
@@ -147,69 +148,6 @@ pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dy
         Format::Html => crate::html::write(profile, options, &mut out),
         Format::Speedscope => crate::speedscope::write(profile, options, &mut out),
     }
-}
-
-/// Writes through a temporary file in the target's directory (created when
-/// missing), renamed over the target once complete, so that a reader never
-/// sees half a file; when `render` fails the temporary file is removed and
-/// the target left as it was. The engine writes its instrumented classes
-/// this way too.
-///
-/// A target that exists and is a device or a FIFO (`/dev/null`, a named
-/// pipe a reader waits on) is written into directly instead: a rename would
-/// replace it with a regular file. A socket is refused.
-pub fn write_atomically(
-    path: &Path,
-    render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    if let Some(special) = open_special(path)? {
-        let mut out = io::BufWriter::with_capacity(1 << 16, special);
-        render(&mut out)?;
-        return out.flush();
-    }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".jp-");
-    // An ordinary file, readable as the umask allows (as a compiler's
-    // output is), not 0600 as temporary files are.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir)?;
-    {
-        let mut out = io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
-        render(&mut out)?;
-        out.flush()?;
-    }
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// The target opened for writing if it exists (through symbolic links)
-/// and is neither a regular file nor a directory.
-#[cfg(unix)]
-fn open_special(path: &Path) -> io::Result<Option<std::fs::File>> {
-    use std::os::unix::fs::FileTypeExt;
-    let Ok(metadata) = std::fs::metadata(path) else {
-        return Ok(None);
-    };
-    let kind = metadata.file_type();
-    if kind.is_file() || kind.is_dir() {
-        return Ok(None);
-    }
-    if kind.is_socket() {
-        let message = "a socket, not a file a report can be written to";
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, message));
-    }
-    std::fs::OpenOptions::new().write(true).open(path).map(Some)
-}
-
-#[cfg(not(unix))]
-fn open_special(_path: &Path) -> io::Result<Option<std::fs::File>> {
-    Ok(None)
 }
 
 #[cfg(test)]

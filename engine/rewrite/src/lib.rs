@@ -1,9 +1,8 @@
 //! JP's rewriting schemes over the bytecode layer: basic-block analysis
-//! ([`blocks`]), the profiling scheme ([`profile`]) and the test-only
-//! `stress` scheme ([`stress`]), which exercises every editing operation of
-//! the bytecode crate to prove that rewritten classes stay valid and behave
-//! as before; and the constructor hook ([`hook`]), which makes a library's
-//! constructors hand each new object to a static method.
+//! ([`blocks`]), the profiling scheme ([`profile`]), and the constructor
+//! hook ([`hook`]), which makes a library's constructors hand each new
+//! object to a static method. The test-only `stress` scheme builds on this
+//! crate from `engine/stress`, outside what ships.
 //!
 //! A class or method that cannot be rewritten is kept as it was, with a
 //! [`Warning`] naming it and the reason.
@@ -13,7 +12,6 @@ pub mod blocks;
 pub mod hook;
 pub mod injected;
 pub mod profile;
-pub mod stress;
 pub mod suid;
 
 use std::fmt;
@@ -84,12 +82,12 @@ impl From<ClassFileError> for WarningReason {
 
 /// `method` as it will be written, with its `Code` attribute's contents
 /// replaced by `info`.
-pub(crate) fn with_code<'a>(method: &'a Member<'a>, info: &[u8]) -> MemberOut<'a> {
+pub fn with_code<'a>(method: &'a Member<'a>, info: &[u8]) -> MemberOut<'a> {
     with_code_and_descriptor(method, info, method.descriptor_index)
 }
 
 /// As [`with_code`], also changing the descriptor.
-pub(crate) fn with_code_and_descriptor<'a>(
+pub fn with_code_and_descriptor<'a>(
     method: &'a Member<'a>,
     info: &[u8],
     descriptor_index: jp_classfile::CpIndex,

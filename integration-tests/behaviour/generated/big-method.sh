@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes BigMethod.java into the directory given as $1: one method of about 30 KB of bytecode with
 # thousands of branches, inside a loop. Rewritten by the stress scheme it still fits in 64 KB; with
-# `--stress-pad 40000` it does not, so the engine must keep it as it was, with a warning, and the
+# `jp-stress --pad 40000` it does not, so the engine must keep it as it was, with a warning, and the
 # program's output must not change. (Generated because no one would write it by hand.)
 set -euo pipefail
 out=${1:?usage: big-method.sh OUT_DIR}

@@ -24,7 +24,9 @@ use jp_profile::{Metric, NodeId};
 pub use model::{Change, Counts, Diff, NameFilter, Row, Status};
 
 use crate::limit::LimitedWriter;
-use crate::run::{read_all, write_atomically, ReportError, ReportWarning, UnreadableProfiles};
+use jp_atomic_file::write_atomically;
+
+use crate::run::{read_all, ReportError, ReportWarning, UnreadableProfiles};
 
 /// The diff formats; `text`, `html` or `json`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

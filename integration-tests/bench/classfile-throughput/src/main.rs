@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use jp_classfile::{deep, ClassFile, ClassWriter};
 use jp_driver::input::{Input, InputError};
-use jp_rewrite::stress::{stress_class, StressOptions};
+use jp_stress::{stress_class, StressOptions};
 use rayon::prelude::*;
 
 const NAME: &str = "classfile-throughput";

@@ -33,9 +33,9 @@ use jp_classfile::{
     MemberOut,
 };
 
-use crate::blocks::{blocks, loop_headers, Analysis};
-use crate::injected;
-use crate::{InstrumentError, Rewritten, Warning, WarningReason};
+use jp_rewrite::blocks::{blocks, loop_headers, Analysis};
+use jp_rewrite::injected;
+use jp_rewrite::{InstrumentError, Rewritten, Warning, WarningReason};
 
 /// Options of the stress scheme.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

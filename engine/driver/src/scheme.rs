@@ -1,0 +1,56 @@
+//! The rewrite that [`crate::instrument`] applies to each class, given by
+//! the caller: the profiling scheme for what ships, other schemes (the
+//! test-only stress scheme of `engine/stress`) from crates that ship
+//! nothing.
+
+use std::fmt;
+
+use jp_rewrite::profile::{profile_class, ProfileOptions};
+use jp_rewrite::{InstrumentError, Rewritten};
+
+/// A rewrite of one class, with its options.
+pub trait Scheme: fmt::Debug + Send + Sync {
+    /// Rewrites one class.
+    ///
+    /// # Errors
+    /// When the class cannot be read at all; what cannot be rewritten is
+    /// kept as it was, with a warning.
+    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, InstrumentError>;
+
+    /// Names the scheme and its options in the cache key of every class it
+    /// rewrites ([`crate::cache`]): two schemes may share an identifier only
+    /// when they write the same bytes. Changing it invalidates every cache.
+    fn identifier(&self) -> String;
+}
+
+impl Scheme for ProfileOptions {
+    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, InstrumentError> {
+        profile_class(bytes, *self)
+    }
+
+    /// `Profile(ProfileOptions { analysis: Default })`: the text the cache
+    /// key has always held for this scheme, so existing caches stay valid.
+    fn identifier(&self) -> String {
+        format!("Profile({self:?})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use jp_rewrite::blocks::Analysis;
+
+    use super::*;
+
+    #[test]
+    fn the_profile_scheme_keeps_the_identifier_existing_caches_were_keyed_on() {
+        let identifier = |analysis| ProfileOptions { analysis }.identifier();
+        assert_eq!(
+            identifier(Analysis::Default),
+            "Profile(ProfileOptions { analysis: Default })"
+        );
+        assert_eq!(
+            identifier(Analysis::Precise),
+            "Profile(ProfileOptions { analysis: Precise })"
+        );
+    }
+}
