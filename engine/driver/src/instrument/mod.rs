@@ -26,6 +26,11 @@
 //! are deleted. The output is the same, byte for byte, as a run without a
 //! cache into an empty directory. Runs on the same output directory (and on
 //! the same cache) take turns, through file locks held for the whole run.
+//!
+//! This module runs a request's inputs and keeps the manifest; `unit.rs`
+//! holds the unit of work and its reuse decision, `archive.rs` jars and
+//! jmods, `transform.rs` one class or resource, `lock.rs` the locks and
+//! `outcome.rs` what a run reports.
 
 mod archive;
 mod lock;
@@ -106,7 +111,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
         None => None,
     };
     // The cache's lock first, then the output directory's, always in that
-    // order (see [`lock`]).
+    // order (see `lock.rs`).
     let mut cache_lock = cache.as_ref().map(Lock::of_cache).transpose()?;
     let _cache_guard = cache_lock.as_mut().map(Lock::hold).transpose()?;
     let mut output_lock = Lock::of_output(&request.output)?;

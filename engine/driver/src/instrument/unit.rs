@@ -4,7 +4,7 @@
 //!
 //! Every unit goes the same way: its stat is compared with its record; if
 //! that does not settle it, its bytes are read and their digest compared;
-//! only then is it processed (a file here, an archive in [`super::archive`]).
+//! only then is it processed (a file here, an archive in `archive.rs`).
 
 use std::cell::OnceCell;
 use std::fs;
