@@ -10,7 +10,6 @@ use jp_driver::filter::ClassPattern;
 use jp_driver::instrument::{instrument, InstrumentRequest, Scheme};
 use jp_rewrite::stress::StressOptions;
 
-use crate::output::report_failure;
 use crate::Inputs;
 
 /// The rewrites `jp instrument` offers.
@@ -99,27 +98,24 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     let outcome = instrument(&request)?;
     let mut stdout = io::stdout().lock();
     if !args.quiet {
-        for located in &outcome.warnings {
-            writeln!(stdout, "warning: {}: {}", located.location, located.warning)?;
-        }
-        for problem in &outcome.cache_problems {
-            writeln!(stdout, "warning: {problem}")?;
+        for warning in &outcome.warnings {
+            writeln!(stdout, "warning: {warning}")?;
         }
     }
-    for failure in &outcome.failures {
-        report_failure(failure);
+    for error in &outcome.errors {
+        eprintln!("jp: {error}");
     }
     writeln!(
         stdout,
         "instrument: {} classes rewritten, {} reused, {} unchanged, {} other files copied, {} deleted, \
          {} warnings, {} inputs failed",
-        outcome.classes_rewritten,
-        outcome.classes_reused,
-        outcome.classes_unchanged,
-        outcome.resources_copied,
-        outcome.outputs_deleted,
-        outcome.warnings.len() + outcome.cache_problems.len(),
-        outcome.failures.len()
+        outcome.rewritten,
+        outcome.reused,
+        outcome.unchanged,
+        outcome.copied,
+        outcome.deleted,
+        outcome.warnings.len(),
+        outcome.errors.len()
     )?;
-    Ok(outcome.failures.is_empty())
+    Ok(outcome.errors.is_empty())
 }

@@ -51,7 +51,8 @@ use rayon::prelude::*;
 
 use self::archive::Layout;
 use self::lock::Lock;
-pub use self::outcome::{InstrumentFailure, InstrumentOutcome, LocatedWarning};
+use self::outcome::InstrumentFailure;
+pub use self::outcome::{Message, Outcome, Warning};
 use self::unit::{Unit, UnitKind, UnitResult};
 use crate::cache::{nanos_since_epoch, scheme_fingerprint, Cache, Manifest, Sha, Stat, UnitRecord};
 pub use crate::cache::{CacheProblem, KeptWarning};
@@ -94,7 +95,7 @@ pub struct InstrumentRequest {
 /// When the run cannot be done at all: inputs, output and cache overlap,
 /// the output or cache directory is a file or cannot be created or
 /// written, or a lock cannot be taken. Nothing is written then.
-pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, EngineError> {
+pub fn instrument(request: &InstrumentRequest) -> Result<Outcome, EngineError> {
     check_paths(request)?;
     let output_error = |source| EngineError::Output {
         path: request.output.clone(),
@@ -128,12 +129,11 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
     let started = nanos_since_epoch(SystemTime::now());
     let fingerprint = scheme_fingerprint(&request.scheme);
     let run_fingerprint = Sha::of(format!("{fingerprint} filter {:?}", request.filter).as_bytes());
-    let mut outcome = InstrumentOutcome::default();
-    let (previous, problem) = match &cache {
+    let mut outcome = Outcome::default();
+    let (previous, manifest_problem) = match &cache {
         Some(cache) => cache.load_manifest(&output_dir),
         None => (None, None),
     };
-    outcome.cache_problems.extend(problem);
     let objects = cache.as_ref().map(Cache::objects);
     let usable = previous.as_ref().filter(|m| m.fingerprint == run_fingerprint);
     let run = Run {
@@ -201,7 +201,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
                     && remove_output(&request.output, &output.path)
                     && !failed_keys.contains(key)
                 {
-                    outcome.outputs_deleted += 1;
+                    outcome.deleted += 1;
                 }
             }
         }
@@ -214,13 +214,15 @@ pub fn instrument(request: &InstrumentRequest) -> Result<InstrumentOutcome, Engi
         manifest.units = records.into_iter().collect();
         problems.extend(cache.save_manifest(&manifest).err());
     }
-    outcome.classes_rewritten = counts.rewritten;
-    outcome.classes_reused = counts.reused;
-    outcome.classes_unchanged = counts.unchanged;
-    outcome.resources_copied = counts.copied;
+    let count = |n: usize| n as u64;
+    outcome.rewritten = count(counts.rewritten);
+    outcome.reused = count(counts.reused);
+    outcome.unchanged = count(counts.unchanged);
+    outcome.copied = count(counts.copied);
     outcome.warnings = warnings;
-    outcome.cache_problems.extend(problems);
-    outcome.failures = failures;
+    let problems = manifest_problem.into_iter().chain(problems);
+    outcome.warnings.extend(problems.map(Warning::from));
+    outcome.errors = failures.iter().map(Message::from).collect();
     Ok(outcome)
 }
 
@@ -300,7 +302,7 @@ impl Counts {
 struct Tally {
     counts: Counts,
     records: Vec<(String, UnitRecord)>,
-    warnings: Vec<LocatedWarning>,
+    warnings: Vec<Warning>,
     problems: Vec<CacheProblem>,
     failures: Vec<InstrumentFailure>,
     failed_keys: HashSet<String>,
@@ -316,17 +318,13 @@ impl Tally {
             Ok(done) => {
                 self.counts.add(done.counts);
                 self.changed |= done.checked;
-                self.warnings
-                    .extend(done.record.warnings.iter().map(|w| LocatedWarning {
-                        location: match &w.entry {
-                            Some(entry) => Location {
-                                file: result.location.file.clone(),
-                                entry: Some(entry.clone()),
-                            },
-                            None => result.location.clone(),
-                        },
-                        warning: w.warning.clone(),
-                    }));
+                self.warnings.extend(done.record.warnings.iter().map(|w| {
+                    let location = Location {
+                        file: result.location.file.clone(),
+                        entry: w.entry.clone(),
+                    };
+                    Warning::kept(&location, w.warning.clone())
+                }));
                 self.records.push((result.key, done.record));
             }
             Err(failed) => {
