@@ -54,8 +54,10 @@ use self::lock::Lock;
 use self::outcome::InstrumentFailure;
 pub use self::outcome::{Message, Outcome, Warning};
 use self::unit::{Unit, UnitKind, UnitResult};
-use crate::cache::{nanos_since_epoch, scheme_fingerprint, Cache, Manifest, Sha, Stat, UnitRecord};
-pub use crate::cache::{CacheProblem, KeptWarning};
+pub use crate::cache::KeptWarning;
+use crate::cache::{
+    nanos_since_epoch, scheme_fingerprint, Cache, CacheProblem, Manifest, Sha, Stat, UnitRecord,
+};
 use crate::error::EngineError;
 use crate::filter::ClassFilter;
 use crate::input::{Input, InputError, InputKind, Location};

@@ -64,7 +64,8 @@ pub enum Warning {
     },
 }
 
-/// An error about one file.
+/// A message about one file: an input file's error, or, in the JSON, a
+/// warning.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Message {
     /// The file (`lib/app.jar!com/acme/Foo.class` inside archives).
