@@ -317,6 +317,18 @@ mod tests {
         }
     }
 
+    fn previous<'a>(
+        record: &'a UnitRecord,
+        racy: bool,
+        outputs_in_place: &'a dyn Fn() -> bool,
+    ) -> Previous<'a> {
+        Previous {
+            record,
+            racy,
+            outputs_in_place,
+        }
+    }
+
     /// The decision before and after reading, for `previous` and an input
     /// with `stat` and digest `sha`.
     fn decide(previous: Option<&Previous<'_>>, stat: Stat, sha: Sha) -> (Reuse, Reuse) {
@@ -332,22 +344,14 @@ mod tests {
     #[test]
     fn a_trusted_unchanged_stat_with_outputs_in_place_is_up_to_date() {
         let record = record(stat(1), Sha::of(b"A"));
-        let previous = Previous {
-            record: &record,
-            racy: false,
-            outputs_in_place: &|| true,
-        };
+        let previous = previous(&record, false, &|| true);
         assert_eq!(reuse(Some(&previous), &stat(1), None), Reuse::UpToDate);
     }
 
     #[test]
     fn a_changed_stat_with_the_same_bytes_keeps_the_record() {
         let record = record(stat(1), Sha::of(b"A"));
-        let previous = Previous {
-            record: &record,
-            racy: false,
-            outputs_in_place: &|| true,
-        };
+        let previous = previous(&record, false, &|| true);
         let decided = decide(Some(&previous), stat(2), Sha::of(b"A"));
         assert_eq!(decided, (Reuse::NeedsBytes, Reuse::SameBytes));
     }
@@ -355,11 +359,7 @@ mod tests {
     #[test]
     fn a_racy_stat_is_not_trusted_alone() {
         let record = record(stat(1), Sha::of(b"A"));
-        let previous = Previous {
-            record: &record,
-            racy: true,
-            outputs_in_place: &|| true,
-        };
+        let previous = previous(&record, true, &|| true);
         let decided = decide(Some(&previous), stat(1), Sha::of(b"A"));
         assert_eq!(decided, (Reuse::NeedsBytes, Reuse::SameBytes));
     }
@@ -367,11 +367,7 @@ mod tests {
     #[test]
     fn changed_bytes_are_redone() {
         let record = record(stat(1), Sha::of(b"A"));
-        let previous = Previous {
-            record: &record,
-            racy: false,
-            outputs_in_place: &|| true,
-        };
+        let previous = previous(&record, false, &|| true);
         let decided = decide(Some(&previous), stat(2), Sha::of(b"B"));
         assert_eq!(decided, (Reuse::NeedsBytes, Reuse::Redo));
     }
@@ -379,11 +375,7 @@ mod tests {
     #[test]
     fn an_unchanged_input_whose_outputs_moved_is_redone() {
         let record = record(stat(1), Sha::of(b"A"));
-        let previous = Previous {
-            record: &record,
-            racy: false,
-            outputs_in_place: &|| false,
-        };
+        let previous = previous(&record, false, &|| false);
         let decided = decide(Some(&previous), stat(1), Sha::of(b"A"));
         assert_eq!(decided, (Reuse::NeedsBytes, Reuse::Redo));
     }
@@ -391,11 +383,7 @@ mod tests {
     #[test]
     fn outputs_are_not_looked_at_for_a_changed_input() {
         let record = record(stat(1), Sha::of(b"A"));
-        let previous = Previous {
-            record: &record,
-            racy: false,
-            outputs_in_place: &|| panic!("outputs looked at"),
-        };
+        let previous = previous(&record, false, &|| panic!("outputs looked at"));
         let decided = decide(Some(&previous), stat(2), Sha::of(b"B"));
         assert_eq!(decided, (Reuse::NeedsBytes, Reuse::Redo));
     }
