@@ -1,5 +1,5 @@
 //! Computes `JP_BUILD_ID`, a hash of the sources that decide what the
-//! engine writes (the class-file, bytecode, instrument and engine crates).
+//! engine writes (the class-file, bytecode, rewrite and driver crates).
 //!
 //! The incremental cache keys every output on it, next to the version
 //! (see `src/cache.rs`): between two releases the version stays the same
@@ -11,16 +11,21 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The crates whose sources the output depends on, relative to this one.
-const SOURCES: [&str; 4] = ["../classfile/src", "../bytecode/src", "../instrument/src", "src"];
+const SOURCES: [&str; 4] = ["../classfile/src", "../bytecode/src", "../rewrite/src", "src"];
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let mut files = Vec::new();
-    for dir in SOURCES {
-        let dir = root.join(dir);
+    let mut hashed = Vec::new();
+    for source in SOURCES {
+        let dir = root.join(source);
         // A directory makes cargo rerun this script when any file in it changes.
         println!("cargo:rerun-if-changed={}", dir.display());
+        let before = files.len();
         collect(&dir, &mut files);
+        if files.len() > before {
+            hashed.push(source);
+        }
     }
     files.sort();
     let mut hash = Fnv::default();
@@ -32,6 +37,8 @@ fn main() {
         hash.write(&[0]);
     }
     println!("cargo:rustc-env=JP_BUILD_ID={:016x}", hash.0);
+    // The directories that held sources, for a test to check the list.
+    println!("cargo:rustc-env=JP_BUILD_SOURCES={}", hashed.join(" "));
 }
 
 /// Every file under `dir`; nothing when it is missing (a packaged crate).
