@@ -25,11 +25,16 @@ fn main() {
         panic!("JP_BUILD_ID: no sources at {missing:?}; update SOURCES in build.rs");
     }
     let mut files = Vec::new();
-    for dir in SOURCES {
-        let dir = root.join(dir);
+    let mut hashed = Vec::new();
+    for source in SOURCES {
+        let dir = root.join(source);
         // A directory makes cargo rerun this script when any file in it changes.
         println!("cargo:rerun-if-changed={}", dir.display());
+        let before = files.len();
         collect(&dir, &mut files);
+        if files.len() > before {
+            hashed.push(source);
+        }
     }
     files.sort();
     let mut hash = Fnv::default();
@@ -41,6 +46,8 @@ fn main() {
         hash.write(&[0]);
     }
     println!("cargo:rustc-env=JP_BUILD_ID={:016x}", hash.0);
+    // The directories that held sources, for a test to check the list.
+    println!("cargo:rustc-env=JP_BUILD_SOURCES={}", hashed.join(" "));
 }
 
 /// Every file under `dir`; nothing when it is missing (a packaged crate).

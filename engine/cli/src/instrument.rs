@@ -2,7 +2,7 @@
 //! files into an output directory (incrementally with `--cache`), printing
 //! warnings for what was kept unrewritten and a summary line.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -10,7 +10,6 @@ use jp_driver::config::{self, BbaName};
 use jp_driver::filter::ClassPattern;
 use jp_driver::instrument::{instrument, InstrumentRequest};
 
-use crate::output::report_failure;
 use crate::Inputs;
 
 /// The rewrites `jp instrument` offers.
@@ -84,29 +83,11 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         cache: args.cache.clone(),
     };
     let outcome = instrument(&request)?;
-    let mut stdout = io::stdout().lock();
-    if !args.quiet {
-        for located in &outcome.warnings {
-            writeln!(stdout, "warning: {}: {}", located.location, located.warning)?;
-        }
-        for problem in &outcome.cache_problems {
-            writeln!(stdout, "warning: {problem}")?;
-        }
-    }
-    for failure in &outcome.failures {
-        report_failure(failure);
-    }
-    writeln!(
-        stdout,
-        "instrument: {} classes rewritten, {} reused, {} unchanged, {} other files copied, {} deleted, \
-         {} warnings, {} inputs failed",
-        outcome.classes_rewritten,
-        outcome.classes_reused,
-        outcome.classes_unchanged,
-        outcome.resources_copied,
-        outcome.outputs_deleted,
-        outcome.warnings.len() + outcome.cache_problems.len(),
-        outcome.failures.len()
+    outcome.write_text(
+        "jp",
+        args.quiet,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
     )?;
-    Ok(outcome.failures.is_empty())
+    Ok(outcome.errors.is_empty())
 }

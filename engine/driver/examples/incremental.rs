@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use jp_driver::filter::ClassFilter;
 use jp_driver::input::{Input, InputKind};
-use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
+use jp_driver::instrument::{instrument, InstrumentRequest, Outcome};
 use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
 
@@ -94,15 +94,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn summary(outcome: &InstrumentOutcome) -> String {
+fn summary(outcome: &Outcome) -> String {
     format!(
         "rewritten {}, reused {}, unchanged {}, copied {}, deleted {}, failed {}",
-        outcome.classes_rewritten,
-        outcome.classes_reused,
-        outcome.classes_unchanged,
-        outcome.resources_copied,
-        outcome.outputs_deleted,
-        outcome.failures.len()
+        outcome.rewritten,
+        outcome.reused,
+        outcome.unchanged,
+        outcome.copied,
+        outcome.deleted,
+        outcome.errors.len()
     )
 }
 

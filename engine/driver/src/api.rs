@@ -61,7 +61,8 @@ use crate::config;
 pub use crate::config::BbaName;
 pub use crate::error::EngineError;
 use crate::filter::ClassPattern;
-use crate::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
+use crate::instrument::{instrument, InstrumentRequest};
+pub use crate::instrument::{Message, Outcome, Warning};
 
 /// What to instrument, and how.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,50 +92,6 @@ pub struct Request {
     pub config_file: Option<PathBuf>,
 }
 
-/// What a run did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Outcome {
-    /// Classes rewritten by this run.
-    pub rewritten: u64,
-    /// Classes whose rewritten output came from the cache or was up to date.
-    pub reused: u64,
-    /// Other files copied.
-    pub copied: u64,
-    /// Classes written as they were.
-    pub unchanged: u64,
-    /// Outputs deleted because their input is gone.
-    pub deleted: u64,
-    /// Classes kept whole, with the reason.
-    pub skipped: Vec<Skipped>,
-    /// Methods kept as they were, and cache entries recomputed.
-    pub warnings: Vec<Message>,
-    /// Input files that produced no output.
-    pub errors: Vec<Message>,
-    /// How long the run took in the engine, in milliseconds.
-    pub engine_millis: u64,
-}
-
-/// A class kept as it was.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Skipped {
-    /// The class file (`lib/app.jar!com/acme/Foo.class` inside archives).
-    pub path: String,
-    /// Why.
-    pub reason: String,
-}
-
-/// A warning or error about one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Message {
-    /// The file (`lib/app.jar!com/acme/Foo.class` inside archives).
-    pub path: String,
-    /// What happened, with its causes.
-    pub message: String,
-}
-
 /// Runs a request.
 ///
 /// # Errors
@@ -161,14 +118,13 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
         &request.include,
         &request.exclude,
     )?;
-    let outcome = instrument(&InstrumentRequest {
+    let mut outcome = instrument(&InstrumentRequest {
         inputs: request.inputs.clone(),
         output: request.output.clone(),
         scheme: Arc::new(options),
         filter,
         cache: request.cache_dir.clone(),
     })?;
-    let mut outcome = Outcome::from(outcome);
     outcome.engine_millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     Ok(outcome)
 }
@@ -259,56 +215,6 @@ pub(crate) fn check_absolute(field: &str, path: &Path) -> Result<(), EngineError
             "{field} is not an absolute path: {}",
             path.display()
         )))
-    }
-}
-
-impl From<InstrumentOutcome> for Outcome {
-    fn from(outcome: InstrumentOutcome) -> Outcome {
-        let count = |n: usize| n as u64;
-        let mut skipped = Vec::new();
-        let mut warnings = Vec::new();
-        for located in outcome.warnings {
-            let path = located.location.to_string();
-            if located.warning.method.is_some() {
-                warnings.push(Message {
-                    path,
-                    message: located.warning.to_string(),
-                });
-            } else {
-                skipped.push(Skipped {
-                    path,
-                    reason: located.warning.reason,
-                });
-            }
-        }
-        warnings.extend(outcome.cache_problems.into_iter().map(|problem| Message {
-            path: problem.path.display().to_string(),
-            message: problem.message,
-        }));
-        let errors = outcome
-            .failures
-            .iter()
-            .map(|failure| {
-                let path = failure.location().to_string();
-                let chain = crate::error::chain(failure);
-                let message = match chain.strip_prefix(&path).and_then(|m| m.strip_prefix(": ")) {
-                    Some(message) => message.to_owned(),
-                    None => chain,
-                };
-                Message { path, message }
-            })
-            .collect();
-        Outcome {
-            rewritten: count(outcome.classes_rewritten),
-            reused: count(outcome.classes_reused),
-            copied: count(outcome.resources_copied),
-            unchanged: count(outcome.classes_unchanged),
-            deleted: count(outcome.outputs_deleted),
-            skipped,
-            warnings,
-            errors,
-            engine_millis: 0,
-        }
     }
 }
 
@@ -417,14 +323,10 @@ mod tests {
             copied: 3,
             unchanged: 4,
             deleted: 5,
-            skipped: vec![Skipped {
-                path: "/c/A.class".to_owned(),
-                reason: "class kept as it was: full".to_owned(),
-            }],
-            warnings: vec![Message {
-                path: "/c/B.class".to_owned(),
-                message: "B.run()V: too large".to_owned(),
-            }],
+            warnings: vec![
+                kept("/c/B.class", "B", Some("run()V"), "too large"),
+                kept("/c/A.class", "A", None, "class kept as it was: full"),
+            ],
             errors: vec![Message {
                 path: "/c/C.class".to_owned(),
                 message: "malformed class file".to_owned(),
@@ -436,7 +338,61 @@ mod tests {
             json,
             r#"{"rewritten":1,"reused":2,"copied":3,"unchanged":4,"deleted":5,"skipped":[{"path":"/c/A.class","reason":"class kept as it was: full"}],"warnings":[{"path":"/c/B.class","message":"B.run()V: too large"}],"errors":[{"path":"/c/C.class","message":"malformed class file"}],"engineMillis":6}"#
         );
-        assert_eq!(serde_json::from_str::<Outcome>(&json).unwrap(), outcome);
+    }
+
+    fn kept(path: &str, class: &str, method: Option<&str>, reason: &str) -> Warning {
+        Warning::Kept {
+            path: path.to_owned(),
+            kept: crate::cache::KeptWarning {
+                class: class.to_owned(),
+                method: method.map(str::to_owned),
+                reason: reason.to_owned(),
+            },
+        }
+    }
+
+    #[test]
+    fn an_outcome_lists_whole_classes_as_skipped_and_the_rest_as_warnings_in_their_order() {
+        let outcome = Outcome {
+            warnings: vec![
+                kept("/c/A.class", "A", Some("a()V"), "too large"),
+                kept("/c/B.class", "B", None, "class kept as it was: full"),
+                kept("/c/C.class", "C", Some("c()V"), "too large"),
+                Warning::Cache {
+                    path: "/cache/objects.idx".to_owned(),
+                    message: "damaged".to_owned(),
+                },
+                kept("/c/D.class", "D", None, "class kept as it was: new"),
+            ],
+            ..Outcome::default()
+        };
+        let json: serde_json::Value = serde_json::to_value(&outcome).unwrap();
+        assert_eq!(
+            json["skipped"],
+            serde_json::json!([
+                {"path": "/c/B.class", "reason": "class kept as it was: full"},
+                {"path": "/c/D.class", "reason": "class kept as it was: new"},
+            ])
+        );
+        assert_eq!(
+            json["warnings"],
+            serde_json::json!([
+                {"path": "/c/A.class", "message": "A.a()V: too large"},
+                {"path": "/c/C.class", "message": "C.c()V: too large"},
+                {"path": "/cache/objects.idx", "message": "damaged"},
+            ])
+        );
+        let lines: Vec<String> = outcome.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "/c/A.class: A.a()V: too large",
+                "/c/B.class: B: class kept as it was: full",
+                "/c/C.class: C.c()V: too large",
+                "/cache/objects.idx: damaged",
+                "/c/D.class: D: class kept as it was: new",
+            ]
+        );
     }
 
     fn write_profile(path: &Path, paths: &[(&[&str], u64, u64)]) {

@@ -431,6 +431,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_build_id_hashes_the_sources_of_every_crate_that_decides_the_output() {
+        // A crate moved or renamed without `build.rs` following would drop
+        // out of the hash silently: a cache filled by older rewriting code
+        // would then be served by newer code.
+        let hashed: Vec<&str> = env!("JP_BUILD_SOURCES").split(' ').collect();
+        assert_eq!(
+            hashed,
+            ["../classfile/src", "../bytecode/src", "../rewrite/src", "src"]
+        );
+    }
+
+    #[test]
     fn digests_are_written_and_read_as_hex() {
         let sha = Sha::of(b"abc");
         assert_eq!(

@@ -12,8 +12,7 @@ use std::time::Duration;
 
 use jp_driver::api::{self, Request};
 use jp_driver::filter::ClassFilter;
-use jp_driver::instrument::{instrument, InstrumentOutcome, InstrumentRequest};
-use jp_driver::scheme::Scheme;
+use jp_driver::instrument::{instrument, InstrumentRequest, Outcome, Scheme, Warning};
 use jp_driver::EngineError;
 use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
@@ -51,8 +50,8 @@ fn class_dir(root: &Path) -> PathBuf {
 }
 
 /// 19 of the 24 java8 classes have code to rewrite.
-const REWRITABLE: usize = 19;
-const CLASSES: usize = 24;
+const REWRITABLE: u64 = 19;
+const CLASSES: u64 = 24;
 
 fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
     Arc::new(ProfileOptions { analysis })
@@ -68,21 +67,30 @@ fn request(inputs: &[&Path], out: &Path, cache: Option<&Path>, scheme: Arc<dyn S
     }
 }
 
-fn run(request: &InstrumentRequest) -> InstrumentOutcome {
+fn run(request: &InstrumentRequest) -> Outcome {
     let outcome = instrument(request).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     outcome
 }
 
 /// (rewritten, reused, unchanged, copied, deleted)
-fn counts(outcome: &InstrumentOutcome) -> (usize, usize, usize, usize, usize) {
+fn counts(outcome: &Outcome) -> (u64, u64, u64, u64, u64) {
     (
-        outcome.classes_rewritten,
-        outcome.classes_reused,
-        outcome.classes_unchanged,
-        outcome.resources_copied,
-        outcome.outputs_deleted,
+        outcome.rewritten,
+        outcome.reused,
+        outcome.unchanged,
+        outcome.copied,
+        outcome.deleted,
     )
+}
+
+/// The damaged cache entries an outcome reports, as (path, message).
+fn cache_problems(outcome: &Outcome) -> Vec<(PathBuf, &str)> {
+    let problems = outcome.warnings.iter().filter_map(|warning| match warning {
+        Warning::Cache { path, message } => Some((PathBuf::from(path), message.as_str())),
+        Warning::Kept { .. } => None,
+    });
+    problems.collect()
 }
 
 /// Every file under `dir` with its bytes, and every directory (as `None`).
@@ -142,7 +150,7 @@ fn a_second_run_rewrites_nothing() {
     let before = tree(&out);
     let second = run(&request);
     assert_eq!(counts(&second), (0, REWRITABLE, CLASSES - REWRITABLE, 1, 0));
-    assert!(second.cache_problems.is_empty(), "{:?}", second.cache_problems);
+    assert!(cache_problems(&second).is_empty(), "{:?}", second.warnings);
     assert!(tree(&out) == before);
     assert_equals_clean_build(&request);
 }
@@ -263,7 +271,7 @@ fn changing_the_filter_rewrites_only_what_it_newly_admits() {
     let all = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
     let mut some = all.clone();
     some.filter.exclude.push("p.Enums".parse().unwrap());
-    let enums = run(&some).classes_unchanged - (CLASSES - REWRITABLE);
+    let enums = run(&some).unchanged - (CLASSES - REWRITABLE);
     assert_eq!(enums, 4, "Enums and its three nested classes");
     assert_equals_clean_build(&some);
     let outcome = run(&all);
@@ -294,14 +302,14 @@ fn a_damaged_manifest_is_reported_and_everything_checked_again() {
     fs::remove_file(out.join("p/Enums.class")).unwrap();
     fs::write(out.join("p/Enums.class"), b"tampered").unwrap();
     let outcome = run(&request);
-    let [problem] = outcome.cache_problems.as_slice() else {
-        panic!("{:?}", outcome.cache_problems)
+    let [(ref path, message)] = cache_problems(&outcome)[..] else {
+        panic!("{:?}", outcome.warnings)
     };
-    assert_eq!(problem.path, manifest);
-    assert!(problem.message.starts_with("damaged manifest"), "{problem}");
+    assert_eq!(*path, manifest);
+    assert!(message.starts_with("damaged manifest"), "{message}");
     assert_eq!(counts(&outcome), (0, REWRITABLE, CLASSES - REWRITABLE, 1, 0));
     assert_equals_clean_build(&request);
-    assert!(run(&request).cache_problems.is_empty());
+    assert!(cache_problems(&run(&request)).is_empty());
 }
 
 #[test]
@@ -329,16 +337,19 @@ fn a_damaged_object_is_detected_and_recomputed() {
         // Without the output in place, the class must come from the object.
         fs::remove_dir_all(&out).unwrap();
         let outcome = run(&request);
-        let [problem] = outcome.cache_problems.as_slice() else {
-            panic!("{:?}", outcome.cache_problems)
+        let [(ref path, _)] = cache_problems(&outcome)[..] else {
+            panic!("{:?}", outcome.warnings)
         };
-        assert_eq!(problem.path, object);
+        assert_eq!(*path, object);
         assert_eq!(counts(&outcome), (1, 0, 0, 0, 0));
         assert_equals_clean_build(&request);
     }
     fs::remove_dir_all(&out).unwrap();
     let outcome = run(&request);
-    assert!(outcome.cache_problems.is_empty(), "the object was written again");
+    assert!(
+        cache_problems(&outcome).is_empty(),
+        "the object was written again"
+    );
     assert_eq!(counts(&outcome), (0, 1, 0, 0, 0));
 }
 
@@ -358,16 +369,16 @@ fn an_output_changed_in_place_is_recomputed_with_its_linked_object() {
     std::io::Write::write_all(&mut file, b"tampered").unwrap();
     drop(file);
     let outcome = run(&request);
-    let [problem] = outcome.cache_problems.as_slice() else {
-        panic!("{:?}", outcome.cache_problems)
+    let [(ref path, message)] = cache_problems(&outcome)[..] else {
+        panic!("{:?}", outcome.warnings)
     };
-    assert!(problem.path.starts_with(cache.join("objects")), "{problem}");
-    assert!(problem.message.starts_with("damaged cache object"), "{problem}");
+    assert!(path.starts_with(cache.join("objects")), "{}", path.display());
+    assert!(message.starts_with("damaged cache object"), "{message}");
     // Enums rewritten again, every other class up to date.
     assert_eq!(counts(&outcome), (1, REWRITABLE - 1, CLASSES - REWRITABLE, 1, 0));
     assert_equals_clean_build(&request);
     let outcome = run(&request);
-    assert!(outcome.cache_problems.is_empty(), "{:?}", outcome.cache_problems);
+    assert!(cache_problems(&outcome).is_empty(), "{:?}", outcome.warnings);
     assert_eq!(counts(&outcome), (0, REWRITABLE, CLASSES - REWRITABLE, 1, 0));
 }
 
@@ -382,7 +393,7 @@ fn concurrent_runs_on_the_same_output_take_turns_and_equal_a_clean_build() {
             .join(if cache.is_some() { "cached" } else { "plain" });
         let request = request(&[&classes], &out, cache.as_deref(), profile(Analysis::Default));
         let barrier = Arc::new(Barrier::new(2));
-        let outcomes: Vec<InstrumentOutcome> = std::thread::scope(|scope| {
+        let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..2)
                 .map(|_| {
                     let (barrier, request) = (barrier.clone(), &request);
@@ -396,7 +407,7 @@ fn concurrent_runs_on_the_same_output_take_turns_and_equal_a_clean_build() {
         });
         if cache.is_some() {
             // One ran first and rewrote; the other found everything done.
-            let mut rewritten: Vec<usize> = outcomes.iter().map(|o| o.classes_rewritten).collect();
+            let mut rewritten: Vec<u64> = outcomes.iter().map(|o| o.rewritten).collect();
             rewritten.sort();
             assert_eq!(rewritten, [0, REWRITABLE]);
         }
@@ -418,7 +429,7 @@ fn a_run_waits_while_another_holds_the_cache_lock() {
         std::thread::sleep(Duration::from_millis(300));
         assert!(!waiting.is_finished(), "the run went on while the lock was held");
         drop(guard);
-        assert_eq!(waiting.join().unwrap().classes_reused, REWRITABLE);
+        assert_eq!(waiting.join().unwrap().reused, REWRITABLE);
     });
 }
 
@@ -489,13 +500,17 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         config_file: Some(config),
     };
     let json = serde_json::to_string(&request).unwrap();
-    let first: api::Outcome = serde_json::from_str(&api::run_json(&json).unwrap()).unwrap();
+    let first: serde_json::Value = serde_json::from_str(&api::run_json(&json).unwrap()).unwrap();
     let error = api::Message {
         path: classes.join("p/Future.class").display().to_string(),
         message: "malformed class file: unsupported class-file version 70.0; JP supports 45–69".to_owned(),
     };
-    assert_eq!(first.errors, std::slice::from_ref(&error));
-    assert!(first.rewritten > 0 && first.reused == 0, "{first:?}");
+    assert_eq!(
+        first["errors"],
+        serde_json::json!([{"path": error.path, "message": error.message}])
+    );
+    let count = |name: &str| first[name].as_u64().unwrap();
+    assert!(count("rewritten") > 0 && count("reused") == 0, "{first}");
     assert!(
         dir.path().join("out/p/Enums.class").is_file(),
         "the others are written"
@@ -503,7 +518,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
     let second = api::run(&request).unwrap();
     assert_eq!(
         (second.rewritten, second.reused, second.unchanged, second.copied),
-        (0, first.rewritten, first.unchanged, first.copied)
+        (0, count("rewritten"), count("unchanged"), count("copied"))
     );
     assert_eq!(second.errors, [error]);
     // The excluded classes (from the file and from the request) are written as they were.
@@ -529,10 +544,10 @@ fn a_changed_jar_is_redone_and_an_unchanged_one_is_not() {
     let b_before = fs::read(out.join("b.jar")).unwrap();
     write_jar(&a, &classes[..9]);
     let second = run(&request);
-    assert_eq!(second.classes_rewritten, 0, "its classes come from the cache");
+    assert_eq!(second.rewritten, 0, "its classes come from the cache");
     assert_eq!(
-        second.classes_reused + second.classes_unchanged,
-        first.classes_rewritten + first.classes_unchanged - 1
+        second.reused + second.unchanged,
+        first.rewritten + first.unchanged - 1
     );
     assert_eq!(fs::read(out.join("b.jar")).unwrap(), b_before);
     assert_equals_clean_build(&request);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jp_driver::api;
-use jp_driver::instrument::{instrument, InstrumentFailure, InstrumentRequest};
+use jp_driver::instrument::{instrument, InstrumentRequest};
 use jp_driver::EngineError;
 use jp_rewrite::profile::ProfileOptions;
 
@@ -66,8 +66,8 @@ fn a_jar_is_written_as_a_jar_with_resources_unchanged() {
     );
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![input], &out)).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
-    assert_eq!((outcome.classes_rewritten, outcome.resources_copied), (1, 1));
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    assert_eq!((outcome.rewritten, outcome.copied), (1, 1));
     let entries = jar_entries(&out.join("app.jar"));
     assert_eq!(
         entries[0],
@@ -90,7 +90,7 @@ fn a_directory_is_mirrored() {
     fs::write(input.join("p/app.properties"), b"k=v").unwrap();
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![input], &out)).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     assert_eq!(fs::read(out.join("p/app.properties")).unwrap(), b"k=v");
     assert!(out.join("p/Enums.class").is_file());
 }
@@ -107,10 +107,16 @@ fn an_entry_that_would_escape_refuses_the_whole_jar() {
         ],
     );
     let out = dir.path().join("out");
-    let outcome = instrument(&request(vec![input], &out)).unwrap();
-    assert!(
-        matches!(outcome.failures.as_slice(), [InstrumentFailure::UnsafeEntryName { location }]
-        if location.entry.as_deref() == Some("../../escape.txt"))
+    let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
+    let [error] = outcome.errors.as_slice() else {
+        panic!("{:?}", outcome.errors)
+    };
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "{}!../../escape.txt: entry name would escape the output directory; refusing the whole input",
+            input.display()
+        )
     );
     assert_eq!(fs::read_dir(&out).unwrap().count(), 0, "nothing written");
     assert!(!dir.path().join("escape.txt").exists());
@@ -130,21 +136,17 @@ fn a_bad_class_file_is_reported_naming_the_file_and_the_others_are_still_written
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("B.class"), b"stale").unwrap();
     let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
-    let [failure] = outcome.failures.as_slice() else {
-        panic!("{:?}", outcome.failures)
+    let [failure] = outcome.errors.as_slice() else {
+        panic!("{:?}", outcome.errors)
     };
-    let message = format!(
-        "{failure}: {}",
-        std::error::Error::source(failure).unwrap().source().unwrap()
-    );
     assert_eq!(
-        message,
+        failure.to_string(),
         format!(
-            "{}: unsupported class-file version 70.0; JP supports 45–69",
+            "{}: malformed class file: unsupported class-file version 70.0; JP supports 45–69",
             input.join("B.class").display()
         )
     );
-    assert_eq!(outcome.classes_rewritten, 1);
+    assert_eq!(outcome.rewritten, 1);
     assert!(out.join("A.class").is_file());
     assert!(!out.join("B.class").exists());
 }
@@ -161,10 +163,10 @@ fn a_bad_class_in_a_jar_refuses_the_whole_jar() {
     );
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
-    let [failure] = outcome.failures.as_slice() else {
-        panic!("{:?}", outcome.failures)
+    let [failure] = outcome.errors.as_slice() else {
+        panic!("{:?}", outcome.errors)
     };
-    assert_eq!(failure.to_string(), format!("{}!B.class", input.display()));
+    assert_eq!(failure.path, format!("{}!B.class", input.display()));
     assert!(!out.join("app.jar").exists());
 }
 
@@ -178,8 +180,8 @@ fn two_inputs_writing_the_same_file_conflict() {
     }
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![a.clone(), b.clone()], &out)).unwrap();
-    let [conflict @ InstrumentFailure::Conflict { .. }] = outcome.failures.as_slice() else {
-        panic!("{:?}", outcome.failures)
+    let [conflict] = outcome.errors.as_slice() else {
+        panic!("{:?}", outcome.errors)
     };
     assert_eq!(
         conflict.to_string(),
@@ -197,7 +199,7 @@ fn two_inputs_writing_the_same_file_conflict() {
         jar(&lib.join("x.jar"), &[("r.txt", b"r")]);
     }
     let outcome = instrument(&request(vec![lib1.join("x.jar"), lib2.join("x.jar")], &out)).unwrap();
-    let message = outcome.failures[0].to_string();
+    let message = outcome.errors[0].to_string();
     assert!(
         message.ends_with(&format!(
             "{} and {}",
@@ -225,7 +227,7 @@ fn a_signed_jar_loses_its_signature_once_its_classes_are_rewritten() {
     );
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![input], &out)).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     let entries = jar_entries(&out.join("signed.jar"));
     let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(names, ["META-INF/MANIFEST.MF", "AllInstructions.class"]);
@@ -400,8 +402,8 @@ fn a_jar_output_keeps_what_is_not_a_rewritten_class_as_it_was() {
     }
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
-    assert_eq!(outcome.classes_rewritten, 1);
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    assert_eq!(outcome.rewritten, 1);
     let output = out.join("app.jar");
     let (before, comment) = jar_heads(&input);
     let (after, output_comment) = jar_heads(&output);
@@ -442,8 +444,8 @@ fn a_future_class_of_a_multi_release_jar_is_kept_with_a_warning_and_the_rest_ins
     jar(&input, &[("AllInstructions.class", &class), (versioned, &future)]);
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![input.clone()], &out)).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
-    assert_eq!((outcome.classes_rewritten, outcome.classes_unchanged), (1, 1));
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    assert_eq!((outcome.rewritten, outcome.unchanged), (1, 1));
     let [warning] = outcome.warnings.as_slice() else {
         panic!("{:?}", outcome.warnings)
     };
@@ -463,7 +465,7 @@ fn a_future_class_of_a_multi_release_jar_is_kept_with_a_warning_and_the_rest_ins
     // Outside `META-INF/versions/`, a class JP cannot read still fails its jar.
     jar(&input, &[("AllInstructions.class", &future)]);
     let outcome = instrument(&request(vec![input], &out)).unwrap();
-    assert_eq!(outcome.failures.len(), 1);
+    assert_eq!(outcome.errors.len(), 1);
 }
 
 #[cfg(unix)]
@@ -483,8 +485,8 @@ fn symbolic_links_in_a_directory_input_are_followed_and_bad_ones_named() {
     symlink(dir.path().join("notes.txt"), classes.join("a/notes.txt")).unwrap();
     let out = dir.path().join("out");
     let outcome = instrument(&request(vec![classes.clone()], &out)).unwrap();
-    assert!(outcome.failures.is_empty(), "{:?}", outcome.failures);
-    assert_eq!((outcome.classes_rewritten, outcome.resources_copied), (2, 1));
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    assert_eq!((outcome.rewritten, outcome.copied), (2, 1));
     assert!(out.join("b/Linked.class").is_file() && !out.join("b").is_symlink());
     assert_eq!(fs::read(out.join("a/notes.txt")).unwrap(), b"n");
 
@@ -493,7 +495,7 @@ fn symbolic_links_in_a_directory_input_are_followed_and_bad_ones_named() {
     let dangling = classes.join("gone.class");
     symlink("nowhere.class", &dangling).unwrap();
     let outcome = instrument(&request(vec![classes.clone()], &out)).unwrap();
-    let messages: Vec<String> = outcome.failures.iter().map(ToString::to_string).collect();
+    let messages: Vec<String> = outcome.errors.iter().map(ToString::to_string).collect();
     assert_eq!(
         messages,
         [
@@ -508,5 +510,5 @@ fn symbolic_links_in_a_directory_input_are_followed_and_bad_ones_named() {
             ),
         ]
     );
-    assert_eq!(outcome.classes_rewritten, 2, "the other files are still written");
+    assert_eq!(outcome.rewritten, 2, "the other files are still written");
 }

@@ -3,7 +3,7 @@
 //! prints the same warning and summary lines. The stress suite and the
 //! benchmarks run it; it is never shipped.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -55,29 +55,11 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
         filter: Default::default(),
         cache: args.cache.clone(),
     })?;
-    let mut stdout = io::stdout().lock();
-    if !args.quiet {
-        for located in &outcome.warnings {
-            writeln!(stdout, "warning: {}: {}", located.location, located.warning)?;
-        }
-        for problem in &outcome.cache_problems {
-            writeln!(stdout, "warning: {problem}")?;
-        }
-    }
-    for failure in &outcome.failures {
-        eprintln!("jp-stress: {}", chain(failure));
-    }
-    writeln!(
-        stdout,
-        "instrument: {} classes rewritten, {} reused, {} unchanged, {} other files copied, {} deleted, \
-         {} warnings, {} inputs failed",
-        outcome.classes_rewritten,
-        outcome.classes_reused,
-        outcome.classes_unchanged,
-        outcome.resources_copied,
-        outcome.outputs_deleted,
-        outcome.warnings.len() + outcome.cache_problems.len(),
-        outcome.failures.len()
+    outcome.write_text(
+        "jp-stress",
+        args.quiet,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
     )?;
-    Ok(outcome.failures.is_empty())
+    Ok(outcome.errors.is_empty())
 }

@@ -58,7 +58,7 @@ class ContractTest {
         assertEquals(42, result.engineMillis());
         assertEquals("/p/lib/app.jar!com/acme/Big.class: class kept as it was: the constant pool is"
                 + " full", result.skipped().get(0).toString());
-        assertEquals("/p/classes/com/acme/Main.class: method run()V kept as it was: too large",
+        assertEquals("/p/classes/com/acme/Main.class: com/acme/Main.run()V: too large",
                 result.warnings().get(0).toString());
         assertEquals("/p/classes/com/acme/Broken.class", result.errors().get(0).path());
         assertEquals("malformed class file: truncated", result.errors().get(0).message());
