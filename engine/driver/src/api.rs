@@ -4,41 +4,15 @@
 //! ([`run`]); another merges profiles into one report file ([`report`]).
 //! The regression gate's requests (baseline, check) are in [`crate::gate`].
 //!
-//! ```text
-//! request  {"inputs": ["/abs/dir-or-jar", ...], "output": "/abs/out", "cacheDir": "/abs/cache"|null,
-//!           "bba": "default"|"precise"|null, "include": ["pattern", ...], "exclude": [...],
-//!           "configFile": "/abs/jp.toml"|null}
-//! outcome  {"rewritten": n, "reused": n, "copied": n, "unchanged": n, "deleted": n,
-//!           "skipped": [{"path": "...", "reason": "..."}],
-//!           "warnings": [{"path": "...", "message": "..."}],
-//!           "errors": [{"path": "...", "message": "..."}], "engineMillis": n}
-//! ```
-//! `cacheDir`, `bba`, `include`, `exclude` and `configFile` may be left out.
-//! Settings given in the request win over the configuration file's (`bba`)
-//! or add to them (the patterns), as the command line's do. Every path must
-//! be absolute: the engine runs in a build daemon, whose working directory
-//! is not the build's. Unknown fields are an error.
-//!
-//! In the outcome, a class is counted once: `rewritten` (by this run),
-//! `reused` (its rewritten output came from the cache or was in place
-//! already) or `unchanged` (written as it was: excluded, nothing to
-//! rewrite, or kept whole). `copied` counts the other files, `deleted` the
-//! outputs removed because their input is gone. `skipped` lists classes
-//! kept whole with the reason; `warnings` the methods kept as they were
-//! (and damaged cache entries that were recomputed); `errors` the input
-//! files that produced no output, each with the whole chain of causes.
-//!
-//! A report request ([`ReportRequest`]) names the profiles, the format and
-//! the report file; it either writes the whole report, atomically, or fails
-//! naming every profile that cannot be read (`jp report` does the same):
-//!
-//! ```text
-//! report   {"profiles": ["/abs/a.jpprof", ...], "format": "html"|"text"|"folded"|"speedscope",
-//!           "metric": "calls"|"bytecodes", "threshold": percent, "maxDepth": n|null,
-//!           "out": "/abs/report.html"}
-//! ```
-//! `metric` (default `bytecodes`), `threshold` (default 0) and `maxDepth`
-//! (default none) may be left out.
+//! Every field of each request and outcome, its type and whether it may be
+//! left out, is written down once, in docs/engine-json.md, and pinned by the
+//! sample files that `tests/contract.rs` checks here and the facade's
+//! `ContractTest` checks in Java. Settings given in the request win over the
+//! configuration file's (`bba`) or add to them (the patterns), as the command
+//! line's do, through the one path both take ([`crate::config::effective`]).
+//! Every path must be absolute: the engine runs in a build daemon, whose
+//! working directory is not the build's. A report either writes the whole
+//! file, atomically, or fails naming every profile that cannot be read.
 //!
 //! ```no_run
 //! let outcome = jp_driver::api::run_json(

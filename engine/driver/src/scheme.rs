@@ -6,7 +6,7 @@
 use std::fmt;
 
 use jp_rewrite::profile::{profile_class, ProfileOptions};
-use jp_rewrite::{InstrumentError, Rewritten};
+use jp_rewrite::{RewriteError, Rewritten};
 
 /// A rewrite of one class, with its options.
 pub trait Scheme: fmt::Debug + Send + Sync {
@@ -15,7 +15,7 @@ pub trait Scheme: fmt::Debug + Send + Sync {
     /// # Errors
     /// When the class cannot be read at all; what cannot be rewritten is
     /// kept as it was, with a warning.
-    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, InstrumentError>;
+    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, RewriteError>;
 
     /// Names the scheme and its options in the cache key of every class it
     /// rewrites ([`crate::cache`]): two schemes may share an identifier only
@@ -24,7 +24,7 @@ pub trait Scheme: fmt::Debug + Send + Sync {
 }
 
 impl Scheme for ProfileOptions {
-    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, InstrumentError> {
+    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, RewriteError> {
         profile_class(bytes, *self)
     }
 

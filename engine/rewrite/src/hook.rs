@@ -15,7 +15,7 @@ use jp_bytecode::{BytecodeError, Insn, MethodBody, Pc, Slot};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{mutf8, tag, ClassFile, ClassWriter, Member};
 
-use crate::{with_code, InstrumentError};
+use crate::{with_code, RewriteError};
 
 /// `<init>`, the name of every constructor (JVMS §2.9.1).
 const CONSTRUCTOR: &[u8] = b"<init>";
@@ -45,7 +45,7 @@ impl StaticHook {
 pub enum HookError {
     /// The class file does not parse, or cannot be written.
     #[error(transparent)]
-    Class(#[from] InstrumentError),
+    Class(#[from] RewriteError),
     /// The class has no constructor with code (an interface).
     #[error("{class} has no constructor to hook")]
     NoConstructor {
@@ -71,7 +71,7 @@ pub enum HookError {
 /// A malformed class, a class without constructors, or constructor code
 /// that cannot be rewritten (for example, code past 65535 bytes).
 pub fn hook_constructors(bytes: &[u8], hook: &StaticHook) -> Result<Vec<u8>, HookError> {
-    let class = ClassFile::parse(bytes).map_err(InstrumentError::from)?;
+    let class = ClassFile::parse(bytes).map_err(RewriteError::from)?;
     let class_name = class.this_class_name();
     let mut writer = ClassWriter::new(&class);
     let mut hooked = 0;
@@ -101,7 +101,7 @@ pub fn hook_constructors(bytes: &[u8], hook: &StaticHook) -> Result<Vec<u8>, Hoo
     }
     writer
         .to_bytes()
-        .map_err(|e| HookError::Class(InstrumentError::from(e)))
+        .map_err(|e| HookError::Class(RewriteError::from(e)))
 }
 
 /// The `Code` info of one constructor with the hook's call before each `return`.

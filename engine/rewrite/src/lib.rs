@@ -22,7 +22,7 @@ use jp_classfile::{AttributeOut, ClassFileError, Member, MemberOut};
 
 /// Why a class could not be read at all.
 #[derive(Debug, thiserror::Error)]
-pub enum InstrumentError {
+pub enum RewriteError {
     /// The class file does not parse.
     #[error("malformed class file")]
     ClassFile(#[from] ClassFileError),

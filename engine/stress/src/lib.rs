@@ -20,14 +20,14 @@
 mod stress;
 
 use jp_driver::scheme::Scheme;
-use jp_rewrite::{InstrumentError, Rewritten};
+use jp_rewrite::{RewriteError, Rewritten};
 // The scheme's module reaches it as `crate::with_code_and_descriptor`.
 use jp_rewrite::with_code_and_descriptor;
 
 pub use stress::{stress_class, StressOptions};
 
 impl Scheme for StressOptions {
-    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, InstrumentError> {
+    fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, RewriteError> {
         stress_class(bytes, *self)
     }
 

@@ -35,7 +35,7 @@ use jp_classfile::{
 
 use jp_rewrite::blocks::{blocks, loop_headers, Analysis};
 use jp_rewrite::injected;
-use jp_rewrite::{InstrumentError, Rewritten, Warning, WarningReason};
+use jp_rewrite::{RewriteError, Rewritten, Warning, WarningReason};
 
 /// Options of the stress scheme.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct StressOptions {
 /// # Errors
 /// Only when the class does not parse; anything that cannot be rewritten
 /// is kept as it was, with a warning.
-pub fn stress_class(bytes: &[u8], options: StressOptions) -> Result<Rewritten, InstrumentError> {
+pub fn stress_class(bytes: &[u8], options: StressOptions) -> Result<Rewritten, RewriteError> {
     let class = ClassFile::parse(bytes)?;
     if class.access_flags & ACC_MODULE != 0
         || class.methods.iter().all(|m| m.attribute(names::CODE).is_none())

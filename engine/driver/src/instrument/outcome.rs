@@ -12,7 +12,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use jp_rewrite::InstrumentError;
+use jp_rewrite::RewriteError;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
@@ -220,7 +220,7 @@ pub(crate) enum InstrumentFailure {
         location: Location,
         /// Why.
         #[source]
-        source: InstrumentError,
+        source: RewriteError,
     },
     /// An archive entry's name would escape the output directory.
     #[error("{location}: entry name would escape the output directory; refusing the whole input")]

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use jp_classfile::ClassFileError;
-use jp_rewrite::{InstrumentError, Rewritten};
+use jp_rewrite::{RewriteError, Rewritten};
 
 use super::{Counts, Run};
 use crate::cache::{object_key, CacheProblem, KeptWarning, Sha};
@@ -54,7 +54,7 @@ impl Run<'_> {
         bytes: &[u8],
         sha: Option<Sha>,
         problems: &mut Vec<CacheProblem>,
-    ) -> Result<Transformed, InstrumentError> {
+    ) -> Result<Transformed, RewriteError> {
         let as_is = |kind| Transformed {
             bytes: None,
             kind,
@@ -95,7 +95,7 @@ impl Run<'_> {
             }
         }
         let Rewritten { bytes, warnings } = match self.request.scheme.rewrite_class(bytes) {
-            Err(InstrumentError::ClassFile(error)) if is_for_a_future_jvm(name, &error) => {
+            Err(RewriteError::ClassFile(error)) if is_for_a_future_jvm(name, &error) => {
                 // Not stored: the same bytes elsewhere are an error.
                 let class = name.strip_suffix(".class").unwrap_or(name);
                 let class = class.split('/').skip(3).collect::<Vec<_>>().join("/");

@@ -3,20 +3,25 @@
 //! exact invocation and bytecode counts, and nothing about dispatch
 //! changes (no descriptor changes, no added methods, call sites untouched).
 //!
-//! For each method with code it inserts, with `rc` and `ic` two new locals:
+//! For each method with code it inserts, with `rc`, `ic` and `n` three new
+//! locals (`n` the bytecodes counted and not yet added to the context):
 //! ```text
-//! entry:         rc = RC.current(); ic = rc.enter(MIDS[k])    // or enterLeaf / enterRoot
-//! block start:   ic.count(<instructions in the block>)
-//! handler start: rc.restore(ic)                                // top = ic, whoever threw
-//! loop header:   rc.poll(ic)                                   // the agent's activation check
-//! return:        rc.exit(ic)                                   // top = ic.parent
-//! catch-all:     rc.exit(ic); athrow                           // appended, last in the table
+//! entry:         rc = RC.current(); ic = rc.enter(MIDS[k]); n = 0   // or enterRoot
+//! block start:   n += <instructions in the block>                   // iinc
+//! handler start: rc.restore(ic)                                      // top = ic, whoever threw
+//! loop header:   rc.poll(ic, n); n = 0                               // adds n; the agent's activation check
+//! return:        rc.exit(ic, n); n = 0                               // adds n; top = ic.parent
+//! catch-all:     rc.exit(ic, n); n = 0; athrow                       // appended, last in the table
 //! ```
 //! A leaf method (no calls, no loops, nothing whose resolution could run a
-//! class loader or a bootstrap method) only enters its context and counts
-//! its blocks: it never becomes the current context, so it needs no exit
-//! code and no handler. A static initializer is a top-level context: it saves `rc.top` in a
-//! third local and restores it on every exit. Constructors get a second
+//! class loader or a bootstrap method) only enters its context
+//! (`rc.enterLeaf`) and adds each block's size with `ic.count(size)` at the
+//! block's start: it never becomes the current context, so it needs no exit
+//! code and no handler, and no local count to flush.
+//! A static initializer is a top-level context (`rc.enterRoot`): it saves
+//! `rc.top` in a fourth local, and every exit adds `n` with `ic.count(n)`
+//! and restores the saved top. Constructors add `n` before their
+//! `super(...)`/`this(...)` call, which no handler can cover, and get a second
 //! catch-all for the code before `super(...)`/`this(...)`, whose frame keeps
 //! `uninitializedThis` as the verifier requires (see `method::uninitialized_this`).
 //!
@@ -32,7 +37,7 @@ use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, Member};
 
 use crate::blocks::Analysis;
 use crate::injected;
-use crate::{InstrumentError, Rewritten, Warning, WarningReason};
+use crate::{RewriteError, Rewritten, Warning, WarningReason};
 use ids::MethodIds;
 use method::{rewrite_method, Refs, Site};
 
@@ -51,10 +56,10 @@ pub struct ProfileOptions {
 /// When the class does not parse, or was instrumented by JP already.
 /// Anything else that cannot be rewritten is kept as it was, with a
 /// warning.
-pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten, InstrumentError> {
+pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten, RewriteError> {
     let class = ClassFile::parse(bytes)?;
     if class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some() {
-        return Err(InstrumentError::AlreadyInstrumented);
+        return Err(RewriteError::AlreadyInstrumented);
     }
     let profiled: Vec<usize> = class
         .methods
@@ -269,7 +274,7 @@ mod tests {
         let once = profile(&testdata("java17/Records.class"));
         assert!(matches!(
             profile_class(&once, ProfileOptions::default()),
-            Err(InstrumentError::AlreadyInstrumented)
+            Err(RewriteError::AlreadyInstrumented)
         ));
     }
 
