@@ -2,7 +2,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Shapes that matter once `--stress-pad` pushes branches past 32 KB, so that they are widened
+ * Shapes that matter once `jp-stress --pad` pushes branches past 32 KB, so that they are widened
  * (goto_w, and an inverted conditional over a goto_w whose fall-through needs a new frame):
  * conditionals whose fall-through is a loop header with a frame of its own (a merge point whose
  * locals are less precise than what the code before it stores), loops that start at pc 0,
