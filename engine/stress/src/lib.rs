@@ -21,6 +21,7 @@ mod stress;
 
 use jp_driver::scheme::Scheme;
 use jp_rewrite::{RewriteError, Rewritten};
+use sha2::{Digest, Sha256};
 // The scheme's module reaches it as `crate::with_code_and_descriptor`.
 use jp_rewrite::with_code_and_descriptor;
 
@@ -31,10 +32,14 @@ impl Scheme for StressOptions {
         stress_class(bytes, *self)
     }
 
-    /// `Stress(StressOptions { pad: 300 })`: the text the cache key held
-    /// when the driver knew this scheme.
+    /// `Stress(StressOptions { pad: 300 }) <hash>`, the hash of this
+    /// scheme's source: the driver's build id covers only what ships, so
+    /// without it a `jp-stress --cache` would serve classes that an older
+    /// stress scheme wrote.
     fn identifier(&self) -> String {
-        format!("Stress({self:?})")
+        let source = Sha256::digest(include_str!("stress.rs"));
+        let hex: String = source.iter().map(|byte| format!("{byte:02x}")).collect();
+        format!("Stress({self:?}) {hex}")
     }
 }
 
@@ -52,10 +57,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_identifier_names_the_scheme_and_its_padding() {
-        assert_eq!(
-            StressOptions { pad: 300 }.identifier(),
-            "Stress(StressOptions { pad: 300 })"
-        );
+    fn the_identifier_names_the_scheme_its_padding_and_its_source() {
+        let identifier = StressOptions { pad: 300 }.identifier();
+        let (scheme, source) = identifier.split_once(' ').unwrap();
+        assert_eq!(scheme, "Stress(StressOptions");
+        let (padding, hash) = source.rsplit_once(' ').unwrap();
+        assert_eq!(padding, "{ pad: 300 })");
+        assert_eq!(hash.len(), 64);
+        assert_ne!(identifier, StressOptions { pad: 301 }.identifier());
     }
 }
