@@ -68,3 +68,14 @@ class Stopwatch:
 def run_passing(args, cwd=None):
     """Runs ARGS with its output passing through; returns the exit status."""
     return subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL, check=False).returncode
+
+
+def stdout_of(args, stderr=None, timeout=None):
+    """ARGS' stdout as text, and its exit status (124 after TIMEOUT seconds); its stderr goes to the
+    open file STDERR, or passes through."""
+    try:
+        done = subprocess.run(args, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as expired:
+        return (expired.stdout or b"").decode(errors="surrogateescape"), 124
+    return done.stdout.decode(errors="surrogateescape"), done.returncode
