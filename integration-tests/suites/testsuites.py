@@ -28,6 +28,7 @@ import pathlib
 import shutil
 import sys
 import tempfile
+import xml.etree.ElementTree as ElementTree
 import zipfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
@@ -108,7 +109,7 @@ class TestSuites:
         commands.run_logged(args, f"{out}.log", cwd=cwd, timeout=900)
         try:
             results = surefire.results(f"{out}.reports")
-        except Exception as error:  # an unreadable report: no results, the reason in the log
+        except (ElementTree.ParseError, OSError) as error:  # no results, the reason in the log
             results = []
             with open(f"{out}.log", "a") as log:
                 print(f"{PROGRAM}: {error}", file=log)
