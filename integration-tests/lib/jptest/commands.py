@@ -3,38 +3,57 @@ import subprocess
 import time
 
 
-def run_logged(args, log, cwd=None, timeout=None, env=None, append=False):
-    """Runs ARGS with stdout and stderr into the file LOG; returns the exit status.
+# How long a command that outlived its time limit gets, after SIGTERM, before SIGKILL.
+GRACE_SECONDS = 60
 
-    A command that outlives TIMEOUT seconds is killed and returns 124, as timeout(1) does.
-    """
+
+def run(args, stdout=None, stderr=None, cwd=None, timeout=None):
+    """Runs ARGS with stdin closed; returns its exit status and, with stdout=subprocess.PIPE, its
+    output (else None). After TIMEOUT seconds it gets SIGTERM, as from timeout(1), so that a JVM's
+    shutdown hooks still run (a profile is still written), and the status is 124."""
+    with subprocess.Popen(args, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL, cwd=cwd) as process:
+        try:
+            out, _ = process.communicate(timeout=timeout)
+            return process.returncode, out
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                out, _ = process.communicate(timeout=GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, _ = process.communicate()
+            return 124, out
+
+
+def run_logged(args, log, cwd=None, timeout=None, append=False):
+    """Runs ARGS with stdout and stderr into the file LOG; returns the exit status (see run)."""
     with open(log, "ab" if append else "wb") as out:
-        try:
-            return subprocess.run(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                  cwd=cwd, timeout=timeout, env=env, check=False).returncode
-        except subprocess.TimeoutExpired:
-            return 124
+        return run(args, out, subprocess.STDOUT, cwd, timeout)[0]
 
 
-def run_split(args, stdout, stderr, cwd=None, timeout=None):
+def run_split(args, stdout, stderr, timeout=None):
     """Runs ARGS with stdout into the file STDOUT and stderr into STDERR; returns the exit status
-    (124 after TIMEOUT seconds)."""
+    (see run)."""
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
-        try:
-            return subprocess.run(args, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=cwd,
-                                  timeout=timeout, check=False).returncode
-        except subprocess.TimeoutExpired:
-            return 124
+        return run(args, out, err, timeout=timeout)[0]
 
 
-def output(args, cwd=None, timeout=None):
-    """ARGS' stdout and stderr together, and its exit status (124 after TIMEOUT seconds)."""
-    try:
-        done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, cwd=cwd, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired as expired:
-        return (expired.output or b"").decode(errors="replace"), 124
-    return done.stdout.decode(errors="replace"), done.returncode
+def output(args, timeout=None):
+    """ARGS' stdout and stderr together, as text, and its exit status (see run)."""
+    status, out = run(args, subprocess.PIPE, subprocess.STDOUT, timeout=timeout)
+    return (out or b"").decode(errors="replace"), status
+
+
+def stdout_of(args, stderr=None, timeout=None):
+    """ARGS' stdout as text, and its exit status (see run); its stderr goes to the open file
+    STDERR, or passes through."""
+    status, out = run(args, subprocess.PIPE, stderr, timeout=timeout)
+    return (out or b"").decode(errors="surrogateescape"), status
+
+
+def run_passing(args, cwd=None):
+    """Runs ARGS with its output passing through; returns the exit status."""
+    return run(args, cwd=cwd)[0]
 
 
 def read_text(path):
@@ -63,19 +82,3 @@ class Stopwatch:
 
     def whole_seconds(self):
         return int(time.monotonic() - self.start)
-
-
-def run_passing(args, cwd=None):
-    """Runs ARGS with its output passing through; returns the exit status."""
-    return subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL, check=False).returncode
-
-
-def stdout_of(args, stderr=None, timeout=None):
-    """ARGS' stdout as text, and its exit status (124 after TIMEOUT seconds); its stderr goes to the
-    open file STDERR, or passes through."""
-    try:
-        done = subprocess.run(args, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL,
-                              timeout=timeout, check=False)
-    except subprocess.TimeoutExpired as expired:
-        return (expired.stdout or b"").decode(errors="surrogateescape"), 124
-    return done.stdout.decode(errors="surrogateescape"), done.returncode

@@ -38,6 +38,7 @@ class JdksTest(unittest.TestCase):
         without = fake_jdk(self.base / "a", "17.0.1")
         eleven = fake_jdk(self.base / "b", "11.0.2", jmods=True)
         good = fake_jdk(self.base / "c", "17.0.3", jmods=True)
+
         def has_jmods(home):
             return (home / "jmods" / "java.base.jmod").is_file()
         self.assertEqual(jdks.find_jdk(17, ["", str(without), str(eleven), str(good)], has_jmods), good)
