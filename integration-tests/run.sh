@@ -4,19 +4,21 @@
 #   fmt         cargo fmt --all -- --check
 #   clippy      cargo clippy --workspace --all-targets -- -D warnings
 #   cargo-test  cargo test --workspace
+#   jptest      the unit tests of the suites' Python helpers (integration-tests/lib/jptest)
 #   maven       mvn -q -B verify (the root reactor)
 #   roundtrip   integration-tests/roundtrip.sh
-#   <name>      integration-tests/suites/<name>.sh, every one there, in name order
+#   <name>      integration-tests/suites/<name>.sh (run by bash) or <name>.py (run by python3),
+#               every one there, in name order
 # A failing suite does not stop the others. The last line is `N passed, N failed` (suites), and the
 # exit status is 1 when any suite failed.
 #
 # Arguments, if any, are suite names: only those run (`bash integration-tests/run.sh fmt clippy`).
 #
 # First it installs what the selected suites need and is missing (scripts/lib/ensure-tools.sh): a
-# JDK 17 with jmods, Maven, gcc and git for all; rustfmt and clippy for fmt and clippy, Gradle for
-# gradle, Chromium and Node/npm for reports, and for cross the cross-build tools (rustup targets,
-# cargo-zigbuild and Zig from PyPI), qemu-user with Debian's arm64 C library, and Wine. A Rust
-# toolchain (rustup) must be there already.
+# JDK 17 with jmods, Maven, gcc, git and Python 3 for all; rustfmt and clippy for fmt and clippy,
+# Gradle for gradle, Chromium and Node/npm for reports, and for cross the cross-build tools (rustup
+# targets, cargo-zigbuild and Zig from PyPI), qemu-user with Debian's arm64 C library, and Wine. A
+# Rust toolchain (rustup) must be there already.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,22 +29,27 @@ if [[ -z ${LC_ALL:-} && -z ${LC_CTYPE:-} && -z ${LANG:-} ]]; then
     export LANG=C.UTF-8
 fi
 
-names=(fmt clippy cargo-test maven roundtrip)
+names=(fmt clippy cargo-test jptest maven roundtrip)
 commands=(
     "cargo fmt --all -- --check"
     "cargo clippy --workspace --all-targets -- -D warnings"
     "cargo test --workspace"
+    "python3 -m unittest discover -s integration-tests/lib/tests -t integration-tests/lib"
     # Debian's Maven 3.8 prints bare colour resets even in batch mode; they would glue the next
     # line onto the previous one, so they are dropped.
     "mvn -q -B verify 2>&1 | sed 's/\\x1b\\[0m//g'"
     "bash integration-tests/roundtrip.sh"
 )
 shopt -s nullglob
-for suite in integration-tests/suites/*.sh; do
+suites=(integration-tests/suites/*.sh integration-tests/suites/*.py)
+while IFS= read -r suite; do
     name=${suite##*/}
-    names+=("${name%.sh}")
-    commands+=("bash $suite")
-done
+    names+=("${name%.*}")
+    case $suite in
+        *.sh) commands+=("bash $suite") ;;
+        *.py) commands+=("python3 $suite") ;;
+    esac
+done < <(printf '%s\n' "${suites[@]}" | LC_ALL=C sort)
 
 selected() {
     local want
@@ -62,7 +69,7 @@ done
 
 # shellcheck source=../scripts/lib/ensure-tools.sh
 source "$root/scripts/lib/ensure-tools.sh"
-tools=(jdk maven cc git cargo)
+tools=(jdk maven cc git python3 cargo)
 for name in "${names[@]}"; do
     selected "$name" "$@" || continue
     case $name in

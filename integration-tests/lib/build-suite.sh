@@ -47,6 +47,10 @@ per_test_totals() {
              END { for (t in s) print t " = " s[t] }' | LC_ALL=C sort
 }
 
+# surefire COMMAND DIR: reads the JUnit XML reports in DIR (integration-tests/lib/jptest/surefire.py
+# lists the commands: results, ids, counts).
+surefire() { PYTHONPATH=$root/integration-tests/lib python3 -m jptest.surefire "$@"; }
+
 # check_per_test WHERE FOLDED-CALLS REPORTS: every test in Surefire's XML reports under REPORTS has
 # its own top-level context in FOLDED-CALLS (`jp report --format folded --metric calls`), run once,
 # and no method runs outside a test but static initializers. Surefire names a test `method` (JUnit
@@ -54,8 +58,7 @@ per_test_totals() {
 # `[test] class#method(Types) > [n] <the rest of its display name>`.
 check_per_test() {
     local where=$1 folded=$2 reports=$3 tests missing outside
-    tests=$(cat "$reports"/TEST-*.xml | grep -o '<testcase name="[^"]*" classname="[^"]*"' |
-        sed 's/<testcase name="\([^"]*\)" classname="\([^"]*\)"/\2#\1/' | LC_ALL=C sort -u)
+    tests=$(surefire ids "$reports")
     missing=$(while read -r test; do
         if [[ $test =~ ^(.*\))\[([0-9]+)\]$ ]]; then
             grep -qE "^$(sed 's/[][().*^$+?{}|\\]/\\&/g' <<<"[test] ${BASH_REMATCH[1]} > [${BASH_REMATCH[2]}] ")[^;]* 1$" "$folded"

@@ -83,49 +83,6 @@ if ((${#programs[@]} == 0)); then
     [[ -n $java25 ]] && for f in "$programs_dir"/java25/*.java; do f=${f##*/}; programs+=("${f%.java}"); done
 fi
 
-# nonzero <folded>: the lines whose value is not 0, sorted bytewise
-nonzero() { awk '$NF != 0' "$1" | LC_ALL=C sort; }
-
-# jvm_names <folded>: JP's folded lines with each frame's Java signature written back as the JVMS
-# descriptor the oracle prints (`m(java.lang.String[],int):void` as `m([Ljava/lang/String;I)V`)
-jvm_names() {
-    awk 'function descriptor(type,   dims) {
-            dims = ""
-            while (type ~ /\[\]$/) { dims = dims "["; type = substr(type, 1, length(type) - 2) }
-            if (type in primitive) return dims primitive[type]
-            gsub(/\./, "/", type)
-            return dims "L" type ";"
-        }
-        BEGIN {
-            split("void V boolean Z byte B char C short S int I long J float F double D", kv, " ")
-            for (i = 1; i < 18; i += 2) primitive[kv[i]] = kv[i + 1]
-        }
-        {
-            value = $NF; stack = $0; sub(/ [0-9]+$/, "", stack)
-            n = split(stack, frames, ";"); out = ""
-            for (i = 1; i <= n; i++) {
-                frame = frames[i]
-                if (match(frame, /\([^()]*\):[^():]*$/)) {
-                    split(substr(frame, RSTART + 1), signature, "\\):")
-                    method = substr(frame, 1, RSTART - 1) "("
-                    count = split(signature[1], parameters, ",")
-                    for (j = 1; j <= count; j++) method = method descriptor(parameters[j])
-                    frame = method ")" descriptor(signature[2])
-                }
-                out = out (i > 1 ? ";" : "") frame
-            }
-            print out " " value
-        }' "$1"
-}
-
-# per_context_at_least <jp.folded> <oracle.folded>: prints the contexts where JP's value is lower
-# than the oracle's, or missing
-lower_than_oracle() {
-    awk 'function key() { v = $NF; $NF = ""; sub(/ $/, ""); return $0 }
-        NR == FNR { k = key(); jp[k] = v; next }
-        { k = key(); if (!(k in jp) || jp[k] + 0 < v + 0) print k " jp=" (k in jp ? jp[k] : "missing") " oracle=" v }' "$1" "$2"
-}
-
 for p in "${programs[@]}"; do
     problems=()
     status=0
@@ -150,9 +107,10 @@ for p in "${programs[@]}"; do
                 problems+=("$bba: jp report failed: $(head -n 1 "$out.report.log")")
                 continue 2
             fi
-            jvm_names "$out.$metric.folded" >"$out.$metric.jvm" && mv "$out.$metric.jvm" "$out.$metric.folded"
-            nonzero "$out.$metric.folded" >"$out.$metric.sorted"
-            nonzero "$work/oracle/$p.$metric.folded" >"$work/oracle/$p.$metric.sorted"
+            # JP's signatures as the oracle's JVMS descriptors; contexts of 0 left out on both sides
+            folded jvm-names "$out.$metric.folded" >"$out.$metric.jvm" && mv "$out.$metric.jvm" "$out.$metric.folded"
+            folded nonzero "$out.$metric.folded" >"$out.$metric.sorted"
+            folded nonzero "$work/oracle/$p.$metric.folded" >"$work/oracle/$p.$metric.sorted"
             exact=1
             [[ $bba == default && $metric == bytecodes ]] && grep -qE '\b(throw|catch)\b' "$program_source" && exact=0
             if ((exact)); then
@@ -161,7 +119,7 @@ for p in "${programs[@]}"; do
                     diff "$work/oracle/$p.$metric.sorted" "$out.$metric.sorted" | head -n 8 | sed 's/^/    /'
                 fi
             else
-                lower=$(lower_than_oracle "$out.$metric.sorted" "$work/oracle/$p.$metric.sorted")
+                lower=$(folded lower-than "$out.$metric.sorted" "$work/oracle/$p.$metric.sorted")
                 if [[ -n $lower ]]; then
                     problems+=("$bba: $metric lower than the oracle's")
                     head -n 5 <<<"$lower" | sed 's/^/    /'

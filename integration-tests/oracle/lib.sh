@@ -1,5 +1,6 @@
 # Shared by selfcheck.sh and compare-jp.sh: the JDK, PASS/FAIL lines, reading folded profiles and the
-# paper examples' numbers. Sourced, after setting `suite` (the name on the last line of the output).
+# paper examples' numbers. Sourced, after setting `suite` (the name on the last line of the output)
+# and `root` (the repository).
 
 jdk=${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
 javac=$jdk/bin/javac
@@ -33,11 +34,12 @@ all_programs() {
     done
 }
 
+# folded COMMAND FILE...: reads folded profiles (integration-tests/lib/jptest/folded.py lists the
+# commands: jvm-names, nonzero, lower-than, value)
+folded() { PYTHONPATH=$root/integration-tests/lib python3 -m jptest.folded "$@"; }
+
 # value <file> <context>: the value on the line of exactly that context, or "missing"
-value() {
-    awk -v ctx="$2" '{ v = $NF; $NF = ""; sub(/ $/, ""); if ($0 == ctx) { print v; found = 1 } }
-        END { if (!found) print "missing" }' "$1"
-}
+value() { folded value "$1" "$2"; }
 
 check_value() { # <label> <file> <context> <expected>
     local got

@@ -100,12 +100,6 @@ mvn_run() {
 }
 # The line jp:instrument logs: `jp: target/classes -> target/jp/classes: N rewritten, N reused, ...`.
 instrumented() { grep -m1 -E '\] jp: target/classes -> ' "$work/$1.log" | sed 's/.*\] jp: //'; }
-# Tests run and tests failed or broken, from Surefire's XML reports under $1.
-test_counts() {
-    cat "$1"/TEST-*.xml 2>/dev/null | grep -o '<testsuite [^>]*' |
-        awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "\""); if (kv[1] == "tests=") t += kv[2];
-               if (kv[1] == "failures=" || kv[1] == "errors=") b += kv[2] } } END { print t + 0, b + 0 }'
-}
 
 # A copy of a project with this JP's version, and without jp:report where the engine has none.
 copy_project() { # FROM TO
@@ -155,7 +149,7 @@ for v in "${site_versions[@]}"; do
 done
 online=0
 
-read -r tests bad < <(test_counts "$demo/target/surefire-reports")
+read -r tests bad < <(surefire counts "$demo/target/surefire-reports")
 if [[ ${tests:-0} -gt 0 && ${bad:-1} -eq 0 ]] && grep -q 'jp: target/classes -> target/jp/classes: ' "$work/demo.log"; then
     pass "demo: $tests tests passed on instrumented classes ($(instrumented demo))"
 else
@@ -352,7 +346,7 @@ fi
 rm -rf "$demo"/target/jp/profiles/run-*
 if mvn_run skip "$demo" verify -Djp.skip && grep -q 'jp: skipped (jp.skip is set)' "$work/skip.log" &&
     ! grep -q 'jp: target/classes -> ' "$work/skip.log" && ! compgen -G "$demo/target/jp/profiles/run-*/*.jpprof" >/dev/null &&
-    read -r tests bad < <(test_counts "$demo/target/surefire-reports") && ((tests > 0 && bad == 0)); then
+    read -r tests bad < <(surefire counts "$demo/target/surefire-reports") && ((tests > 0 && bad == 0)); then
     pass "skip: -Djp.skip skips with a message; $tests tests passed on the compiler's classes, no profile"
 else
     fail "skip: -Djp.skip skips with a message"; show "$work/skip.log"

@@ -8,6 +8,7 @@
 #   gradle     gradle (Debian's 4.4.1, the oldest Gradle the plugin supports)
 #   cc         a C compiler and libc headers, for cargo's linker and the oracle's JVMTI agent
 #   git        git
+#   python3    Python 3, in which the integration suites' logic is written (integration-tests/lib)
 #   chromium   Debian's Chromium, driven by the reports suite
 #   node       node and npm, for the reports suite's playwright-core and speedscope
 #   cargo      a Rust toolchain: never installed here (rustup's is needed), only found or asked for
@@ -34,6 +35,7 @@ ensure_tools() {
             gradle) command -v gradle >/dev/null 2>&1 || packages+=(gradle) ;;
             cc) command -v cc >/dev/null 2>&1 || packages+=(gcc libc6-dev) ;;
             git) command -v git >/dev/null 2>&1 || packages+=(git) ;;
+            python3) command -v python3 >/dev/null 2>&1 || packages+=(python3) ;;
             chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
             node) if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi ;;
             cross) python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv) ;;

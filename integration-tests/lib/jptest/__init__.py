@@ -1,0 +1,11 @@
+"""Shared helpers of JP's integration suites, one module per job.
+
+- `checks`: the PASS/FAIL/SKIP lines a suite prints (integration-tests/suites/README.md).
+- `commands`: running a command with its output in a log, and showing a log's end on failure.
+- `build`: where the repository, the cache and the `jp` binary are; building jp and the runtime.
+- `jdks`: finding a JDK 17 with jmods and a Temurin 25.
+- `surefire`: reading JUnit XML reports (Surefire's, Gradle's, the console launcher's).
+- `folded`: reading folded profiles and comparing JP's with the counting oracle's.
+
+Standard library only: the suites run wherever `python3` is.
+"""

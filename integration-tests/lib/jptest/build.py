@@ -1,0 +1,64 @@
+"""Where a suite finds the repository, its cache and the `jp` binary, and how it builds them."""
+import os
+import pathlib
+import sys
+
+from jptest import commands
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+class SuiteError(Exception):
+    """The suite cannot run at all (exit status 2): a build failed, a tool is missing."""
+
+
+def cache_dir():
+    """What the suites download or build once: ${JP_CACHE_DIR:-~/.cache/jp}."""
+    return pathlib.Path(os.environ.get("JP_CACHE_DIR") or pathlib.Path.home() / ".cache" / "jp")
+
+
+def release_binary(name):
+    """The release binary NAME under ${CARGO_TARGET_DIR:-target}, relative to the repository."""
+    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release" / name
+
+
+def build_binary(package, name):
+    """Builds the release binary NAME of the cargo PACKAGE (cargo's output passes through); returns
+    its path."""
+    if commands.run_passing(["cargo", "build", "--release", "--quiet", "-p", package], cwd=ROOT) != 0:
+        raise SuiteError("cargo build failed")
+    binary = release_binary(name)
+    if not os.access(binary, os.X_OK):
+        raise SuiteError(f"no binary at {binary} after the build")
+    return binary
+
+
+def build_jp():
+    """Builds the release `jp`; returns its path."""
+    return build_binary("jp-cli", "jp")
+
+
+def build_runtime(work):
+    """Packages the runtime jar (Maven's output in WORK/mvn.log); returns its path."""
+    log = pathlib.Path(work) / "mvn.log"
+    args = ["mvn", "-q", "-f", str(ROOT / "pom.xml"), "-pl", "java-runtime", "-am", "package", "-DskipTests"]
+    if commands.run_logged(args, log) != 0:
+        print(commands.tail(log, 30), flush=True)
+        raise SuiteError("the runtime jar did not build")
+    jars = sorted(jar for jar in (ROOT / "java-runtime" / "target").glob("jp-runtime-*.jar")
+                  if "sources" not in jar.name and "javadoc" not in jar.name)
+    if not jars:
+        raise SuiteError("the runtime jar did not build")
+    return jars[0]
+
+
+def main(program, suite):
+    """Runs SUITE() as PROGRAM's body: its return value is the exit status, a SuiteError exits 2."""
+    try:
+        status = suite()
+    except SuiteError as error:
+        print(f"{program}: {error}", file=sys.stderr, flush=True)
+        status = 2
+    except KeyboardInterrupt:
+        status = 130
+    sys.exit(status)

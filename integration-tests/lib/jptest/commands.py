@@ -1,0 +1,84 @@
+"""Running the commands a suite checks, with their output in a log file."""
+import subprocess
+import time
+
+
+# How long a command that outlived its time limit gets, after SIGTERM, before SIGKILL.
+GRACE_SECONDS = 60
+
+
+def run(args, stdout=None, stderr=None, cwd=None, timeout=None):
+    """Runs ARGS with stdin closed; returns its exit status and, with stdout=subprocess.PIPE, its
+    output (else None). After TIMEOUT seconds it gets SIGTERM, as from timeout(1), so that a JVM's
+    shutdown hooks still run (a profile is still written), and the status is 124."""
+    with subprocess.Popen(args, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL, cwd=cwd) as process:
+        try:
+            out, _ = process.communicate(timeout=timeout)
+            return process.returncode, out
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                out, _ = process.communicate(timeout=GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, _ = process.communicate()
+            return 124, out
+
+
+def run_logged(args, log, cwd=None, timeout=None, append=False):
+    """Runs ARGS with stdout and stderr into the file LOG; returns the exit status (see run)."""
+    with open(log, "ab" if append else "wb") as out:
+        return run(args, out, subprocess.STDOUT, cwd, timeout)[0]
+
+
+def run_split(args, stdout, stderr, timeout=None):
+    """Runs ARGS with stdout into the file STDOUT and stderr into STDERR; returns the exit status
+    (see run)."""
+    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+        return run(args, out, err, timeout=timeout)[0]
+
+
+def output(args, timeout=None):
+    """ARGS' stdout and stderr together, as text, and its exit status (see run)."""
+    status, out = run(args, subprocess.PIPE, subprocess.STDOUT, timeout=timeout)
+    return (out or b"").decode(errors="replace"), status
+
+
+def stdout_of(args, stderr=None, timeout=None):
+    """ARGS' stdout as text, and its exit status (see run); its stderr goes to the open file
+    STDERR, or passes through."""
+    status, out = run(args, subprocess.PIPE, stderr, timeout=timeout)
+    return (out or b"").decode(errors="surrogateescape"), status
+
+
+def run_passing(args, cwd=None):
+    """Runs ARGS with its output passing through; returns the exit status."""
+    return run(args, cwd=cwd)[0]
+
+
+def read_text(path):
+    """A log's text (empty when the file is missing), undecodable bytes replaced."""
+    try:
+        with open(path, "rb") as file:
+            return file.read().decode(errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+def tail(path, lines):
+    """The last LINES lines of the file at PATH."""
+    return "\n".join(read_text(path).splitlines()[-lines:])
+
+
+class Stopwatch:
+    """Seconds since it started, with one decimal, as the suites print them."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+
+    def __str__(self):
+        tenths = int((time.monotonic() - self.start) * 10)
+        return f"{tenths // 10}.{tenths % 10}"
+
+    def whole_seconds(self):
+        return int(time.monotonic() - self.start)

@@ -1,0 +1,108 @@
+"""Folded profiles (`frame;frame;... VALUE` per line, as `jp report --format folded` and the counting
+oracle write them) and the comparison of JP's with the oracle's.
+
+As a program, for the suites still in bash (each prints its result; FILEs are folded profiles):
+    python3 -m jptest.folded jvm-names FILE         FILE with Java signatures as JVMS descriptors
+    python3 -m jptest.folded nonzero FILE           the lines whose value is not 0, sorted bytewise
+    python3 -m jptest.folded lower-than JP ORACLE   the contexts where JP's value is lower or missing
+    python3 -m jptest.folded value FILE CONTEXT     the value of exactly CONTEXT, or `missing`
+"""
+import re
+import sys
+
+PRIMITIVES = {"void": "V", "boolean": "Z", "byte": "B", "char": "C", "short": "S", "int": "I",
+              "long": "J", "float": "F", "double": "D"}
+_SIGNATURE = re.compile(r"\(([^()]*)\):([^():]*)$")
+_VALUE = re.compile(r" ([0-9]+)$")
+
+
+def split_line(line):
+    """A line's context and its value, as written (`a;b 12` is `a;b` and `12`)."""
+    match = _VALUE.search(line)
+    if not match:
+        return line, ""
+    return line[:match.start()], match.group(1)
+
+
+def context_key(line):
+    """A line's context as the oracle checks name it: its words but the last, one space apart."""
+    return " ".join(line.split()[:-1])
+
+
+def descriptor(java_type):
+    """A Java type as a JVMS field descriptor: `java.lang.String[]` is `[Ljava/lang/String;`."""
+    dims = ""
+    while java_type.endswith("[]"):
+        dims += "["
+        java_type = java_type[:-2]
+    if java_type in PRIMITIVES:
+        return dims + PRIMITIVES[java_type]
+    return f"{dims}L{java_type.replace('.', '/')};"
+
+
+def jvm_frame(frame):
+    """A frame whose Java signature (`m(java.lang.String[],int):void`) is written as the JVMS
+    descriptor the oracle prints (`m([Ljava/lang/String;I)V`); other frames as they are."""
+    match = _SIGNATURE.search(frame)
+    if not match:
+        return frame
+    parameters = "".join(descriptor(p) for p in match.group(1).split(",") if match.group(1))
+    return f"{frame[:match.start()]}({parameters}){descriptor(match.group(2))}"
+
+
+def jvm_names(line):
+    """A folded line of JP's with every frame as the oracle names it (jvm_frame)."""
+    stack, value = split_line(line)
+    return ";".join(jvm_frame(frame) for frame in stack.split(";")) + " " + value
+
+
+def nonzero(lines):
+    """The lines whose value is not 0, sorted bytewise (the oracle lists contexts of 0, JP does not)."""
+    return sorted((line for line in lines if line.split() and int(line.split()[-1]) != 0),
+                  key=lambda line: line.encode(errors="surrogateescape"))
+
+
+def lower_than(jp_lines, oracle_lines):
+    """The oracle's contexts where JP's value is lower, or missing, as `context jp=N oracle=M`."""
+    jp = {context_key(line): line.split()[-1] for line in jp_lines if line.split()}
+    lower = []
+    for line in oracle_lines:
+        if not line.split():
+            continue
+        key, value = context_key(line), line.split()[-1]
+        if key not in jp or int(jp[key]) < int(value):
+            lower.append(f"{key} jp={jp.get(key, 'missing')} oracle={value}")
+    return lower
+
+
+def value(lines, context):
+    """The value on the line of exactly CONTEXT, or `missing`."""
+    for line in lines:
+        if line.split() and context_key(line) == context:
+            return line.split()[-1]
+    return "missing"
+
+
+def _lines(path):
+    with open(path, encoding="utf-8", errors="surrogateescape") as file:
+        return file.read().splitlines()
+
+
+def main(argv):
+    command, *paths = argv
+    if command == "jvm-names":
+        result = [jvm_names(line) for line in _lines(paths[0])]
+    elif command == "nonzero":
+        result = nonzero(_lines(paths[0]))
+    elif command == "lower-than":
+        result = lower_than(_lines(paths[0]), _lines(paths[1]))
+    elif command == "value":
+        result = [value(_lines(paths[0]), paths[1])]
+    else:
+        sys.exit(f"folded: no command '{command}'")
+    sys.stdout.reconfigure(errors="surrogateescape")
+    sys.stdout.writelines(f"{line}\n" for line in result)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

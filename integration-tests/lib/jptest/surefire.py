@@ -1,0 +1,61 @@
+"""Reading JUnit XML reports: Surefire's `TEST-*.xml`, Gradle's, and the console launcher's.
+
+As a program, for the suites still in bash:
+    python3 -m jptest.surefire results DIR   one line per test, `class<TAB>test<TAB>status`, sorted
+    python3 -m jptest.surefire ids DIR       one line per test of DIR/TEST-*.xml, `class#test`, sorted
+    python3 -m jptest.surefire counts DIR    `RUN BROKEN`: tests run, and failed or in error
+"""
+import pathlib
+import sys
+import xml.etree.ElementTree as ElementTree
+
+
+def _roots(directory, pattern):
+    for report in sorted(pathlib.Path(directory).glob(pattern)):
+        yield ElementTree.parse(report).getroot()
+
+
+def status(case):
+    """A testcase's status: passed, failed (a failure or an error) or skipped."""
+    if case.find("failure") is not None or case.find("error") is not None:
+        return "failed"
+    if case.find("skipped") is not None:
+        return "skipped"
+    return "passed"
+
+
+def results(directory):
+    """Every test of DIRECTORY's `*.xml` reports as `class<TAB>test<TAB>status`, sorted, once."""
+    lines = {f"{case.get('classname')}\t{case.get('name')}\t{status(case)}"
+             for root in _roots(directory, "*.xml") for case in root.iter("testcase")}
+    return sorted(lines)
+
+
+def test_ids(directory):
+    """Every test of DIRECTORY's `TEST-*.xml` reports as `class#test`, sorted, once."""
+    return sorted({f"{case.get('classname')}#{case.get('name')}"
+                   for root in _roots(directory, "TEST-*.xml") for case in root.iter("testcase")})
+
+
+def counts(directory):
+    """The tests run and the tests failed or in error, summed over the suites of DIRECTORY's
+    `TEST-*.xml` reports (0 0 when there are none)."""
+    run = broken = 0
+    for root in _roots(directory, "TEST-*.xml"):
+        for suite in root.iter("testsuite"):
+            run += int(suite.get("tests", 0))
+            broken += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+    return run, broken
+
+
+def main(argv):
+    command, directory = argv
+    if command == "counts":
+        print(*counts(directory))
+        return
+    for line in {"results": results, "ids": test_ids}[command](directory):
+        print(line)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
