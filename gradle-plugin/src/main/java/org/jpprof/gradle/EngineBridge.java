@@ -143,10 +143,24 @@ final class EngineBridge {
         }
     }
 
+    /**
+     * The plugin's own version, which its build writes beside its classes.
+     *
+     * @return the version, for example {@code 0.1.0}
+     */
+    static String pluginVersion() {
+        try {
+            return BuildPlugin.GRADLE.version(EngineBridge.class);
+        } catch (EngineException e) {
+            throw new GradleException("jp: " + e.getMessage(), e);
+        }
+    }
+
     /** The engine, after checking that jp-engine is the plugin's version. */
     private static Engine engine() {
+        String version = pluginVersion();
         try {
-            Engine.checkPluginVersion(BuildPlugin.GRADLE, Versions.plugin());
+            Engine.checkPluginVersion(BuildPlugin.GRADLE, version);
         } catch (EngineException e) {
             throw new GradleException("jp: " + e.getMessage(), e);
         }

@@ -147,7 +147,7 @@ public class JpInstrument extends DefaultTask {
      */
     @Input
     public String getJpVersion() {
-        return Versions.plugin();
+        return EngineBridge.pluginVersion();
     }
 
     /** @return where the instrumented classes go */

@@ -138,7 +138,7 @@ final class EngineCalls {
     /** Fails unless jp-engine has this plugin's version (a POM can override a plugin's dependencies). */
     private static void checkVersion() throws MojoExecutionException {
         try {
-            Engine.checkPluginVersion(BuildPlugin.MAVEN, Versions.plugin());
+            Engine.checkPluginVersion(BuildPlugin.MAVEN, BuildPlugin.MAVEN.version(EngineCalls.class));
         } catch (EngineException e) {
             throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }

@@ -22,6 +22,18 @@ public enum BuildPlugin {
     }
 
     /**
+     * This plugin's own version, which its build writes into {@code <artifact>.properties} beside
+     * the plugin's classes.
+     *
+     * @param pluginClass a class of the plugin, in the package of that resource
+     * @return the version, for example {@code 0.1.0}
+     * @throws EngineException naming the resource if the plugin jar has lost it
+     */
+    public String version(Class<?> pluginClass) {
+        return VersionResource.read(pluginClass, artifact + ".properties", artifact);
+    }
+
+    /**
      * Why a jp-engine of another version cannot serve this plugin.
      *
      * @param facadeVersion the jp-engine's version

@@ -1,12 +1,9 @@
 package org.jpprof.engine;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
  * JP's engine, in this JVM: loads the native library once per class loader and runs requests.
@@ -187,21 +184,7 @@ public final class Engine {
      * @throws EngineException if the jar has lost its version resource
      */
     public static String facadeVersion() {
-        Properties properties = new Properties();
-        try (InputStream in = Engine.class.getResourceAsStream("version.properties")) {
-            if (in == null) {
-                throw new EngineException(
-                        "this jp-engine has no org/jpprof/engine/version.properties");
-            }
-            properties.load(in);
-        } catch (IOException e) {
-            throw new EngineException("cannot read jp-engine's version: " + e, e);
-        }
-        String version = properties.getProperty("version");
-        if (version == null || version.isEmpty() || version.startsWith("${")) {
-            throw new EngineException("jp-engine's version.properties has no version: " + version);
-        }
-        return version;
+        return VersionResource.read(Engine.class, "version.properties", "jp-engine");
     }
 
     /**

@@ -85,6 +85,23 @@ class EngineTest {
                 + " dependencies)", gradle.getMessage());
     }
 
+    @Test
+    void a_plugin_should_read_its_version_beside_its_classes() {
+        assertEquals("1.2.3", BuildPlugin.GRADLE.version(EngineTest.class));
+    }
+
+    @Test
+    void a_missing_or_unfilled_version_resource_should_be_named() {
+        EngineException missing = assertThrows(EngineException.class,
+                () -> BuildPlugin.MAVEN.version(EngineTest.class));
+        assertEquals("this jp-maven-plugin has no org/jpprof/engine/jp-maven-plugin.properties",
+                missing.getMessage());
+        EngineException unfilled = assertThrows(EngineException.class,
+                () -> VersionResource.read(EngineTest.class, "version-unfilled.properties", "jp-x"));
+        assertEquals("jp-x's org/jpprof/engine/version-unfilled.properties has no version:"
+                + " ${project.version}", unfilled.getMessage());
+    }
+
     static byte[] readAll(InputStream in) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         byte[] buffer = new byte[1 << 16];
