@@ -220,12 +220,15 @@ async function open(browser, name) {
 async function sandwich(page) {
   await page.getByText('Sandwich').click();
   await page.getByText('Symbol Name').waitFor();
-  // The header is a table of its own; the rows follow in the next one (drawn as they scroll in).
-  const rows = await page.evaluate(() => {
+  // The header is a table of its own; the rows follow in the next one, drawn a frame or more
+  // after the header (as they scroll in): wait until it holds rows.
+  const handle = await page.waitForFunction(() => {
     const tables = [...document.querySelectorAll('table')];
     const header = tables.findIndex((table) => table.tHead?.innerText.includes('Symbol Name'));
-    return [...tables[header + 1].rows].map((tr) => [...tr.cells].map((td) => td.innerText));
-  });
+    const body = header < 0 ? undefined : tables[header + 1];
+    return body?.rows.length ? [...body.rows].map((tr) => [...tr.cells].map((td) => td.innerText)) : null;
+  }, null, { timeout: 60_000 });
+  const rows = await handle.jsonValue();
   const number = (text) => Number(text.split(' ')[0].replaceAll(',', ''));
   return new Map(rows.filter((cells) => cells.length === 3).map(([total, self, name]) => [name, [number(total), number(self)]]));
 }
