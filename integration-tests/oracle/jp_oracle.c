@@ -46,7 +46,8 @@
  *   5. HotSpot's interpreter fuses frequent bytecode pairs once they have run (iload followed by
  *      iload becomes fast_iload2, aload_0 followed by getfield becomes fast_?access_0, ...) and
  *      posts one SingleStep for the fused pair. The JVM must run with -XX:-RewriteFrequentPairs
- *      (run-oracle.sh passes it), or the second bytecode of each pair goes uncounted.
+ *      (integration-tests/lib/jptest/oracle.py passes it), or the second bytecode of each pair
+ *      goes uncounted.
  *
  * Options (the agent string, items separated by ','; an item without '=' continues the list of
  * the option before it, so "include=a.,b." selects both prefixes):

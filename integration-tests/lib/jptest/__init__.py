@@ -6,6 +6,7 @@
 - `jdks`: finding a JDK 17 with jmods and a Temurin 25.
 - `surefire`: reading JUnit XML reports (Surefire's, Gradle's, the console launcher's).
 - `folded`: reading folded profiles and comparing JP's with the counting oracle's.
+- `oracle`: the counting oracle's agent, built and run; what the test programs say it counts.
 
 Standard library only: the suites run wherever `python3` is.
 """

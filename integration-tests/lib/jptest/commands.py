@@ -82,3 +82,6 @@ class Stopwatch:
 
     def whole_seconds(self):
         return int(time.monotonic() - self.start)
+
+    def milliseconds(self):
+        return int((time.monotonic() - self.start) * 1000)

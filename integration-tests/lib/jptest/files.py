@@ -1,11 +1,36 @@
 """Comparing output trees and jars, and the sorted, tab-separated line files the checks write."""
+import os
 import pathlib
+import stat
 import zipfile
+
+_TYPES = [(stat.S_ISFIFO, "fifo"), (stat.S_ISCHR, "character special file"), (stat.S_ISBLK, "block special file"),
+          (stat.S_ISDIR, "directory"), (stat.S_ISLNK, "symbolic link"), (stat.S_ISSOCK, "socket")]
 
 
 def files_under(directory):
     """The regular files under DIRECTORY, at any depth, sorted."""
     return sorted(path for path in pathlib.Path(directory).rglob("*") if path.is_file() and not path.is_symlink())
+
+
+def same_bytes(first, second):
+    """Whether the files FIRST and SECOND both exist and hold the same bytes, as `cmp -s` says."""
+    try:
+        return pathlib.Path(first).read_bytes() == pathlib.Path(second).read_bytes()
+    except OSError:
+        return False
+
+
+def file_type(path):
+    """What PATH is, in the words of `stat -c %F`: `regular file`, `fifo`, `character special
+    file`...; `missing` when there is nothing there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    if stat.S_ISREG(mode):
+        return "regular file" if os.path.getsize(path) else "regular empty file"
+    return next((name for test, name in _TYPES if test(mode)), "unknown")
 
 
 def differing_files(first, second):

@@ -1,14 +1,6 @@
 """Folded profiles (`frame;frame;... VALUE` per line, as `jp report --format folded` and the counting
-oracle write them) and the comparison of JP's with the oracle's.
-
-As a program, for the suites still in bash (each prints its result; FILEs are folded profiles):
-    python3 -m jptest.folded jvm-names FILE         FILE with Java signatures as JVMS descriptors
-    python3 -m jptest.folded nonzero FILE           the lines whose value is not 0, sorted bytewise
-    python3 -m jptest.folded lower-than JP ORACLE   the contexts where JP's value is lower or missing
-    python3 -m jptest.folded value FILE CONTEXT     the value of exactly CONTEXT, or `missing`
-"""
+oracle write them) and the comparison of JP's with the oracle's."""
 import re
-import sys
 
 PRIMITIVES = {"void": "V", "boolean": "Z", "byte": "B", "char": "C", "short": "S", "int": "I",
               "long": "J", "float": "F", "double": "D"}
@@ -83,26 +75,30 @@ def value(lines, context):
     return "missing"
 
 
-def _lines(path):
-    with open(path, encoding="utf-8", errors="surrogateescape") as file:
-        return file.read().splitlines()
+def _number(word):
+    return int(word) if word.isdigit() else 0
 
 
-def main(argv):
-    command, *paths = argv
-    if command == "jvm-names":
-        result = [jvm_names(line) for line in _lines(paths[0])]
-    elif command == "nonzero":
-        result = nonzero(_lines(paths[0]))
-    elif command == "lower-than":
-        result = lower_than(_lines(paths[0]), _lines(paths[1]))
-    elif command == "value":
-        result = [value(_lines(paths[0]), paths[1])]
-    else:
-        sys.exit(f"folded: no command '{command}'")
-    sys.stdout.reconfigure(errors="surrogateescape")
-    sys.stdout.writelines(f"{line}\n" for line in result)
+def total(lines, context=None):
+    """The sum of the values of every line, or of the lines of exactly CONTEXT."""
+    return sum(_number(line.split()[-1]) for line in lines
+               if line.split() and (context is None or context_key(line) == context))
 
 
-if __name__ == "__main__":
-    main(sys.argv[1:])
+def total_ending_with(lines, frame):
+    """The sum of the values of the lines whose context's last frame is FRAME."""
+    found = 0
+    for line in lines:
+        stack, value = split_line(line)
+        if value and stack.split(";")[-1] == frame:
+            found += int(value)
+    return found
+
+
+def read(path):
+    """The lines of the folded file at PATH; none when it is missing."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as file:
+            return file.read().splitlines()
+    except FileNotFoundError:
+        return []

@@ -32,11 +32,12 @@ def find_jdk(major, candidates, has_image):
     return None
 
 
-def find_jdk17():
-    """A JDK 17 with its jmods: JAVA_HOME first, then Debian's paths; None when there is none."""
+def find_jdk17(with_jmods=True):
+    """A JDK 17, with its jmods unless WITH_JMODS is false: JAVA_HOME first, then Debian's paths;
+    None when there is none."""
     candidates = [os.environ.get("JAVA_HOME"), "/usr/lib/jvm/java-17-openjdk-amd64",
                   *sorted(glob.glob("/usr/lib/jvm/java-17-openjdk-*"))]
-    return find_jdk(17, candidates, lambda home: (home / "jmods" / "java.base.jmod").is_file())
+    return find_jdk(17, candidates, lambda home: not with_jmods or (home / "jmods" / "java.base.jmod").is_file())
 
 
 def find_temurin25():

@@ -1,3 +1,4 @@
+import os
 import pathlib
 import tempfile
 import unittest
@@ -41,6 +42,21 @@ class FilesTest(unittest.TestCase):
         a = self.jar("a.jar", {"A.class": b"1", "B.class": b"2", "C.class": b"3"})
         b = self.jar("b.jar", {"A.class": b"1", "B.class": b"x"})
         self.assertEqual(files.jar_differences(a, b), ["B.class", "C.class"])
+
+    def test_same_bytes_needs_both_files_as_cmp_does(self):
+        a = self.tree("a", {"x": b"1", "y": b"1", "z": b"2"})
+        self.assertTrue(files.same_bytes(a / "x", a / "y"))
+        self.assertFalse(files.same_bytes(a / "x", a / "z"))
+        self.assertFalse(files.same_bytes(a / "x", a / "missing"))
+
+    def test_file_type_names_kinds_as_stat_does(self):
+        a = self.tree("a", {"full": b"1", "empty": b""})
+        os.mkfifo(a / "fifo")
+        self.assertEqual(files.file_type(a / "full"), "regular file")
+        self.assertEqual(files.file_type(a / "empty"), "regular empty file")
+        self.assertEqual(files.file_type(a / "fifo"), "fifo")
+        self.assertEqual(files.file_type(a), "directory")
+        self.assertEqual(files.file_type(a / "missing"), "missing")
 
     def test_lines_sort_bytewise_and_are_written_one_a_line(self):
         lines = files.sorted_lines("b\tok\nB\tok\na\terror\n")

@@ -32,6 +32,20 @@ class ComparisonTest(unittest.TestCase):
         self.assertEqual(folded.value(lines, "a;b"), "2")
         self.assertEqual(folded.value(lines, "b"), "missing")
 
+    def test_total_sums_every_line_or_one_context(self):
+        lines = ["a 1", "a;b 2", "a;b 3", "", "a;c x"]
+        self.assertEqual(folded.total(lines), 6)
+        self.assertEqual(folded.total(lines, "a;b"), 5)
+        self.assertEqual(folded.total(lines, "b"), 0)
+
+    def test_total_ending_with_sums_the_contexts_whose_last_frame_matches(self):
+        lines = ["m():void;w(int):int 3", "n():void;w(int):int 4", "w(int):int;m():void 9"]
+        self.assertEqual(folded.total_ending_with(lines, "w(int):int"), 7)
+        self.assertEqual(folded.total_ending_with(lines, "x():void"), 0)
+
+    def test_read_gives_no_lines_for_a_missing_file(self):
+        self.assertEqual(folded.read("/nonexistent/profile.folded"), [])
+
 
 if __name__ == "__main__":
     unittest.main()

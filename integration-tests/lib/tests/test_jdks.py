@@ -43,6 +43,12 @@ class JdksTest(unittest.TestCase):
             return (home / "jmods" / "java.base.jmod").is_file()
         self.assertEqual(jdks.find_jdk(17, ["", str(without), str(eleven), str(good)], has_jmods), good)
 
+    def test_jdk17_without_jmods_when_they_are_not_needed(self):
+        without = fake_jdk(self.base / "a", "17.0.1")
+        with mock.patch.dict(os.environ, {"JAVA_HOME": str(without)}):
+            self.assertEqual(jdks.find_jdk17(with_jmods=False), without)
+            self.assertNotEqual(jdks.find_jdk17(), without)
+
     def test_temurin25_none_means_none(self):
         with mock.patch.dict(os.environ, {"TEMURIN25_HOME": "none"}):
             self.assertIsNone(jdks.find_temurin25())

@@ -1,0 +1,272 @@
+"""Oracle suite: the JVMTI counting oracle (integration-tests/oracle/) counts what the papers and
+the test programs say, the same on every run; then JP's profiles of the same programs equal it.
+
+(a) Self-check: the agent is built and integration-tests/programs/demo compiled (javac
+    --release 17). Every program runs twice under the oracle: both runs must write the same folded
+    files (calls and bytecodes) and the same stdout, the oracle must not warn, and every
+    `// expect: CONTEXT calls=N bytecodes=M` line of the program's source must hold. The paper
+    examples must give the papers' numbers: JP's Fig. 4 (f = 1 call of 106 bytecodes, f.h = 10,
+    f.g = 10, f.g.h = 55) and ProfBuilder's Fig. 5 (611 calls in all, main.A.B.D = 200,
+    main.A.C.D = 100).
+(b) JP against the oracle: jp and the runtime jar are built too, and the programs of java25/ are
+    compiled with --release 25 and run under Temurin 25 when there is one. The classes are
+    instrumented by `jp instrument` with --bba precise and with --bba default (no method may be
+    kept unrewritten) and each program runs uninstrumented under the oracle and instrumented with
+    the runtime's default agent. All three runs must print the same and exit alike. With precise,
+    JP's profile (`jp report --format folded`) must equal the oracle's context for context, in
+    calls and in bytecodes, and give the papers' numbers; with default, the calls must be equal
+    and the bytecodes never lower than the oracle's, and equal for programs that neither throw nor
+    catch. Contexts whose value is 0 are left out on both sides (the oracle lists them, jp report
+    does not).
+
+One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
+/compare under the repository, and stay there. Arguments, if any, are the programs to run
+(`python3 integration-tests/suites/oracle.py Fig4 Recursion`). JAVA_HOME names the JDK 17 (javac,
+java and the JVMTI headers), JAVA another java launcher, TEMURIN25_HOME a Temurin 25 (`none` for
+none). Exits 1 if any check failed.
+"""
+import os
+import pathlib
+import re
+import shutil
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
+from jptest import build, commands, files, folded, jdks, oracle  # noqa: E402
+from jptest.checks import Checks, indented  # noqa: E402
+
+PROGRAM = "oracle.py"
+PROGRAMS = oracle.PROGRAMS
+BBAS = ("precise", "default")
+# A program that throws or catches: the default analysis may count more bytecodes than ran there.
+_THROWS_OR_CATCHES = re.compile(r"\b(throw|catch)\b")
+
+
+def work_root():
+    return pathlib.Path(os.environ.get("ORACLE_WORK") or build.ROOT / "target" / "oracle")
+
+
+def diff(first, second, limit):
+    """The first LIMIT lines of diff(1) between two files, indented."""
+    return indented(commands.output(["diff", str(first), str(second)])[0], limit)
+
+
+def line_count(path):
+    return len(folded.read(path))
+
+
+class OracleSuite:
+    def __init__(self, programs):
+        self.checks = Checks()
+        self.programs = programs
+        java, self.javac = jdks.default_java_and_javac()
+        self.java = os.environ.get("JAVA") or java
+        self.lib = self.jp = self.runtime = None
+
+    def build_agent(self):
+        """The agent, built once; None after a FAIL line when it does not compile."""
+        if self.lib is None:
+            try:
+                self.lib = oracle.build_agent()
+            except oracle.OracleError as error:
+                self.checks.fail("build: the agent did not compile", indented(str(error)))
+        return self.lib
+
+    def compile(self, javac, release, out, sources, log):
+        """javac --release RELEASE on SOURCES into OUT; its messages shown on failure."""
+        args = [str(javac), "--release", str(release), "-encoding", "UTF-8", "-d", str(out), *map(str, sources)]
+        if commands.run_split(args, os.devnull, log) == 0:
+            return True
+        print(commands.read_text(log), end="", flush=True)
+        return False
+
+    def run_oracle(self, java, main, classes, out):
+        """MAIN under the oracle: OUT.{calls,bytecodes}.folded, OUT.stdout, OUT.stderr; its status."""
+        return oracle.run(self.lib, java, main, classes, out, f"{out}.stdout", f"{out}.stderr")
+
+    def paper(self, program, out, label):
+        """For Fig4 and Fig5, the papers' numbers on OUT.{calls,bytecodes}.folded."""
+        found = oracle.paper(program, folded.read(f"{out}.calls.folded"), folded.read(f"{out}.bytecodes.folded"))
+        if found is None:
+            return
+        name, numbers, problems = found
+        if problems:
+            self.checks.fail(f"{label}: {name}", indented("\n".join(problems)))
+        else:
+            self.checks.pass_(f"{label}: {name}: {numbers}")
+
+    # -- (a) the oracle itself ------------------------------------------------------------------------
+
+    def selfcheck(self):
+        work = work_root() / "selfcheck"
+        if not self.build_agent():
+            return
+        shutil.rmtree(work, ignore_errors=True)
+        for name in ("classes", "run1", "run2"):
+            (work / name).mkdir(parents=True)
+        if not self.compile(self.javac, 17, work / "classes", sorted((PROGRAMS / "demo").glob("*.java")),
+                            work / "javac.log"):
+            self.checks.fail("compile: javac failed on integration-tests/programs")
+            return
+        self.checks.pass_("build: agent and programs")
+        for program in self.programs or oracle.demo_programs():
+            self.selfcheck_program(work, program)
+
+    def selfcheck_program(self, work, program):
+        watch = commands.Stopwatch()
+        statuses = [self.run_oracle(self.java, f"demo.{program}", work / "classes", work / run / program)
+                    for run in ("run1", "run2")]
+        milliseconds = watch.milliseconds()
+        first, second = work / "run1" / program, work / "run2" / program
+        problems, details = [], ""
+        for status in statuses:
+            if status == oracle.WARNED:
+                problems.append(f"the oracle reported warnings (see {first}.stderr)")
+            elif status != 0:
+                problems.append(f"exit status {status} (see {first}.stderr)")
+        for kind in ("calls.folded", "bytecodes.folded", "stdout"):
+            ours, theirs = pathlib.Path(f"{first}.{kind}"), pathlib.Path(f"{second}.{kind}")
+            if kind != "stdout" and not (ours.is_file() and ours.stat().st_size > 0):
+                problems.append(f"no {kind} written")
+            elif not files.same_bytes(ours, theirs):
+                problems.append(f"{kind} differs between two runs")
+                details += diff(ours, theirs, 10)
+        source = commands.read_text(PROGRAMS / "demo" / f"{program}.java")
+        for context, metric, value in oracle.expectations(source):
+            problem = oracle.value_problem(program, folded.read(f"{first}.{metric}.folded"), context, value)
+            if problem:
+                details += indented(problem)
+                problems.append(f"expectation not met: {metric} of {context}")
+        if problems:
+            self.checks.fail(f"{program}: {';'.join(problems)}", details)
+        else:
+            self.checks.pass_(f"{program}: deterministic, {line_count(f'{first}.calls.folded')} contexts "
+                              f"(two runs, {milliseconds} ms)")
+        self.paper(program, first, "paper")
+
+    # -- (b) JP against the oracle ----------------------------------------------------------------
+
+    def compare(self):
+        work = work_root() / "compare"
+        shutil.rmtree(work, ignore_errors=True)
+        for name in ("classes", "oracle", *BBAS):
+            (work / name).mkdir(parents=True)
+        if not self.build_agent():
+            return
+        try:
+            self.jp = build.build_jp()
+            self.runtime = build.build_runtime(work)
+        except build.SuiteError as error:
+            self.checks.fail(f"build: {error}")
+            return
+        if not self.compile(self.javac, 17, work / "classes", sorted((PROGRAMS / "demo").glob("*.java")),
+                            work / "javac.log"):
+            self.checks.fail("compile: javac failed on integration-tests/programs")
+            return
+        # Programs in the Java 25 language (package demo25) run under Temurin 25 when it is installed.
+        java25 = None
+        temurin = jdks.find_temurin25()
+        if not temurin:
+            self.checks.skip("java25 programs: no Temurin 25 (set TEMURIN25_HOME)")
+        elif self.compile(temurin / "bin" / "javac", 25, work / "classes",
+                          sorted((PROGRAMS / "java25").glob("*.java")), work / "javac25.log"):
+            java25 = temurin / "bin" / "java"
+        else:
+            self.checks.fail("compile: javac --release 25 failed on integration-tests/programs/java25")
+        for bba in BBAS:
+            log = work / f"instrument-{bba}.log"
+            if commands.run_logged([str(self.jp), "instrument", str(work / "classes"), "--out",
+                                    str(work / f"instrumented-{bba}"), "--bba", bba], log) != 0:
+                print(commands.read_text(log), end="", flush=True)
+                self.checks.fail(f"instrument: jp instrument --bba {bba} failed")
+                return
+            warnings = [line for line in commands.read_text(log).splitlines() if line.startswith("warning")]
+            if warnings:
+                self.checks.fail(f"instrument: jp instrument --bba {bba} kept methods unrewritten",
+                                 indented("\n".join(warnings), 5))
+        self.checks.pass_("build: jp, runtime, agent and programs; instrumented with both analyses")
+
+        programs = self.programs
+        if not programs:
+            programs = oracle.demo_programs()
+            if java25:
+                programs += [path.stem for path in sorted((PROGRAMS / "java25").glob("*.java"))]
+        for program in programs:
+            self.compare_program(work, program, java25)
+
+    def compare_program(self, work, program, java25):
+        package, source, java = "demo", PROGRAMS / "demo" / f"{program}.java", self.java
+        if not source.is_file() and (PROGRAMS / "java25" / f"{program}.java").is_file():
+            package, source, java = "demo25", PROGRAMS / "java25" / f"{program}.java", java25 or self.java
+        expected = work / "oracle" / program
+        status = self.run_oracle(java, f"{package}.{program}", work / "classes", expected)
+        with open(f"{expected}.stdout", "a") as file:
+            file.write(f"exit {status}\n")
+        problems, details = [], ""
+        if status == oracle.WARNED:
+            problems.append(f"the oracle reported warnings (see {expected}.stderr)")
+        throws_or_catches = bool(_THROWS_OR_CATCHES.search(commands.read_text(source)))
+        for bba in BBAS:
+            out = work / bba / program
+            status = commands.run_split([str(java), "-cp", f"{work / f'instrumented-{bba}'}:{self.runtime}",
+                                         f"-Djp.output={out}.jpprof", f"{package}.{program}"],
+                                        f"{out}.stdout", f"{out}.stderr")
+            with open(f"{out}.stdout", "a") as file:
+                file.write(f"exit {status}\n")
+            if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
+                problems.append(f"{bba}: stdout or exit status differs from the uninstrumented run")
+                details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
+            for metric in oracle.METRICS:
+                failure = self.report(out, metric)
+                if failure is not None:
+                    problems.append(f"{bba}: jp report failed: {failure}")
+                    break
+                problem, more = self.compare_metric(expected, out, bba, metric, throws_or_catches)
+                if problem:
+                    problems.append(problem)
+                    details += more
+            else:
+                if bba == "precise":
+                    self.paper(program, out, "paper (JP, precise)")
+        if problems:
+            self.checks.fail(f"{program}: {';'.join(problems)}", details)
+        else:
+            contexts = line_count(work / "precise" / f"{program}.calls.sorted")
+            self.checks.pass_(f"{program}: JP equals the oracle ({contexts} contexts)")
+
+    def report(self, out, metric):
+        """`jp report` of OUT.jpprof's METRIC into OUT.METRIC.folded: None, or the first line of its
+        error when it fails."""
+        log = pathlib.Path(f"{out}.report.log")
+        if commands.run_split([str(self.jp), "report", f"{out}.jpprof", "--format", "folded", "--metric", metric,
+                               "--out", f"{out}.{metric}.folded"], os.devnull, log) == 0:
+            return None
+        return (commands.read_text(log).splitlines() or [""])[0]
+
+    def compare_metric(self, expected, out, bba, metric, throws_or_catches):
+        """JP's METRIC (OUT.METRIC.folded) against the oracle's (EXPECTED.METRIC.folded): a problem
+        (or None) and the details to show."""
+        jp_folded = pathlib.Path(f"{out}.{metric}.folded")
+        # JP's signatures as the oracle's JVMS descriptors; contexts of 0 left out on both sides.
+        jp_lines = [folded.jvm_names(line) for line in folded.read(jp_folded)]
+        files.write_lines(jp_folded, jp_lines)
+        jp_sorted, oracle_sorted = pathlib.Path(f"{out}.{metric}.sorted"), pathlib.Path(f"{expected}.{metric}.sorted")
+        files.write_lines(jp_sorted, folded.nonzero(jp_lines))
+        files.write_lines(oracle_sorted, folded.nonzero(folded.read(f"{expected}.{metric}.folded")))
+        if bba == "default" and metric == "bytecodes" and throws_or_catches:
+            lower = folded.lower_than(folded.read(jp_sorted), folded.read(oracle_sorted))
+            if lower:
+                return f"{bba}: {metric} lower than the oracle's", indented("\n".join(lower), 5)
+        elif not files.same_bytes(oracle_sorted, jp_sorted):
+            return f"{bba}: {metric} differ from the oracle's", diff(oracle_sorted, jp_sorted, 8)
+        return None, ""
+
+    def run(self):
+        self.selfcheck()
+        self.compare()
+        self.checks.summary(PROGRAM)
+        return self.checks.status()
+
+
+if __name__ == "__main__":
+    build.main(PROGRAM, lambda: OracleSuite(sys.argv[1:]).run())

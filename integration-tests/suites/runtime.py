@@ -1,0 +1,297 @@
+"""Runtime suite: the runtime (java-runtime) with programs instrumented by `jp instrument`
+(integration-tests/runtime/):
+- threads: a Thread subclass that overrides getId() (instrumented) runs; two threads whose
+  uninstrumented class makes getId() return the same value keep trees of their own, with exactly
+  4,000,000 calls between them;
+- virtual threads (Temurin 25): 1,000,000 tasks on virtual threads run plain at -Xmx128m and
+  instrumented at -Xmx320m, in bounded time, count exactly 1,000,000 calls, and once they have
+  ended the heap in use (after a full GC) is within 32 MB of the plain run's. The executor queues
+  what the carriers have not run yet; instrumented tasks run slower, so its queue grows larger
+  than in the plain run: the extra heap is for that, not for the profiler;
+- class reloading: a class loaded 40,000 times by fresh class loaders runs instrumented in the
+  plain run's -Xmx24m, every call counted;
+- shutdown hooks: a hook's 3,000 calls are in every profile, 6 runs, 3 at a time;
+- outputs: -Djp.output=/dev/null leaves the device, a FIFO is written into for its reader, and a
+  profile file gets the umask's permissions.
+
+One PASS/FAIL/SKIP line per check; exits 1 if any failed, 2 if the suite could not run.
+Set TEMURIN25_HOME to a JDK 25 (`none` to skip its checks), JAVA_HOME to a JDK 17.
+"""
+import concurrent.futures
+import os
+import pathlib
+import shutil
+import stat
+import sys
+import tempfile
+import threading
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
+from jptest import build, commands, files, folded, jdks  # noqa: E402
+from jptest.checks import Checks, indented  # noqa: E402
+
+PROGRAM = "runtime.py"
+PROGRAMS = build.ROOT / "integration-tests" / "runtime"
+VIRTUAL_TASKS = 1000000
+RELOADS = 40000
+HOOK_CONTEXT = "HookWork.hook():void;HookWork.work(int):void"
+HEAP_LINE = "heap in use MB "
+
+
+def shown(path, lines=15):
+    """The last LINES lines of a log, each behind `    | `."""
+    return indented(commands.tail(path, lines), prefix="    | ")
+
+
+def heap_in_use(path):
+    """The megabytes of a `heap in use MB N` line of a program's stderr; 0 when there is none."""
+    for line in commands.read_text(path).splitlines():
+        if line.startswith(HEAP_LINE) and line[len(HEAP_LINE):].strip().isdigit():
+            return int(line[len(HEAP_LINE):])
+    return 0
+
+
+class Runtime:
+    def __init__(self, work):
+        self.work = work
+        self.checks = Checks()
+        jdk17 = jdks.find_jdk17(with_jmods=False)
+        if not jdk17:
+            raise build.SuiteError("no JDK 17 found (set JAVA_HOME to one)")
+        self.javac = jdk17 / "bin" / "javac"
+        self.java = jdk17 / "bin" / "java"
+        self.temurin = jdks.find_temurin25()
+        self.jp = build.build_jp()
+        self.runtime = build.build_runtime(work)
+        # The programs: instrumented/ is instrumented, plain/ stays as compiled (on the class path beside).
+        log = work / "javac.log"
+        if not (self.javac8(work / "plain", PROGRAMS.glob("plain/*.java"), log)
+                and self.javac8(work / "classes", PROGRAMS.glob("instrumented/*.java"), log, "-cp", work / "plain")):
+            print(shown(log), end="")
+            raise build.SuiteError("javac failed")
+        if not self.instrument(work / "classes", work / "instrumented", work / "instrument.log"):
+            print(shown(work / "instrument.log"), end="")
+            raise build.SuiteError("jp instrument failed")
+        self.cp = f"{work / 'instrumented'}:{work / 'plain'}:{self.runtime}"
+
+    def javac8(self, out, sources, log, *options):
+        """javac --release 8 on SOURCES into OUT, its messages appended to LOG."""
+        args = [str(self.javac), "--release", "8", "-nowarn", "-Xlint:-options", *map(str, options), "-d", str(out),
+                *map(str, sorted(sources))]
+        return commands.run_logged(args, log, append=True) == 0
+
+    def instrument(self, classes, out, log):
+        return commands.run_logged([str(self.jp), "instrument", str(classes), "--out", str(out)], log,
+                                   append=True) == 0
+
+    def java_run(self, out, profile, *args, timeout=60, java=None):
+        """Runs java ARGS with its output into the file OUT and its profile into PROFILE; its status."""
+        command = [str(java or self.java), *([f"-Djp.output={profile}"] if profile else []), *map(str, args)]
+        return commands.run_logged(command, out, timeout=timeout)
+
+    def folded_calls(self, profile):
+        """PROFILE's calls as folded lines, or None when `jp report` cannot read it."""
+        calls = pathlib.Path(f"{profile}.calls")
+        if commands.run_split([str(self.jp), "report", str(profile), "--format", "folded", "--metric", "calls",
+                               "--out", str(calls)], os.devnull, os.devnull) != 0:
+            return None
+        return folded.read(calls)
+
+    def calls(self, profile, context):
+        """The calls of exactly CONTEXT (frames joined by `;`), 0 when it is absent, or `unreadable`."""
+        lines = self.folded_calls(profile)
+        return "unreadable" if lines is None else str(folded.total(lines, context))
+
+    def total_calls(self, profile, frame):
+        """The calls of every context that ends with FRAME, or `unreadable`."""
+        lines = self.folded_calls(profile)
+        return "unreadable" if lines is None else str(folded.total_ending_with(lines, frame))
+
+    # -- threads ----------------------------------------------------------------------------------
+
+    def threads(self):
+        out = self.work / "getid"
+        status = self.java_run(f"{out}.out", f"{out}.jpprof", "-cp", self.cp, "GetIdOverride")
+        profile = pathlib.Path(f"{out}.jpprof")
+        text = "threads: a Thread subclass whose instrumented getId() is overridden runs and is profiled"
+        self.checks.check(status == 0 and commands.read_text(f"{out}.out").rstrip("\n") == "worker ran\ndone"
+                          and profile.is_file() and profile.stat().st_size > 0,
+                          f"runtime {text}", f"runtime {text}", shown(f"{out}.out"))
+
+        out = self.work / "shared"
+        if self.java_run(f"{out}.out", f"{out}.jpprof", "-cp", self.cp, "SharedId", timeout=120) != 0:
+            self.checks.fail("runtime threads: SharedId failed", shown(f"{out}.out"))
+            return
+        work = self.total_calls(f"{out}.jpprof", "SharedId.work(int):int")
+        loops = self.calls(f"{out}.jpprof", "SharedId.loop():void")
+        self.checks.check(work == "4000000" and loops == "2",
+                          "runtime threads: two threads with one getId() value count exactly 4,000,000 calls of "
+                          "work, under 2 calls of loop",
+                          f"runtime threads: two threads with one getId() value: {work} calls of work (want 4000000), "
+                          f"{loops} of loop (want 2)",
+                          indented("\n".join(folded.read(f"{out}.jpprof.calls")[:10]), prefix="    | "))
+
+    # -- virtual threads --------------------------------------------------------------------------
+
+    def virtual_threads(self):
+        if not self.temurin:
+            self.checks.skip("runtime virtual threads: no Temurin 25 (set TEMURIN25_HOME)")
+            return
+        vt = self.work / "vt"
+        vt.mkdir()
+        java25 = self.temurin / "bin" / "java"
+        javac = [str(self.temurin / "bin" / "javac"), "--release", "25", "-d", str(vt / "classes"),
+                 *map(str, sorted(PROGRAMS.glob("java25/*.java")))]
+        if commands.run_logged(javac, vt / "javac.log") != 0 or \
+                not self.instrument(vt / "classes", vt / "instrumented", vt / "instrument.log"):
+            self.checks.fail("runtime virtual threads: could not compile or instrument",
+                             shown(vt / "javac.log") + shown(vt / "instrument.log"))
+            return
+        watch = commands.Stopwatch()
+        plain_status = commands.run_split([str(java25), "-Xmx128m", "-cp", str(vt / "classes"), "ManyVirtualThreads",
+                                           str(VIRTUAL_TASKS)], vt / "plain.out", vt / "plain.err", timeout=120)
+        plain_time = watch.whole_seconds()
+        watch = commands.Stopwatch()
+        # KILL because a JVM stuck in back-to-back full GCs ignores TERM.
+        jp_status = commands.run_split(["timeout", "-s", "KILL", "120", str(java25), "-Xmx320m",
+                                        f"-Djp.output={vt / 'vt.jpprof'}", "-cp", f"{vt / 'instrumented'}:{self.runtime}",
+                                        "ManyVirtualThreads", str(VIRTUAL_TASKS)], vt / "jp.out", vt / "jp.err")
+        jp_time = watch.whole_seconds()
+        got = self.total_calls(vt / "vt.jpprof", "ManyVirtualThreads.task():void")
+        plain_heap, jp_heap = heap_in_use(vt / "plain.err"), heap_in_use(vt / "jp.err")
+        if plain_status != 0:
+            self.checks.fail(f"runtime virtual threads: the plain run at -Xmx128m failed ({plain_status})",
+                             shown(vt / "plain.err"))
+        elif jp_status == 0 and commands.read_text(vt / "jp.out").rstrip("\n") == f"tasks {VIRTUAL_TASKS}" \
+                and got == str(VIRTUAL_TASKS) and jp_heap <= plain_heap + 32:
+            self.checks.pass_(f"runtime virtual threads: {VIRTUAL_TASKS} tasks instrumented at -Xmx320m in {jp_time}s "
+                              f"(plain at -Xmx128m: {plain_time}s), exactly {got} calls of task; heap in use once "
+                              f"they ended: {jp_heap} MB (plain: {plain_heap} MB)")
+        else:
+            self.checks.fail(f"runtime virtual threads: {VIRTUAL_TASKS} tasks instrumented at -Xmx320m: status "
+                             f"{jp_status} after {jp_time}s, {got} calls of task, heap in use once they ended: "
+                             f"{jp_heap} MB (plain: {plain_heap} MB, allowed 32 MB more)", shown(vt / "jp.err"))
+
+    # -- class reloading --------------------------------------------------------------------------
+
+    def class_reloading(self):
+        """A plugin class loaded 40,000 times, each time by a new class loader dropped after one
+        call: the classes are unloaded, and an instrumented run must keep nothing per load (the
+        runtime has one method identifier per method, whatever loader loads its class), so it fits
+        in the plain run's heap."""
+        reload = self.work / "reload"
+        javac_log, instrument_log = self.work / "reload.javac.log", self.work / "reload.instrument.log"
+        if not (self.javac8(reload / "host", [PROGRAMS / "reload" / "Reload.java"], javac_log)
+                and self.javac8(reload / "plugin", [PROGRAMS / "reload" / "Plugin.java"], javac_log)
+                and self.instrument(reload / "host", reload / "host-jp", instrument_log)
+                and self.instrument(reload / "plugin", reload / "plugin-jp", instrument_log)):
+            self.checks.fail("runtime class reloading: could not compile or instrument",
+                             shown(javac_log) + shown(instrument_log))
+            return
+        plain_status = self.java_run(reload / "plain.out", None, "-Xmx24m", "-cp", reload / "host", "Reload",
+                                     reload / "plugin", RELOADS, timeout=300)
+        jp_status = self.java_run(reload / "jp.out", reload / "reload.jpprof", "-Xmx24m", "-cp",
+                                  f"{reload / 'host-jp'}:{self.runtime}", "Reload", reload / "plugin-jp", RELOADS,
+                                  timeout=300)
+        got = self.total_calls(reload / "reload.jpprof", "Plugin.getAsInt():int")
+        if plain_status != 0:
+            self.checks.fail(f"runtime class reloading: the plain run at -Xmx24m failed ({plain_status})",
+                             shown(reload / "plain.out"))
+        elif jp_status == 0 and files.same_bytes(reload / "plain.out", reload / "jp.out") and got == str(RELOADS):
+            self.checks.pass_(f"runtime class reloading: a class loaded {RELOADS} times in fresh class loaders runs "
+                              f"instrumented in the plain run's -Xmx24m, exactly {got} calls of getAsInt")
+        else:
+            self.checks.fail(f"runtime class reloading: instrumented at -Xmx24m: status {jp_status}, {got} calls of "
+                             f"getAsInt (want {RELOADS})", shown(reload / "jp.out"))
+
+    # -- shutdown hooks ---------------------------------------------------------------------------
+
+    def shutdown_hooks(self):
+        runs = [self.work / f"hook-{round_}-{i}" for round_ in (1, 2) for i in (1, 2, 3)]
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            for start in (0, 3):
+                list(pool.map(lambda run: self.java_run(f"{run}.out", f"{run}.jpprof", "-cp", self.cp, "HookWork"),
+                              runs[start:start + 3]))
+        counts = [self.calls(f"{run}.jpprof", HOOK_CONTEXT) for run in runs]
+        self.checks.check(counts == ["3000"] * 6,
+                          "runtime shutdown hooks: the hook's 3,000 calls are in every profile (6 runs, 3 at a time)",
+                          f"runtime shutdown hooks: calls under {HOOK_CONTEXT} in 6 runs: {' '.join(counts)} "
+                          "(want 3000 each)", shown(f"{runs[0]}.out"))
+
+    # -- outputs ----------------------------------------------------------------------------------
+
+    def dev_null(self):
+        if files.file_type("/dev/null") != "character special file":
+            self.checks.skip("runtime outputs: /dev/null is not a character device here")
+            return
+        out = self.work / "devnull.out"
+        status = self.java_run(out, "/dev/null", "-cp", self.cp, "Small")
+        device = files.file_type("/dev/null")
+        if device == "character special file" and status == 0 and \
+                not any(line.startswith("jp: ") for line in commands.read_text(out).splitlines()):
+            self.checks.pass_("runtime outputs: -Djp.output=/dev/null writes into the device, which stays a "
+                              "character device")
+            return
+        self.checks.fail(f"runtime outputs: -Djp.output=/dev/null: status {status}, /dev/null is now: {device}",
+                         shown(out))
+        # Put the device back if the run replaced it (possible as root only).
+        if device != "character special file" and os.geteuid() == 0:
+            os.remove("/dev/null")
+            os.mknod("/dev/null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+            os.chmod("/dev/null", 0o666)
+
+    def fifo(self):
+        if not shutil.which("mkfifo"):
+            self.checks.skip("runtime outputs: no mkfifo")
+            return
+        fifo = self.work / "profile.fifo"
+        os.mkfifo(fifo)
+        read = self.work / "fifo.read"
+        reader_status = []
+        reader = threading.Thread(target=lambda: reader_status.append(
+            commands.run_split(["cat", str(fifo)], read, os.devnull, timeout=60)))
+        reader.start()
+        status = self.java_run(self.work / "fifo.out", fifo, "-cp", self.cp, "Small")
+        reader.join()
+        read_status = reader_status[0]
+        first = (commands.read_text(read).splitlines() or [""])[0]
+        if status == 0 and read_status == 0 and files.file_type(fifo) == "fifo" and first.startswith("jp-profile ") \
+                and self.calls(read, "Small.main(java.lang.String[]):void;Small.twice(int):int") == "10":
+            self.checks.pass_("runtime outputs: a FIFO output is written into, and its reader gets the profile")
+        else:
+            self.checks.fail(f"runtime outputs: FIFO: program status {status}, reader status {read_status}, "
+                             f"{files.file_type(fifo)}", shown(self.work / "fifo.out"))
+
+    def permissions(self):
+        profile = self.work / "mode.jpprof"
+        previous = os.umask(0o022)
+        try:
+            status = self.java_run(os.devnull, profile, "-cp", self.cp, "Small")
+        finally:
+            os.umask(previous)
+        mode = format(stat.S_IMODE(profile.stat().st_mode), "o") if status == 0 and profile.exists() else ""
+        self.checks.check(mode == "644", "runtime outputs: under umask 022 the profile is created 644, as other files",
+                          f"runtime outputs: under umask 022 the profile is created {mode or 'not at all'} (want 644)")
+
+    def run(self):
+        self.threads()
+        self.virtual_threads()
+        self.class_reloading()
+        self.shutdown_hooks()
+        self.dev_null()
+        self.fifo()
+        self.permissions()
+        self.checks.summary(PROGRAM)
+        return self.checks.status()
+
+
+def suite():
+    work = pathlib.Path(tempfile.mkdtemp(prefix="jp-runtime."))
+    try:
+        return Runtime(work).run()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    build.main(PROGRAM, suite)
