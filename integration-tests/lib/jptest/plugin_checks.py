@@ -167,6 +167,11 @@ def first_value(folded, part):
     return next((last_field(line) for line in folded if part in line), None)
 
 
+def ranks_rank_first(line):
+    """Whether a row of `jp diff`'s methods (first_changed_method) is Leaderboard.rank, changed."""
+    return line.startswith("changed") and f"{LEADERBOARD}.Leaderboard.rank(" in line[len("changed"):]
+
+
 def matching(lines, text, limit):
     """The first LIMIT of LINES that hold TEXT, as one string."""
     return "".join(f"{line}\n" for line in [line for line in lines if text in line][:limit])
@@ -223,9 +228,8 @@ class PluginChecks:
         PAGE, is a complete page naming Leaderboard.rank; and `jp diff` of the same two runs (the
         profiles the baseline kept, BASE, and the checked run, RUN) ranks Leaderboard.rank first."""
         first = self.first_changed_method(base, run)
-        ranks_first = first.startswith("changed") and f"{LEADERBOARD}.Leaderboard.rank(" in first[len("changed"):]
         if f"where the growth is: {named}" in commands.read_text(log) and complete_page(page) \
-                and re.search("Leaderboard.rank", commands.read_text(page)) and ranks_first:
+                and re.search("Leaderboard.rank", commands.read_text(page)) and ranks_rank_first(first):
             self.checks.pass_(f"gate: the failing {task} names its diff report {named} "
                               f"({pathlib.Path(page).stat().st_size} bytes, a complete page), and jp diff of the "
                               f"same runs ranks Leaderboard.rank first: {squeezed(first)}")
@@ -295,8 +299,8 @@ class PluginChecks:
         bytecodes of its own is Leaderboard.rank, and the insertion sort makes over half a million
         calls of Leaderboard.before under it. WHERE names the profiles' directory in messages."""
         bytecodes, calls = self.work / "bytecodes.folded", self.work / "calls.folded"
-        if not profiles or not pathlib.Path(profiles[0]).is_file() or not self.report_to(profiles, "bytecodes", bytecodes) \
-                or not self.report_to(profiles, "calls", calls):
+        if not profiles or not pathlib.Path(profiles[0]).is_file() \
+                or not self.report_to(profiles, "bytecodes", bytecodes) or not self.report_to(profiles, "calls", calls):
             self.checks.fail(f"demo: no readable profile in {where}")
             return
         hot = hottest(commands.read_text(bytecodes).splitlines())
@@ -305,7 +309,8 @@ class PluginChecks:
             self.checks.pass_(f"demo: {len(profiles)} profile(s); hottest context Leaderboard.rank "
                               f"({last_field(hot)} bytecodes), {compares} calls of Leaderboard.before under it")
         else:
-            self.checks.fail(f"demo: hottest context is not Leaderboard.rank: {hot} (Leaderboard.before calls: {compares})")
+            self.checks.fail(f"demo: hottest context is not Leaderboard.rank: {hot} "
+                             f"(Leaderboard.before calls: {compares})")
 
     def demo_tests(self, folded_path, reports, *profiles):
         """The demo's profiles (examples/*-demo, JUnit 4) give every test of the JUnit XML reports
@@ -345,7 +350,8 @@ class PluginChecks:
         short = first_value(bytecodes, f"{test} > [1] a, 1;{split} ")
         long = first_value(bytecodes, f"{test} > [3] a,b,c,d,e,f,g,h, 8;{split} ")
         before_all = "[test] org.example.params.FieldsTest;org.example.params.Fields.loadSeparators():void 1"
-        if invocations == 3 and number(long or "0") > number(short or "0") and any(before_all in line for line in calls):
+        if invocations == 3 and number(long or "0") > number(short or "0") \
+                and any(before_all in line for line in calls):
             self.checks.pass_("per-test: params: 3 invocations of a parameterized test told apart, each with its "
                               f"@BeforeEach; @BeforeAll under the class ({short} and {long} bytecodes in split)")
         else:
