@@ -758,7 +758,8 @@ class MavenPlugin:
         else:
             checks.fail("gate: jp:baseline wrote jp-baseline.txt", shown(self.log("gate-baseline")))
         first_baseline = text(baseline)
-        shutil.rmtree(gate / "target", ignore_errors=True)  # (offline, and maven-clean-plugin may not be in the repository)
+        # Removed by hand: offline, maven-clean-plugin may not be in the repository.
+        shutil.rmtree(gate / "target", ignore_errors=True)
         ok = self.mvn_run("gate-again", gate, "verify", "jp:baseline", "-Djp.methodFloor=0")
         self.outcome(ok and baseline.is_file() and text(baseline) == first_baseline,
                      "gate: a second, clean run of the tests gives a byte-identical baseline")
