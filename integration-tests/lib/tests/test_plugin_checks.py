@@ -1,3 +1,4 @@
+import contextlib
 import io
 import pathlib
 import tempfile
@@ -110,6 +111,20 @@ class FilesTest(unittest.TestCase):
         self.assertEqual(out.getvalue(), "FAIL maven-plugin per-test: demo: tests without a context: "
                          "org.example.WordsTest#trims(); outside tests: org.example.Words.trim():void 1\n")
         self.assertEqual(plugin.checks.status(), 1)
+
+    def test_as_a_program_a_failed_check_is_status_1_and_a_value_is_printed(self):
+        self.write("reports/TEST-org.example.WordsTest.xml", REPORT)
+        folded = self.write("calls.folded", "[test] org.example.WordsTest#keepsEmpty() 1\n")
+        page = self.write("page.html", "<!DOCTYPE html></html>\n")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            failed = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "per-test", "demo", str(folded),
+                                         str(self.path / "reports")])
+            page_status = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "complete-page", str(page)])
+            plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "testng-version"])
+        self.assertEqual((failed, page_status), (1, 0))
+        self.assertTrue(out.getvalue().startswith("FAIL gradle per-test: demo: tests without a context: "))
+        self.assertRegex(out.getvalue(), r"\n[0-9]+\.[0-9.]+\n$")
 
     def params(self, third_calls):
         lines = []
