@@ -1,5 +1,5 @@
 """The checks shared by the suites that drive JP's build plugins in real builds (suites/gradle.sh and
-suites/maven_plugin.py): what a test run's profiles, per-test contexts, IDE files and regression
+suites/maven-plugin.py): what a test run's profiles, per-test contexts, IDE files and regression
 gate must show, whichever build tool made them.
 
     plugin = PluginChecks(NamedChecks("maven-plugin"), jp, work, version)
@@ -7,10 +7,9 @@ gate must show, whichever build tool made them.
 
 As a program, for the suites still in bash (lib/build-suite.sh wraps it):
     python3 -m jptest.plugin_checks SUITE JP WORK VERSION COMMAND ARGS...
-where COMMAND is a check (gate-diff, per-test, testng, demo-profiles, demo-tests, ide-settings,
-params-contexts: exit status 1 when one of its checks failed) or a value (total-calls,
-per-test-totals, first-changed-method, testng-version; complete-page and no-crash: exit status 1
-when not).
+where COMMAND is a check (gate-diff, testng, demo-profiles, demo-tests, ide-settings,
+params-contexts: exit status 1 when one of its checks failed) or a value (total-calls and
+testng-version are printed; complete-page and no-crash are the exit status, 1 when not).
 """
 import os
 import pathlib
@@ -440,8 +439,6 @@ def main(argv):
     plugin = PluginChecks(checks, jp, work, version)
     values = {
         "total-calls": lambda: [str(plugin.total_calls(args))],
-        "per-test-totals": lambda: plugin.per_test_totals(args),
-        "first-changed-method": lambda: [plugin.first_changed_method(*args)],
         "testng-version": lambda: [testng_version(commands.read_text(TESTNG_POM))],
     }
     if command in values:
@@ -451,7 +448,7 @@ def main(argv):
         return 0 if complete_page(args[0]) else 1
     if command == "no-crash":
         return 0 if no_crash(*args) else 1
-    check = {"gate-diff": plugin.gate_diff, "per-test": plugin.per_test, "testng": plugin.testng,
+    check = {"gate-diff": plugin.gate_diff, "testng": plugin.testng,
              "demo-profiles": plugin.demo_profiles, "demo-tests": plugin.demo_tests,
              "ide-settings": plugin.ide_settings, "params-contexts": plugin.params_contexts}[command]
     check(*args)

@@ -113,17 +113,16 @@ class FilesTest(unittest.TestCase):
         self.assertEqual(plugin.checks.status(), 1)
 
     def test_as_a_program_a_failed_check_is_status_1_and_a_value_is_printed(self):
-        self.write("reports/TEST-org.example.WordsTest.xml", REPORT)
-        folded = self.write("calls.folded", "[test] org.example.WordsTest#keepsEmpty() 1\n")
+        calls = self.write("calls.folded", f"{PARAMS} > [1] a, 1;{SPLIT} 1\n")
         page = self.write("page.html", "<!DOCTYPE html></html>\n")
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            failed = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "per-test", "demo", str(folded),
-                                         str(self.path / "reports")])
+            failed = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "params-contexts", str(calls),
+                                         str(calls)])
             page_status = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "complete-page", str(page)])
             plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "testng-version"])
         self.assertEqual((failed, page_status), (1, 0))
-        self.assertTrue(out.getvalue().startswith("FAIL gradle per-test: demo: tests without a context: "))
+        self.assertTrue(out.getvalue().startswith("FAIL gradle per-test: params: invocations told apart (0 of 3; "))
         self.assertRegex(out.getvalue(), r"\n[0-9]+\.[0-9.]+\n$")
 
     def params(self, third_calls):
