@@ -1,7 +1,7 @@
-// Reads a run configuration that JP's IDE task wrote, the way the IDE would, for
-// check_ide_settings (build-suite.sh): `java IdeRunFile.java FILE IDE-PROJECT-DIR`. FILE is an
-// IntelliJ IDEA `.run.xml` or an Eclipse `.launch`; parsing it with the JDK's XML parser is the
-// well-formedness check (exit 1 when it fails). Prints one line per item:
+// Reads a run configuration that JP's IDE task wrote, the way the IDE would, for the IDE checks
+// of jptest/plugin_checks.py: `java IdeRunFile.java FILE IDE-PROJECT-DIR`. FILE is an IntelliJ IDEA
+// `.run.xml` or an Eclipse `.launch`; parsing it with the JDK's XML parser is the well-formedness
+// check (exit 1 when it fails). Prints one line per item:
 //   main CLASS         the main class (none for a tests configuration)
 //   cp PATH            a class path entry, in class path order; for IntelliJ, only the entries
 //                      the configuration puts in front of the module's class path

@@ -5,6 +5,7 @@
 - `build`: where the repository, the cache and the `jp` binary are; building jp and the runtime.
 - `jdks`: finding a JDK 17 with jmods and a Temurin 25.
 - `surefire`: reading JUnit XML reports (Surefire's, Gradle's, the console launcher's).
+- `plugin_checks`: the checks shared by the build-plugin suites (Maven's and Gradle's).
 - `folded`: reading folded profiles and comparing JP's with the counting oracle's.
 - `oracle`: the counting oracle's agent, built and run; what the test programs say it counts.
 
