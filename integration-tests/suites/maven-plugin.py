@@ -59,7 +59,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
@@ -940,16 +939,7 @@ class MavenPlugin:
 
 
 def suite():
-    work = pathlib.Path(tempfile.mkdtemp(prefix="jp-maven."))
-    status = 2
-    try:
-        status = MavenPlugin(work).run()
-        return status
-    finally:
-        if status == 0:
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            print(f"{PROGRAM}: work files kept in {work}", flush=True)
+    return build.in_scratch(PROGRAM, "jp-maven.", lambda work: MavenPlugin(work).run())
 
 
 if __name__ == "__main__":

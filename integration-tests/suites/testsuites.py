@@ -27,7 +27,6 @@ import os
 import pathlib
 import shutil
 import sys
-import tempfile
 import xml.etree.ElementTree as ElementTree
 import zipfile
 
@@ -232,16 +231,7 @@ class TestSuites:
 
 
 def suite():
-    work = pathlib.Path(tempfile.mkdtemp(prefix="jp-testsuites."))
-    status = 2
-    try:
-        status = TestSuites(work).run()
-        return status
-    finally:
-        if status == 0:
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            print(f"{PROGRAM}: work files kept in {work}", flush=True)
+    return build.in_scratch(PROGRAM, "jp-testsuites.", lambda work: TestSuites(work).run())
 
 
 if __name__ == "__main__":

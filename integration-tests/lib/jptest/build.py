@@ -1,7 +1,9 @@
 """Where a suite finds the repository, its cache and the `jp` binary, and how it builds them."""
 import os
 import pathlib
+import shutil
 import sys
+import tempfile
 
 from jptest import commands
 
@@ -50,6 +52,21 @@ def build_runtime(work):
     if not jars:
         raise SuiteError("the runtime jar did not build")
     return jars[0]
+
+
+def in_scratch(program, prefix, run):
+    """Runs RUN(work) in a fresh directory named PREFIX...: removed when RUN returns 0, kept and named
+    on stdout otherwise (for a look at what failed); returns RUN's status."""
+    work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+    status = 2
+    try:
+        status = run(work)
+        return status
+    finally:
+        if status == 0:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"{program}: work files kept in {work}", flush=True)
 
 
 def main(program, suite):
