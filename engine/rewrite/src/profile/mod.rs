@@ -178,11 +178,11 @@ fn is_class_initializer(class: &ClassFile<'_>, method: &Member<'_>) -> bool {
 mod tests {
     use super::*;
     use crate::suid;
-    use crate::testdata;
     use jp_bytecode::opcode as op;
     use jp_bytecode::Insn;
     use jp_classfile::attributes::BootstrapMethods;
     use jp_classfile::{Constant, ConstantLookup, CpIndex};
+    use jp_testdata::class as testdata;
 
     fn profile(bytes: &[u8]) -> Vec<u8> {
         let rewritten = profile_class(bytes, ProfileOptions::default()).unwrap();
@@ -365,20 +365,14 @@ mod tests {
 
     /// Every class file of the test data of every version, with its name.
     fn every_test_class() -> Vec<(String, Vec<u8>)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata");
-        let mut classes = Vec::new();
-        for version in ["old", "java8", "java17", "java25"] {
-            let mut paths: Vec<_> = std::fs::read_dir(root.join(version))
-                .unwrap()
-                .map(|entry| entry.unwrap().path())
-                .filter(|path| path.extension().is_some_and(|e| e == "class"))
-                .collect();
-            paths.sort();
-            for path in paths {
-                let name = format!("{version}/{}", path.file_name().unwrap().to_string_lossy());
-                classes.push((name, std::fs::read(&path).unwrap()));
-            }
-        }
+        let classes: Vec<_> = jp_testdata::VERSIONS
+            .into_iter()
+            .flat_map(|version| {
+                jp_testdata::classes(version)
+                    .into_iter()
+                    .map(move |(name, bytes)| (format!("{version}/{name}"), bytes))
+            })
+            .collect();
         assert!(classes.len() > 50, "test classes found: {}", classes.len());
         classes
     }
