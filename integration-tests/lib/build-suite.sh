@@ -1,8 +1,8 @@
-# Shared by the suites in bash that drive JP's build plugins in real builds (suites/gradle.sh;
-# suites/cross.sh uses its lines): the PASS/FAIL/SKIP lines, and bash functions over
-# integration-tests/lib/jptest/plugin_checks.py, which holds the checks and says what each one
-# checks. Source it after setting `suite` (the suite's name) and `work` (its scratch directory), and
-# with `jp` naming the CLI binary and `version` JP's version. It sets `failed=0`.
+# Shared by the suites in bash that drive JP's build plugins in real builds (suites/gradle.sh):
+# the PASS/FAIL/SKIP lines, and bash functions over integration-tests/lib/jptest/plugin_checks.py,
+# which holds the checks and says what each one checks. Source it after setting `suite` (the
+# suite's name) and `work` (its scratch directory), and with `jp` naming the CLI binary and
+# `version` JP's version. It sets `failed=0`.
 # shellcheck shell=bash
 
 _build_suite_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,6 +1,7 @@
 """Where a suite finds the repository, its cache and the `jp` binary, and how it builds them."""
 import os
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
@@ -24,20 +25,58 @@ def release_binary(name):
     return ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release" / name
 
 
-def build_binary(package, name):
-    """Builds the release binary NAME of the cargo PACKAGE (cargo's output passes through); returns
-    its path."""
-    if commands.run_passing(["cargo", "build", "--release", "--quiet", "-p", package], cwd=ROOT) != 0:
+def build_binaries(*packages):
+    """Builds, in one cargo run (cargo's output passes through), the release binaries of PACKAGES,
+    pairs of a cargo package and its binary's name; returns the binaries' paths."""
+    args = ["cargo", "build", "--release", "--quiet"]
+    for package, _ in packages:
+        args += ["-p", package]
+    if commands.run_passing(args, cwd=ROOT) != 0:
         raise SuiteError("cargo build failed")
-    binary = release_binary(name)
-    if not os.access(binary, os.X_OK):
-        raise SuiteError(f"no binary at {binary} after the build")
-    return binary
+    binaries = [release_binary(name) for _, name in packages]
+    for binary in binaries:
+        if not os.access(binary, os.X_OK):
+            raise SuiteError(f"no binary at {binary} after the build")
+    return binaries
+
+
+def build_binary(package, name):
+    """Builds the release binary NAME of the cargo PACKAGE; returns its path."""
+    return build_binaries((package, name))[0]
 
 
 def build_jp():
     """Builds the release `jp`; returns its path."""
     return build_binary("jp-cli", "jp")
+
+
+def root_version():
+    """JP's version: the first <version> of the root POM."""
+    for line in (ROOT / "pom.xml").read_text().splitlines():
+        if "<version>" in line:
+            return re.split("[<>]", line)[2]
+    return ""
+
+
+def fetch_corpus():
+    """The directory of the round-trip corpus's jars (integration-tests/corpus), fetched once."""
+    out, status = commands.stdout_of(["bash", str(ROOT / "integration-tests" / "corpus" / "fetch.sh")])
+    if status != 0:
+        raise SuiteError("could not fetch the corpus")
+    return pathlib.Path(out.strip())
+
+
+def made_once(directory, make):
+    """DIRECTORY, made by MAKE(partial) in DIRECTORY.partial unless it is there already: the partial
+    directory gets the name only once MAKE returned, so a run cut short leaves no DIRECTORY."""
+    directory = pathlib.Path(directory)
+    if not directory.is_dir():
+        partial = pathlib.Path(f"{directory}.partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        make(partial)
+        partial.rename(directory)
+    return directory
 
 
 def build_runtime(work):

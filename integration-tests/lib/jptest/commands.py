@@ -38,6 +38,13 @@ def run_split(args, stdout, stderr, timeout=None):
         return run(args, out, err, timeout=timeout)[0]
 
 
+def start_logged(args, log, cwd=None):
+    """Starts ARGS with stdin closed and stdout and stderr into the file LOG; returns the running
+    process, whose wait() gives the exit status."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd)
+
+
 def output(args, timeout=None):
     """ARGS' stdout and stderr together, as text, and its exit status (see run)."""
     status, out = run(args, subprocess.PIPE, subprocess.STDOUT, timeout=timeout)

@@ -1,6 +1,9 @@
 import contextlib
 import io
+import pathlib
+import re
 import shutil
+import tempfile
 import unittest
 
 from jptest import build
@@ -46,6 +49,45 @@ class InScratchTest(unittest.TestCase):
             build.in_scratch("suite.py", "jp-test-scratch.", body)
         self.assertTrue(kept[0].exists())
         kept[0].rmdir()
+
+
+class MadeOnceTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.target = pathlib.Path(self.dir.name) / "cache" / "image"
+        self.made = []
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def make(self, partial):
+        self.made.append(partial)
+        (partial / "classes").write_text("extracted")
+
+    def test_it_is_made_once_then_found(self):
+        self.assertEqual(build.made_once(self.target, self.make), self.target)
+        self.assertEqual(build.made_once(self.target, self.make), self.target)
+        self.assertEqual(self.made, [pathlib.Path(f"{self.target}.partial")])
+        self.assertEqual((self.target / "classes").read_text(), "extracted")
+        self.assertFalse(pathlib.Path(f"{self.target}.partial").exists())
+
+    def test_a_make_cut_short_leaves_no_directory_and_the_next_run_starts_over(self):
+        def broken(partial):
+            (partial / "half").write_text("half")
+            raise build.SuiteError("extraction failed")
+
+        with self.assertRaises(build.SuiteError):
+            build.made_once(self.target, broken)
+        self.assertFalse(self.target.exists())
+        build.made_once(self.target, self.make)
+        self.assertEqual(sorted(path.name for path in self.target.iterdir()), ["classes"])
+
+
+class RootVersionTest(unittest.TestCase):
+    def test_it_is_the_version_of_the_root_pom(self):
+        pom = (build.ROOT / "pom.xml").read_text()
+        self.assertRegex(build.root_version(), r"^[0-9]+\.[0-9]+")
+        self.assertEqual(re.search("<version>(.*)</version>", pom).group(1), build.root_version())
 
 
 if __name__ == "__main__":

@@ -34,5 +34,12 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(commands.read_text(self.log.with_name("none.log")), "")
 
 
+    def test_a_started_command_runs_beside_the_suite_into_its_log(self):
+        process = commands.start_logged(["sh", "-c", "pwd; echo err >&2; exit 4"], self.log, cwd=self.dir.name)
+        self.assertEqual(process.wait(), 4)
+        self.assertEqual(sorted(commands.read_text(self.log).splitlines()),
+                         sorted([str(pathlib.Path(self.dir.name).resolve()), "err"]))
+
+
 if __name__ == "__main__":
     unittest.main()
