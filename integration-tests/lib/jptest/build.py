@@ -2,6 +2,7 @@
 import os
 import pathlib
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -19,9 +20,14 @@ def cache_dir():
     return pathlib.Path(os.environ.get("JP_CACHE_DIR") or pathlib.Path.home() / ".cache" / "jp")
 
 
+def target_dir():
+    """Cargo's ${CARGO_TARGET_DIR:-target}, relative to the repository; the benchmarks work under it."""
+    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
+
+
 def release_binary(name):
-    """The release binary NAME under ${CARGO_TARGET_DIR:-target}, relative to the repository."""
-    return ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "release" / name
+    """The release binary NAME under target_dir()."""
+    return target_dir() / "release" / name
 
 
 def build_binary(package, name):
@@ -40,10 +46,12 @@ def build_jp():
     return build_binary("jp-cli", "jp")
 
 
-def build_runtime(work):
-    """Packages the runtime jar (Maven's output in WORK/mvn.log); returns its path."""
+def build_runtime(work, test_classes=True):
+    """Packages the runtime jar (Maven's output in WORK/mvn.log); returns its path. Its tests do
+    not run; without TEST_CLASSES they are not even compiled."""
     log = pathlib.Path(work) / "mvn.log"
-    args = ["mvn", "-q", "-f", str(ROOT / "pom.xml"), "-pl", "java-runtime", "-am", "package", "-DskipTests"]
+    skip = "-DskipTests" if test_classes else "-Dmaven.test.skip=true"
+    args = ["mvn", "-q", "-f", str(ROOT / "pom.xml"), "-pl", "java-runtime", "-am", "package", skip]
     if commands.run_logged(args, log) != 0:
         print(commands.tail(log, 30), flush=True)
         raise SuiteError("the runtime jar did not build")
@@ -54,16 +62,26 @@ def build_runtime(work):
     return jars[0]
 
 
-def in_scratch(program, prefix, run):
-    """Runs RUN(work) in a fresh directory named PREFIX...: removed when RUN returns 0, kept and named
-    on stdout otherwise (for a look at what failed); returns RUN's status."""
+def install_jp(repo, version, modules):
+    """Lays out JP's MODULES (parent, runtime, engine, gradle-plugin, ...), packaged at VERSION, in the
+    throwaway local Maven repository REPO as `mvn install` would, with scripts/lib/jp-repo.sh."""
+    script = 'source scripts/lib/jp-repo.sh && install_jp "$@"'
+    env = dict(os.environ, root=str(ROOT), version=version)
+    if subprocess.run(["bash", "-c", script, "jp-repo", str(repo), version, *modules], cwd=ROOT, env=env,
+                      stdin=subprocess.DEVNULL, check=False).returncode != 0:
+        raise SuiteError(f"cannot install into {repo}")
+
+
+def in_scratch(program, prefix, run, keep=False):
+    """Runs RUN(work) in a fresh directory named PREFIX...: removed when RUN returns 0 unless KEEP,
+    kept and named on stdout otherwise (for a look at what failed); returns RUN's status."""
     work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
     status = 2
     try:
         status = run(work)
         return status
     finally:
-        if status == 0:
+        if status == 0 and not keep:
             shutil.rmtree(work, ignore_errors=True)
         else:
             print(f"{program}: work files kept in {work}", flush=True)

@@ -7,7 +7,7 @@ from jptest import build
 
 
 class InScratchTest(unittest.TestCase):
-    def run_in_scratch(self, status):
+    def run_in_scratch(self, status, keep=False):
         seen = []
         out = io.StringIO()
 
@@ -17,7 +17,7 @@ class InScratchTest(unittest.TestCase):
             return status
 
         with contextlib.redirect_stdout(out):
-            returned = build.in_scratch("suite.py", "jp-test-scratch.", body)
+            returned = build.in_scratch("suite.py", "jp-test-scratch.", body, keep)
         self.assertEqual(returned, status)
         self.assertTrue(seen[0].name.startswith("jp-test-scratch."))
         return seen[0], out.getvalue()
@@ -29,6 +29,14 @@ class InScratchTest(unittest.TestCase):
 
     def test_a_failing_suite_keeps_its_work_files_and_names_them(self):
         work, said = self.run_in_scratch(1)
+        try:
+            self.assertEqual((work / "log").read_text(), "what happened")
+            self.assertEqual(said, f"suite.py: work files kept in {work}\n")
+        finally:
+            shutil.rmtree(work)
+
+    def test_a_passing_run_asked_to_keep_its_work_files_keeps_them_and_names_them(self):
+        work, said = self.run_in_scratch(0, keep=True)
         try:
             self.assertEqual((work / "log").read_text(), "what happened")
             self.assertEqual(said, f"suite.py: work files kept in {work}\n")
