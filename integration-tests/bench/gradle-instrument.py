@@ -80,8 +80,9 @@ def apparent_megabytes(directory):
 
 
 def median_cell(values):
+    """The median in ms; blank for none (the CLI and JaCoCo have no engine time of their own)."""
     middle = stats.median(values)
-    return "-" if middle is None else f"{middle:.0f}"
+    return "" if middle is None else f"{middle:.0f}"
 
 
 def ratio_cell(numerator, denominator):
