@@ -209,9 +209,8 @@ class Bench:
                                  str(self.compiled)])
 
     def cpu(self, name):
-        """The CPU seconds of run NAME as `user/sys`; a gradle client's would say nothing."""
-        seconds = commands.cpu_seconds(self.logs / f"{name}.cpu")
-        return "-" if seconds is None else f"{seconds[0]:.1f}/{seconds[1]:.1f}"
+        """The user and system CPU seconds of the process of run NAME, or None."""
+        return commands.cpu_seconds(self.logs / f"{name}.cpu")
 
     def record(self, row, wall_ms, engine_ms=None, cpu=None, detail=None):
         self.walls[row].append(wall_ms)
@@ -378,9 +377,14 @@ class Bench:
 
     # -- the table --------------------------------------------------------------------------------
 
+    def cpu_cell(self, row):
+        """The last run's `user/sys` seconds of ROW; `-` for a gradle client's, which say nothing."""
+        seconds = self.cpus.get(row)
+        return "-" if seconds is None else f"{seconds[0]:.1f}/{seconds[1]:.1f}"
+
     def cpu_sum(self, row):
-        user, _, system = self.cpus.get(row, "-").partition("/")
-        return float(user) + float(system) if system else None
+        seconds = self.cpus.get(row)
+        return None if seconds is None else sum(seconds)
 
     def table(self):
         java = commands.output(["java", "-version"])[0]
@@ -398,7 +402,7 @@ class Bench:
         print(f"{'run':<36} {'wall ms':>8} {'engine ms':>9} {'user/sys s':>11}   detail")
         for row, label in ROWS:
             print(f"{label:<36} {median_cell(self.walls[row]):>8} {median_cell(self.engines[row]):>9} "
-                  f"{self.cpus.get(row, '-'):>11}   {self.details.get(row, '')}")
+                  f"{self.cpu_cell(row):>11}   {self.details.get(row, '')}")
         print()
         jacoco = stats.median(self.walls["jacoco"])
         print("ratio jacoco / jp instrument --cache (CLI wall):   "

@@ -85,6 +85,9 @@ class Benchmark:
         self.failed = False
         self.times = results.Times()
 
+    def prepare(self):
+        """Builds and fetches what the runs need; finds the configurations that can run here."""
+        work = self.work
         # Copies, so that a build running meanwhile elsewhere cannot change them under the benchmark.
         self.jp = shutil.copy(build.build_binary("jp-cli", "jp"), work)
         self.jp_stress = shutil.copy(build.build_binary("jp-stress", "jp-stress"), work)
@@ -101,8 +104,8 @@ class Benchmark:
             raise build.SuiteError("the drivers do not compile")
 
         plain = f"{self.drivers}:{libs}"
-        self.configurations = [configurations.baseline(plain), *map(self.jp_variant, options.variants),
-                               *filter(None, (self.alternative(name, plain) for name in options.alternatives))]
+        self.configurations = [configurations.baseline(plain), *map(self.jp_variant, self.options.variants),
+                               *filter(None, (self.alternative(name, plain) for name in self.options.alternatives))]
 
     # -- configurations ---------------------------------------------------------------------------
 
@@ -238,6 +241,7 @@ class Benchmark:
                 self.times.add(workload.name, configuration.name, run)
 
     def run(self):
+        self.prepare()
         self.header()
         for workload in self.options.workloads:
             self.measure(workload)
