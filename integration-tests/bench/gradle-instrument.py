@@ -141,10 +141,7 @@ class Bench:
                 raise build.SuiteError(f"no {tool} on PATH")
         if not os.access("/usr/bin/time", os.X_OK):
             raise build.SuiteError("no /usr/bin/time (apt-get install time)")
-        match = re.search(r"<version>([^<]*)</version>", (build.ROOT / "pom.xml").read_text())
-        if not match:
-            raise build.SuiteError(f"no version in {build.ROOT / 'pom.xml'}")
-        self.version = match.group(1)
+        self.version = build.pom_version()
         self.logs.mkdir(parents=True, exist_ok=True)
         (self.work / "gradle-home").mkdir(exist_ok=True)
 
@@ -155,7 +152,7 @@ class Bench:
                                 "-pl", "gradle-plugin", "-am"], mvn_log) != 0:
             print(commands.tail(mvn_log, 40), file=sys.stderr, flush=True)
             raise build.SuiteError("mvn package failed")
-        build.install_jp(self.repo, self.version, ["parent", "runtime", "engine", "gradle-plugin"])
+        build.install_jp(self.repo, ["parent", "runtime", "engine", "gradle-plugin"])
         self.jacoco = str(fetch_jacoco(self.jacoco_version, self.jacoco_dir))
         self.make_project()
 

@@ -1,6 +1,7 @@
 """Where a suite finds the repository, its cache and the `jp` binary, and how it builds them."""
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -62,14 +63,25 @@ def build_runtime(work, test_classes=True):
     return jars[0]
 
 
-def install_jp(repo, version, modules):
-    """Lays out JP's MODULES (parent, runtime, engine, gradle-plugin, ...), packaged at VERSION, in the
-    throwaway local Maven repository REPO as `mvn install` would, with scripts/lib/jp-repo.sh."""
+def pom_version():
+    """The version of JP that the root POM builds."""
+    match = re.search(r"<version>([^<]*)</version>", (ROOT / "pom.xml").read_text())
+    if not match:
+        raise SuiteError(f"no version in {ROOT / 'pom.xml'}")
+    return match.group(1)
+
+
+def install_jp(repo, modules, version=None):
+    """Lays out JP's MODULES (parent, runtime, engine, gradle-plugin, ...), as packaged, in the
+    throwaway local Maven repository REPO as `mvn install` would, with scripts/lib/jp-repo.sh; as
+    VERSION when given (the POMs rewritten to it), else as the built version."""
+    built = pom_version()
     script = 'source scripts/lib/jp-repo.sh && install_jp "$@"'
-    env = dict(os.environ, root=str(ROOT), version=version)
-    if subprocess.run(["bash", "-c", script, "jp-repo", str(repo), version, *modules], cwd=ROOT, env=env,
-                      stdin=subprocess.DEVNULL, check=False).returncode != 0:
-        raise SuiteError(f"cannot install into {repo}")
+    env = dict(os.environ, root=str(ROOT), version=built)
+    done = subprocess.run(["bash", "-c", script, "jp-repo", str(repo), version or built, *modules], cwd=ROOT, env=env,
+                          stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    if done.returncode != 0:
+        raise SuiteError(f"cannot install into {repo}: {done.stderr.decode(errors='replace').strip()}")
 
 
 def in_scratch(program, prefix, run, keep=False):

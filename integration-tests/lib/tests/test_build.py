@@ -1,6 +1,8 @@
 import contextlib
 import io
+import pathlib
 import shutil
+import tempfile
 import unittest
 
 from jptest import build
@@ -54,6 +56,33 @@ class InScratchTest(unittest.TestCase):
             build.in_scratch("suite.py", "jp-test-scratch.", body)
         self.assertTrue(kept[0].exists())
         kept[0].rmdir()
+
+
+class InstallJpTest(unittest.TestCase):
+    def test_the_version_is_the_root_pom_s_own(self):
+        self.assertRegex(build.pom_version(), r"^[0-9]+\.[0-9]+\.[0-9]+")
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.repo = pathlib.Path(self.dir.name) / "m2"
+        self.version = build.pom_version()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_a_module_is_laid_out_as_mvn_install_would(self):
+        build.install_jp(self.repo, ["parent"])
+        pom = self.repo / "org" / "jpprof" / "jp-parent" / self.version / f"jp-parent-{self.version}.pom"
+        self.assertEqual(pom.read_text(), (build.ROOT / "pom.xml").read_text())
+
+    def test_another_version_rewrites_the_pom_to_it(self):
+        build.install_jp(self.repo, ["parent"], "9.9.9")
+        pom = self.repo / "org" / "jpprof" / "jp-parent" / "9.9.9" / "jp-parent-9.9.9.pom"
+        self.assertIn("<artifactId>jp-parent</artifactId>\n  <version>9.9.9</version>", pom.read_text())
+
+    def test_an_unknown_module_cannot_be_installed(self):
+        with self.assertRaisesRegex(build.SuiteError, "cannot install into .*: install_jp: no module 'no-such-module'"):
+            build.install_jp(self.repo, ["no-such-module"])
 
 
 if __name__ == "__main__":
