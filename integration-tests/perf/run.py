@@ -80,7 +80,7 @@ class Benchmark:
         self.work = work
         self.logs = work / "logs"
         self.logs.mkdir()
-        self.java, javac = jdks.default_java_and_javac()
+        self.java, self.javac = jdks.default_java_and_javac()
         self.jdk = jdks.default_home()
         self.failed = False
         self.times = results.Times()
@@ -99,7 +99,7 @@ class Benchmark:
         self.drivers = work / "drivers"
         self.drivers.mkdir()
         libs = ":".join(self.lib_jars)
-        if commands.run_passing([javac, "--release", "17", "-nowarn", "-cp", libs, "-d", str(self.drivers),
+        if commands.run_passing([self.javac, "--release", "17", "-nowarn", "-cp", libs, "-d", str(self.drivers),
                                  *map(str, sorted((HERE / "src" / "perf").glob("*.java")))]) != 0:
             raise build.SuiteError("the drivers do not compile")
 
