@@ -4,7 +4,8 @@
 #   fmt         cargo fmt --all -- --check
 #   clippy      cargo clippy --workspace --all-targets -- -D warnings
 #   cargo-test  cargo test --workspace
-#   jptest      the unit tests of the suites' Python helpers (integration-tests/lib/jptest)
+#   jptest      the unit tests of the suites' Python helpers (integration-tests/lib/jptest) and of
+#               the overhead benchmark's package (integration-tests/perf/overhead)
 #   maven       mvn -q -B verify (the root reactor)
 #   roundtrip   integration-tests/roundtrip.py (run by python3)
 #   <name>      integration-tests/suites/<name>.sh (run by bash) or <name>.py (run by python3),
@@ -34,7 +35,7 @@ commands=(
     "cargo fmt --all -- --check"
     "cargo clippy --workspace --all-targets -- -D warnings"
     "cargo test --workspace"
-    "python3 -m unittest discover -s integration-tests/lib/tests -t integration-tests/lib"
+    "python3 -m unittest discover -s integration-tests/lib/tests -t integration-tests/lib && python3 -m unittest discover -s integration-tests/perf/tests -t integration-tests/perf"
     # Debian's Maven 3.8 prints bare colour resets even in batch mode; they would glue the next
     # line onto the previous one, so they are dropped.
     "mvn -q -B verify 2>&1 | sed 's/\\x1b\\[0m//g'"
