@@ -54,7 +54,10 @@ const REWRITABLE: u64 = 19;
 const CLASSES: u64 = 24;
 
 fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
-    Arc::new(ProfileOptions { analysis })
+    Arc::new(ProfileOptions {
+        analysis,
+        lines: false,
+    })
 }
 
 fn request(inputs: &[&Path], out: &Path, cache: Option<&Path>, scheme: Arc<dyn Scheme>) -> InstrumentRequest {
