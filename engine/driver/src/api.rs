@@ -215,6 +215,7 @@ mod tests {
                 output: "/p/out".into(),
                 cache_dir: Some("/p/cache".into()),
                 bba: Some(BbaName::Precise),
+                lines: None,
                 include: vec!["com.acme.**".parse().unwrap()],
                 exclude: vec!["**Test".parse().unwrap()],
                 config_file: Some("/p/jp.toml".into()),

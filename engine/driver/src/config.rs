@@ -196,6 +196,15 @@ mod tests {
     }
 
     #[test]
+    fn lines_come_from_the_file_unless_given_and_are_off_by_default() {
+        let config: Config = toml::from_str("[instrument]\nlines = true\n").unwrap();
+        assert!(config.resolve(None, None, &[], &[]).0.lines);
+        assert!(!config.resolve(None, Some(false), &[], &[]).0.lines);
+        assert!(Config::default().resolve(None, Some(true), &[], &[]).0.lines);
+        assert!(!Config::default().resolve(None, None, &[], &[]).0.lines);
+    }
+
+    #[test]
     fn a_bad_pattern_is_refused_with_its_position_and_why() {
         let error =
             toml::from_str::<Config>("[instrument]\ninclude = [\"a.**\", \"com/acme/**\"]\n").unwrap_err();

@@ -498,6 +498,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         output: dir.path().join("out"),
         cache_dir: Some(dir.path().join("cache")),
         bba: Some(api::BbaName::Precise),
+        lines: None,
         include: vec![],
         exclude: vec!["p.Generics**".parse().unwrap()],
         config_file: Some(config),
