@@ -5,8 +5,8 @@ numbers).
 As a program, for a run by hand:
     python3 -m jptest.oracle build [OUTDIR]      builds the agent (default: target/oracle), prints its path
     python3 -m jptest.oracle run CLASS CLASSES OUTPREFIX [ARGS...]
-        runs CLASS uninstrumented under the agent; writes OUTPREFIX.calls.folded and
-        OUTPREFIX.bytecodes.folded; the program's output passes through. Environment:
+        runs CLASS uninstrumented under the agent; writes OUTPREFIX.calls.folded,
+        OUTPREFIX.bytecodes.folded and OUTPREFIX.lines; the program's output passes through. Environment:
         ORACLE_INCLUDE  class-name prefixes to select, `;`-separated (default: CLASS's package)
         ORACLE_OPTIONS  more agent options, `,`-separated (`metrics=calls`, `init=off`, `verbose`)
         ORACLE_LIB      a prebuilt agent (default: built as by `build`)
