@@ -53,6 +53,10 @@ pub struct Request {
     /// The basic-block analysis; wins over the configuration file's.
     #[serde(default)]
     pub bba: Option<BbaName>,
+    /// Per-line counts; wins over the configuration file's. Left out of
+    /// the JSON when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<bool>,
     /// Include patterns, added to the configuration file's; checked when
     /// the request is read.
     #[serde(default)]
@@ -89,6 +93,7 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     let (options, filter) = config::effective(
         request.config_file.as_deref(),
         request.bba,
+        request.lines,
         &request.include,
         &request.exclude,
     )?;
@@ -210,6 +215,7 @@ mod tests {
                 output: "/p/out".into(),
                 cache_dir: Some("/p/cache".into()),
                 bba: Some(BbaName::Precise),
+                lines: None,
                 include: vec!["com.acme.**".parse().unwrap()],
                 exclude: vec!["**Test".parse().unwrap()],
                 config_file: Some("/p/jp.toml".into()),

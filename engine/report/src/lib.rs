@@ -34,6 +34,7 @@ mod hot;
 pub mod html;
 mod json_out;
 pub mod limit;
+pub mod lines;
 pub mod names;
 pub mod order;
 mod read;

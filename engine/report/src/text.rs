@@ -1,8 +1,9 @@
 //! A plain-text report in the spirit of ProfBuilder's ProfOut: a header
 //! with the profile's metadata and its totals in both metrics, then the
 //! calling-context tree twice, once with each context's own value and once
-//! with its subtree total, each line with a proportional bar, and last the
-//! hot methods. A profile of a test run also gets a Tests section, before
+//! with its subtree total, each line with a proportional bar, then the
+//! hot methods, and last, for a profile with per-line counts, the lines of
+//! the hottest methods ([`crate::lines`]). A profile of a test run also gets a Tests section, before
 //! the trees: its tests ranked by their subtree totals, each with the
 //! methods that counted the most in it ([`crate::tests_view`]).
 //!
@@ -81,6 +82,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     tree.write(Section::Own, &mut out)?;
     tree.write(Section::Total, &mut out)?;
     write_hot_methods(profile, &labels, &totals, options.metric, &methods, &mut out)?;
+    crate::lines::write_text(profile, &labels, &mut out)?;
     out.flush()
 }
 
@@ -445,7 +447,7 @@ pub(crate) fn thousands(value: u64) -> String {
 }
 
 /// `value` with thousands separators, right-aligned in `width` characters.
-fn push_thousands(line: &mut Vec<u8>, mut value: u64, width: usize) {
+pub(crate) fn push_thousands(line: &mut Vec<u8>, mut value: u64, width: usize) {
     // u64::MAX has 20 digits and 6 separators.
     let mut digits = [0u8; 26];
     let mut start = digits.len();
@@ -470,7 +472,7 @@ fn push_thousands(line: &mut Vec<u8>, mut value: u64, width: usize) {
 
 /// `value` as a percentage of `whole` with one decimal, right-aligned in 6
 /// characters (`100.0%`); 0% when `whole` is 0.
-fn push_percent(line: &mut Vec<u8>, value: u64, whole: u64) {
+pub(crate) fn push_percent(line: &mut Vec<u8>, value: u64, whole: u64) {
     let tenths = if whole == 0 {
         0
     } else {

@@ -32,6 +32,7 @@ class ContractTest {
                 .output(p("/p/build/jp/classes/main"))
                 .cacheDir(p("/p/build/jp/cache"))
                 .bba(InstrumentRequest.Bba.PRECISE)
+                .lines(true)
                 .include("com.acme.**")
                 .exclude("**Test", "com.acme.gen.*")
                 .configFile(p("/p/jp.toml"))
