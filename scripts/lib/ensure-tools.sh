@@ -11,6 +11,7 @@
 #   python3    Python 3, in which the integration suites' logic is written (integration-tests/lib)
 #   chromium   Debian's Chromium, driven by the reports suite
 #   node       node and npm, for the reports suite's playwright-core and speedscope
+#   go         the Go toolchain (golang-go), whose `go tool pprof` reads the reports suite's pprof files
 #   cargo      a Rust toolchain: never installed here (rustup's is needed), only found or asked for
 #   rustfmt    cargo fmt (a rustup component)
 #   clippy     cargo clippy (a rustup component)
@@ -37,6 +38,7 @@ ensure_tools() {
             git) command -v git >/dev/null 2>&1 || packages+=(git) ;;
             python3) command -v python3 >/dev/null 2>&1 || packages+=(python3) ;;
             chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
+            go) command -v go >/dev/null 2>&1 || packages+=(golang-go) ;;
             node) if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi ;;
             cross) python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv) ;;
             qemu-arm64)

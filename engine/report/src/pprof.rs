@@ -13,7 +13,9 @@
 //!   views shorten as they do for Java; the return type stays when two
 //!   frames of the file would otherwise read the same (bridge methods);
 //! - `system_name`: the frame exactly as the profile names it, with its
-//!   JVMS descriptor: stable and unambiguous;
+//!   JVMS descriptor: stable and unambiguous; empty when it is the name
+//!   already (a test frame), since pprof would shorten such a name as if it
+//!   were a C++ one, dropping a test's parameter list;
 //! - `filename`: empty, since a class's source file is not known here.
 //!
 //! A test frame (`[test] <test id>`) is a function like any other, so that
@@ -214,10 +216,13 @@ impl File {
         let function_names = function_names(frames.names.iter().map(|&frame| profile.frame(frame)));
         for (position, (&frame, name)) in frames.names.iter().zip(&function_names).enumerate() {
             let id = position as u64 + 1;
+            let exact = profile.frame(frame);
             function.push(Function {
                 id,
                 name: strings.index(name),
-                system_name: strings.index(profile.frame(frame)),
+                // pprof shortens a name that is its own system name as if it were C++
+                // (`[test] a.T#f()` to `[test] a.T#f`); an empty one keeps it whole.
+                system_name: if exact == name { 0 } else { strings.index(exact) },
                 filename: 0,
             });
             location[frame.0 as usize] = locations.id(id, 0);
@@ -368,7 +373,17 @@ mod tests {
         file.function.iter().find(|f| f.id == id).unwrap()
     }
 
-    /// Each sample as (stack outermost first, by system name, joined by `;`, values).
+    /// The frame a function stands for: its system name, or its name when that is exact.
+    fn exact<'a>(file: &'a proto::Profile, function: &Function) -> &'a str {
+        let index = if function.system_name == 0 {
+            function.name
+        } else {
+            function.system_name
+        };
+        string(file, index)
+    }
+
+    /// Each sample as (stack outermost first, by exact frame, joined by `;`, values).
     fn samples(file: &proto::Profile) -> Vec<(String, Vec<i64>)> {
         file.sample
             .iter()
@@ -376,7 +391,7 @@ mod tests {
                 let mut frames: Vec<&str> = sample
                     .location_id
                     .iter()
-                    .map(|&id| string(file, function(file, id).system_name))
+                    .map(|&id| exact(file, function(file, id)))
                     .collect();
                 frames.reverse();
                 (frames.join(";"), sample.value.clone())
@@ -469,7 +484,8 @@ mod tests {
             assert_eq!(sample.value.len(), 2);
         }
         for f in &file.function {
-            assert!(f.name > 0 && f.system_name > 0 && f.filename == 0);
+            let test = string(&file, f.name).starts_with("[test] ");
+            assert!(f.name > 0 && (f.system_name > 0) != test && f.filename == 0);
         }
         let strings = file.string_table.len() as i64;
         assert!(file.comment.iter().all(|&c| c > 0 && c < strings));
@@ -484,6 +500,7 @@ mod tests {
             (&["a.B.get()Ljava/lang/Object;"], 1, 1),
             (&["a.B.get()Ljava/lang/String;"], 1, 1),
             (&["[test] a.BTest#parses(String) > [1] \"x;y\""], 1, 1),
+            (&["[test] a.BTest#bell\u{7}()"], 1, 1),
             (&["odd\u{1b}[2J()V"], 1, 1),
         ]);
         let file = decode(&p, &Options::new(Metric::Calls));
@@ -496,10 +513,8 @@ mod tests {
         assert_eq!(
             named,
             [
-                (
-                    "[test] a.BTest#parses(String) > [1] \"x;y\"",
-                    "[test] a.BTest#parses(String) > [1] \"x;y\""
-                ),
+                ("", "[test] a.BTest#parses(String) > [1] \"x;y\""),
+                ("[test] a.BTest#bell\u{7}()", "[test] a.BTest#bell\\u{7}()"),
                 ("a.B.f(I)J", "a.B.f(int)"),
                 ("a.B.f(Ljava/util/List;[I)J", "a.B.f(java.util.List,int[])"),
                 ("a.B.get()Ljava/lang/Object;", "a.B.get():java.lang.Object"),

@@ -39,6 +39,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format; the engine's contract samples list their names.
+    pub const ALL: [Format; 5] = [
+        Format::Folded,
+        Format::Text,
+        Format::Html,
+        Format::Speedscope,
+        Format::Pprof,
+    ];
+
     /// The format's name in requests and on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -185,6 +194,15 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn every_format_has_the_same_name_in_requests_and_on_the_command_line() {
+        for format in Format::ALL {
+            let json = serde_json::to_string(&format).unwrap();
+            assert_eq!(json, format!("\"{}\"", format.name()));
+            assert_eq!(serde_json::from_str::<Format>(&json).unwrap(), format);
+        }
     }
 
     #[test]
