@@ -367,7 +367,7 @@ mod tests {
         &file.string_table[index as usize]
     }
 
-    fn function<'a>(file: &'a proto::Profile, location: u64) -> &'a Function {
+    fn function(file: &proto::Profile, location: u64) -> &Function {
         let location = file.location.iter().find(|l| l.id == location).unwrap();
         let id = location.line[0].function_id;
         file.function.iter().find(|f| f.id == id).unwrap()
