@@ -32,7 +32,7 @@ seconds() { printf '%s' "$EPOCHREALTIME"; }
 printf 'profile: %s contexts, %s MB\n\n' "$contexts" "$(( $(stat -c %s "$profile") / 1000000 ))"
 printf '%-12s %10s %10s %12s\n' format "median s" "min s" "size MB"
 status=0
-for format in folded text html speedscope pprof; do
+for format in folded text html speedscope; do
     times=()
     for ((run = 0; run < runs; run++)); do
         start=$(seconds)
