@@ -30,6 +30,9 @@ pub enum FormatFlag {
     /// speedscope's JSON file format, both metrics as two profiles, for
     /// the speedscope viewer (speedscope.app, or offline).
     Speedscope,
+    /// pprof's gzipped protocol buffers, both metrics as two sample types,
+    /// for `go tool pprof`, Grafana Pyroscope and other pprof tools.
+    Pprof,
 }
 
 impl From<FormatFlag> for Format {
@@ -39,6 +42,7 @@ impl From<FormatFlag> for Format {
             FormatFlag::Text => Format::Text,
             FormatFlag::Html => Format::Html,
             FormatFlag::Speedscope => Format::Speedscope,
+            FormatFlag::Pprof => Format::Pprof,
         }
     }
 }
@@ -71,7 +75,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     format: FormatFlag,
     /// The count to report, for the formats that show one, and the one
-    /// that `--threshold` compares (HTML and speedscope show both counts).
+    /// that `--threshold` compares (HTML, speedscope and pprof hold both
+    /// counts; pprof shows this one first).
     #[arg(long, value_enum, default_value = "bytecodes")]
     metric: MetricFlag,
     /// Leave out contexts whose subtree total is below this percentage of

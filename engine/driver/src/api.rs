@@ -423,6 +423,7 @@ mod tests {
             ("folded", Format::Folded),
             ("speedscope", Format::Speedscope),
             ("html", Format::Html),
+            ("pprof", Format::Pprof),
         ] {
             let json = format!(r#"{{"profiles":[],"format":"{name}","out":"/o"}}"#);
             let request: ReportRequest = serde_json::from_str(&json).unwrap();

@@ -132,6 +132,12 @@ fn a_report_request_matches_its_sample() {
 }
 
 #[test]
+fn the_report_formats_match_their_sample() {
+    // Each format's name in requests: the facade's `ReportRequest.Format` has the same ones.
+    check_sample("report-formats.json", &Format::ALL.to_vec());
+}
+
+#[test]
 fn a_baseline_request_and_outcome_match_their_samples() {
     check_sample(
         "baseline-request.json",

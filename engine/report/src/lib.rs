@@ -1,7 +1,7 @@
 //! JP's reports: a merged [`Profile`](jp_profile::Profile) shown as collapsed stacks
 //! ([`folded`]), as a text tree in the spirit of ProfBuilder's ProfOut
-//! ([`text`]), as one self-contained interactive HTML page ([`html`]) and as
-//! a speedscope file ([`speedscope`]).
+//! ([`text`]), as one self-contained interactive HTML page ([`html`]), as
+//! a speedscope file ([`speedscope`]) and as a pprof file ([`pprof`]).
 //!
 //! Every format reads the same derived facts, computed once here: the
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
@@ -37,6 +37,7 @@ pub mod limit;
 pub mod lines;
 pub mod names;
 pub mod order;
+pub mod pprof;
 mod read;
 pub mod run;
 pub mod speedscope;

@@ -34,7 +34,9 @@ public final class ReportRequest {
         /** Collapsed stacks ({@code frame;frame value}), for flame-graph tools, in one metric. */
         FOLDED,
         /** speedscope's JSON file format, both metrics. */
-        SPEEDSCOPE;
+        SPEEDSCOPE,
+        /** pprof's gzipped protocol buffers, both metrics as two sample types. */
+        PPROF;
 
         /**
          * The format's name in requests and on {@code jp report}'s command line.
@@ -198,7 +200,8 @@ public final class ReportRequest {
 
         /**
          * Sets the count that the text and folded formats show, and that the threshold compares
-         * (the HTML and speedscope reports show both). The default is {@link Metric#BYTECODES}.
+         * (the HTML, speedscope and pprof reports hold both; pprof shows this one first). The
+         * default is {@link Metric#BYTECODES}.
          *
          * @param metric the metric
          * @return this builder

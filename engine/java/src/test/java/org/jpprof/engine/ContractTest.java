@@ -13,6 +13,7 @@ import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -77,6 +78,15 @@ class ContractTest {
                 .out(p("/p/report/index.html"))
                 .build()
                 .toJson());
+    }
+
+    @Test
+    void the_report_formats_should_be_the_engines() {
+        Set<Object> facade = new HashSet<>();
+        for (ReportRequest.Format format : ReportRequest.Format.values()) {
+            facade.add(format.jsonName());
+        }
+        assertEquals(new HashSet<>((List<?>) Json.parse(sample("report-formats.json"))), facade);
     }
 
     @Test

@@ -46,9 +46,10 @@ class ReportRequestTest {
 
     @Test
     void format_and_metric_names_should_be_the_engine_names() {
-        assertEquals(Arrays.asList("html", "text", "folded", "speedscope"), Arrays.asList(
+        assertEquals(Arrays.asList("html", "text", "folded", "speedscope", "pprof"), Arrays.asList(
                 ReportRequest.Format.HTML.jsonName(), ReportRequest.Format.TEXT.jsonName(),
-                ReportRequest.Format.FOLDED.jsonName(), ReportRequest.Format.SPEEDSCOPE.jsonName()));
+                ReportRequest.Format.FOLDED.jsonName(), ReportRequest.Format.SPEEDSCOPE.jsonName(),
+                ReportRequest.Format.PPROF.jsonName()));
         assertEquals("calls", ReportRequest.Metric.CALLS.jsonName());
         assertEquals("bytecodes", ReportRequest.Metric.BYTECODES.jsonName());
     }
