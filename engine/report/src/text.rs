@@ -8,8 +8,8 @@
 //!
 //! ```text
 //! bytecodes       %  bar                   context
-//!       774   93.0%  ####################  demo.Main.main([Ljava/lang/String;)V
-//!       750   90.1%  ###################     demo.Main.work(I)J
+//!       774   93.0%  ####################  Main.main(String[]) [demo]
+//!       750   90.1%  ###################     Main.work(int) [demo]
 //! ```
 //!
 //! The tree is shown by indentation, two spaces per level. Beyond depth
@@ -17,8 +17,9 @@
 //! says its depth instead (`[depth 57] `), so that a tree 100,000 contexts
 //! deep does not become gigabytes of spaces. A context whose method already
 //! occurs above it on its path is marked `R ` before its name. Frames are
-//! written in full as [`crate::names::readable`] spells them (the same as
-//! in [`crate::folded`]), so that they can be searched for and hold no
+//! written in [`Options::names`]'s form ([`crate::names::labels`]): short,
+//! with the package in brackets after the name, or in full as
+//! [`crate::folded`] writes them; either way escaped, so that they hold no
 //! control character for a terminal to act on; so are metadata values.
 //!
 //! The sections depend only on the merged tree (siblings are ordered by
@@ -66,10 +67,10 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     let visible = Visible::of(profile, &totals, options);
     let methods = hot_methods(profile, &totals, options.metric);
     let lines = tree_lines(profile, &totals, &visible, options.metric);
-    write_header(profile, &totals, methods.len(), &mut out)?;
+    write_header(profile, options.title.as_deref(), &totals, methods.len(), &mut out)?;
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
-    let labels = names::readable_frames(profile);
+    let labels = names::labels(profile.frames(), options.names);
     write_tests(profile, &labels, &totals, options.metric, &mut out)?;
     let tree = Tree {
         names: &labels,
@@ -91,7 +92,13 @@ pub(crate) fn metric_name(metric: Metric) -> &'static str {
     }
 }
 
-fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut impl Write) -> io::Result<()> {
+fn write_header(
+    profile: &Profile,
+    title: Option<&str>,
+    totals: &Totals,
+    methods: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let mut rows: Vec<(&str, String)> = KNOWN_META
         .iter()
         .filter_map(|&key| Some((key, profile.meta.get(key)?.clone())))
@@ -105,7 +112,10 @@ fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut im
     rows.push(("contexts", thousands(profile.context_count() as u64)));
     rows.push(("methods", thousands(methods as u64)));
     let key_width = rows.iter().map(|(key, _)| key.len()).max().unwrap_or(0);
-    writeln!(out, "JP profile report")?;
+    match title {
+        Some(title) => writeln!(out, "JP profile report: {}", names::escape(title))?,
+        None => writeln!(out, "JP profile report")?,
+    }
     writeln!(out)?;
     for (key, value) in &rows {
         let (key, value) = (names::escape(key), names::escape(value));
@@ -605,17 +615,17 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
 
 rank  bytecodes       %  calls  test
    1      1,300   79.4%     52  demo.ParserTest#large()
-            900   55.0%           demo.Parser.parse(int):int
-            400   24.4%           demo.Lexer.next():int
+            900   55.0%           Parser.parse(int) [demo]
+            400   24.4%           Lexer.next() [demo]
    2        100    6.1%      1  demo.ParserTest#parses(String) > [1] \"a\\u{3b}b\"
-            100    6.1%           demo.Parser.parse(int):int
+            100    6.1%           Parser.parse(int) [demo]
    3        100    6.1%      1  demo.ParserTest#parses(String) > [2] \"c\"
-            100    6.1%           demo.Parser.parse(int):int
+            100    6.1%           Parser.parse(int) [demo]
    4        100    6.1%     71  demo.ParserTest#small()
-             60    3.7%           demo.Lexer.next():int
-             40    2.4%           demo.Parser.parse(int):int
+             60    3.7%           Lexer.next() [demo]
+             40    2.4%           Parser.parse(int) [demo]
    5         30    1.8%      1  demo.ParserTest (class-level)
-             30    1.8%           demo.Parser.<clinit>():void
+             30    1.8%           Parser.<clinit>() [demo]
 "
         );
     }
@@ -629,7 +639,7 @@ rank  bytecodes       %  calls  test
             "{}",
             tests[1]
         );
-        assert!(tests[2].ends_with("  demo.Lexer.next():int"), "{}", tests[2]);
+        assert!(tests[2].ends_with("  Lexer.next() [demo]"), "{}", tests[2]);
         let plain = text(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Calls));
         assert!(!plain.contains("== Tests"));
     }
@@ -786,7 +796,7 @@ rank  bytecodes       %  calls  test
         let mut p = profile(&[(&["a\nb\u{1b}[2J()V"], 1, 1)]);
         p.meta.insert("command".into(), "run\u{1b}]0;owned\u{7}".into());
         let report = text(&p, &Options::new(Metric::Calls));
-        assert!(report.contains("  a\\u{a}b\\u{1b}[2J():void\n"), "{report}");
+        assert!(report.contains("  a\\u{a}b\\u{1b}[2J()\n"), "{report}");
         assert!(report.contains("  run\\u{1b}]0;owned\\u{7}\n"), "{report}");
         assert!(!report.contains(['\u{1b}', '\u{7}']));
         assert!(!report.contains("a\nb"));

@@ -22,13 +22,14 @@ final class Reports {
      * @throws MojoExecutionException if a profile cannot be read or the report cannot be
      *     written, naming the file
      */
-    static void report(List<File> profiles, ReportRequest.Format format, ReportRequest.Metric metric, File out)
+    static void report(
+            List<File> profiles, ReportRequest.Format format, ReportRequest.Metric metric, String title, File out)
             throws MojoExecutionException {
         ReportRequest.Builder request = ReportRequest.builder();
         for (File profile : profiles) {
             request.profile(profile.toPath());
         }
-        request.format(format).out(out.toPath());
+        request.format(format).title(title).out(out.toPath());
         if (metric != null) {
             request.metric(metric);
         }
