@@ -18,6 +18,7 @@ final class Reports {
      * @param profiles the profiles
      * @param format the report's format
      * @param metric the metric to show first, or {@code null} for the report's default
+     * @param title the report's title, the module's artifactId
      * @param out the report file
      * @throws MojoExecutionException if a profile cannot be read or the report cannot be
      *     written, naming the file
