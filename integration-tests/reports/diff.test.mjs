@@ -74,7 +74,7 @@ await check('the icicle graph paints growth red and shrinkage blue', async () =>
 await check('the method table lists the method that grew most first', async () => {
   const methods = await rows(page, 'methods');
   const [status, baseValue, newValue, change, percent, name] = methods[0];
-  if (name !== 'demo.Parser.parse(Ljava/lang/String;)I') throw new Error(`first method ${name}`);
+  if (name !== 'Parser.parse(String) demo') throw new Error(`first method ${name}`);
   if ([status, baseValue, newValue, change, percent].join(' ') !== 'changed 440 572 +132 +30.0%') {
     throw new Error(`first row ${methods[0]}`);
   }
@@ -116,7 +116,7 @@ await check('clicking a frame zooms into it and clicking the top zooms out', asy
 await check('the metric switch reranks the tables by calls', async () => {
   await page.selectOption('#metric', 'calls');
   const methods = await rows(page, 'methods');
-  if (methods[0][5] !== 'demo.Lexer.peek()I' || methods[0][3] !== '-2') throw new Error(`first by calls ${methods[0]}`);
+  if (methods[0][5] !== 'Lexer.peek() demo' || methods[0][3] !== '-2') throw new Error(`first by calls ${methods[0]}`);
   await page.selectOption('#metric', 'bytecodes');
   noErrors(page);
   return `${methods[0][5]} ${methods[0][3]}`;

@@ -7,8 +7,10 @@
 //! Content-Security-Policy forbids it), so it opens from `file://`, offline.
 //!
 //! The data is written once, as JSON in a `<script type="application/json">`
-//! element that the page's script reads: the frame names as a string table,
-//! then the shown contexts depth first as flat arrays of depth, frame, own
+//! element that the page's script reads: the frame names as string tables,
+//! in both forms of [`names`] (full, and short with a table of packages), so
+//! that the page switches between them without a second implementation of
+//! the naming rules, then the shown contexts depth first as flat arrays of depth, frame, own
 //! calls and own bytecodes (siblings by subtree total in `--metric`, largest
 //! first, ties by name, as in [`crate::text`]), so that a million contexts
 //! take about 15 MB. The page rebuilds parents and subtree totals from those

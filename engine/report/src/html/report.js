@@ -273,17 +273,24 @@
     // A test frame: a badge, then its test id, where the search marks its matches.
     const test = testId(span.title);
     if (test !== null) span.append(badge(test));
-    appendMarked(span, test === null ? shownName(f) : test);
+    appendMarked(span, test === null ? shownName(f) : test, f);
     appendPackage(span, f);
   }
 
-  /** Appends `text` to `box` with the search's matches in it marked. */
-  function appendMarked(box, text) {
-    if (!state.query) {
+  /**
+   * Appends `text`, the name of frame `f`, to `box` with the search's matches in it marked; all of
+   * it when the frame matches in the form not shown (a package or a qualified type).
+   */
+  function appendMarked(box, text, f) {
+    if (!state.query || !state.matchFrame[f]) {
       box.append(text);
       return;
     }
     const lower = text.toLowerCase();
+    if (!lower.includes(state.query)) {
+      box.append(element('mark', '', text));
+      return;
+    }
     let at = 0;
     for (let found = lower.indexOf(state.query); found >= 0; found = lower.indexOf(state.query, at)) {
       box.append(text.slice(at, found), element('mark', '', text.slice(found, found + state.query.length)));
@@ -705,7 +712,7 @@
     const cell = element('td', 'method', method.recursive ? 'R ' : '');
     cell.title = names[method.frame];
     const test = testId(names[method.frame]);
-    appendMarked(cell, test === null ? shownName(method.frame) : readableName(names[method.frame]));
+    appendMarked(cell, test === null ? shownName(method.frame) : readableName(names[method.frame]), method.frame);
     appendPackage(cell, method.frame);
     return cell;
   }
