@@ -166,7 +166,11 @@ impl Contexts {
 /// diff's: `names` (the full form), `short` (the short form), `package`
 /// (an index into `packages` for each frame) and `nameStyle`, the form shown
 /// first. Packages are written once, as a profile's frames share few.
-pub(crate) fn write_names<W: Write>(frames: &[Box<str>], style: NameStyle, page: &mut JsonOut<W>) -> io::Result<()> {
+pub(crate) fn write_names<W: Write>(
+    frames: &[Box<str>],
+    style: NameStyle,
+    page: &mut JsonOut<W>,
+) -> io::Result<()> {
     page.raw("\"nameStyle\":");
     page.string(match style {
         NameStyle::Short => "short",
@@ -555,7 +559,11 @@ pub(crate) mod tests {
         );
         let data = data(&page);
         let full = evil.replace("()V", "():void");
-        assert!(data["names"].as_array().unwrap().iter().any(|name| *name == *full));
+        assert!(data["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|name| *name == *full));
         let short = "Evil.m</script><img src=x onerror=alert(1)><!--\u{2028}&amp;()";
         assert!(data["short"].as_array().unwrap().iter().any(|name| name == short));
         assert_eq!(data["meta"][0], serde_json::json!(["jvm", "<b>VM</b>"]));

@@ -47,8 +47,8 @@ mod visible;
 
 pub use diff::DiffFormat;
 pub use hot::{hot_methods, HotMethod};
-pub use names::NameStyle;
 pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
+pub use names::NameStyle;
 pub use run::{Format, ReportError};
 pub use totals::Totals;
 pub use visible::Visible;

@@ -104,7 +104,10 @@ impl<'a> ShortNames<'a> {
 
     /// The short forms of `names`, in their order.
     pub fn of_names(names: impl IntoIterator<Item = &'a str>) -> ShortNames<'a> {
-        let methods: Vec<(&str, Option<Method>)> = names.into_iter().map(|name| (name, Method::parse(name))).collect();
+        let methods: Vec<(&str, Option<Method>)> = names
+            .into_iter()
+            .map(|name| (name, Method::parse(name)))
+            .collect();
         let mut shorts: Vec<ShortName> = methods
             .iter()
             .map(|(name, method)| match method {
@@ -431,7 +434,10 @@ mod tests {
             short("demo.Leaderboard.<init>(I)V"),
             ("Leaderboard.<init>(int)".into(), "demo")
         );
-        assert_eq!(short("demo.Leaderboard.<clinit>()V"), ("Leaderboard.<clinit>()".into(), "demo"));
+        assert_eq!(
+            short("demo.Leaderboard.<clinit>()V"),
+            ("Leaderboard.<clinit>()".into(), "demo")
+        );
     }
 
     #[test]
@@ -442,7 +448,10 @@ mod tests {
         assert_eq!(short("a.Outer$1Local.run()V").0, "Outer$1Local.run()");
         assert_eq!(short("a.Outer$$Lambda$14.apply()V").0, "Outer$$Lambda$14.apply()");
         assert_eq!(short("a.Outer.lambda$rank$0(I)I").0, "Outer.lambda$rank$0(int)");
-        assert_eq!(short("a.Outer.access$000(La/Outer;)I").0, "Outer.access$000(Outer)");
+        assert_eq!(
+            short("a.Outer.access$000(La/Outer;)I").0,
+            "Outer.access$000(Outer)"
+        );
         // kotlinc: a file's functions, a companion, a lambda class.
         assert_eq!(short("demo.MainKt.main()V").0, "MainKt.main()");
         assert_eq!(short("demo.Repo$Companion.of()V").0, "Repo.Companion.of()");
@@ -453,14 +462,22 @@ mod tests {
     fn overloads_differ_by_their_parameter_types() {
         assert_eq!(
             shorts(&["a.B.f(I)V", "a.B.f(J)V", "a.B.f()V"]),
-            [("B.f(int)".into(), "a"), ("B.f(long)".into(), "a"), ("B.f()".into(), "a")]
+            [
+                ("B.f(int)".into(), "a"),
+                ("B.f(long)".into(), "a"),
+                ("B.f()".into(), "a")
+            ]
         );
     }
 
     #[test]
     fn bridge_methods_get_their_return_type_and_others_do_not() {
         assert_eq!(
-            shorts(&["a.Box.get()Ljava/lang/Object;", "a.Box.get()Ljava/lang/String;", "a.Box.put()V"]),
+            shorts(&[
+                "a.Box.get()Ljava/lang/Object;",
+                "a.Box.get()Ljava/lang/String;",
+                "a.Box.put()V"
+            ]),
             [
                 ("Box.get():Object".into(), "a"),
                 ("Box.get():String".into(), "a"),
@@ -473,7 +490,10 @@ mod tests {
     fn parameter_types_of_one_simple_name_are_written_in_full_where_needed() {
         assert_eq!(
             shorts(&["a.B.f(La/List;)V", "a.B.f(Ljava/util/List;)V"]),
-            [("B.f(a.List):void".into(), "a"), ("B.f(java.util.List):void".into(), "a")]
+            [
+                ("B.f(a.List):void".into(), "a"),
+                ("B.f(java.util.List):void".into(), "a")
+            ]
         );
     }
 
@@ -491,24 +511,35 @@ mod tests {
         assert_eq!(short(test), (test.into(), ""));
         assert_eq!(short("[test] a.T#f(I)V"), ("[test] a.T#f(I)V".into(), ""));
         assert_eq!(short("main"), ("main".into(), ""));
-        assert_eq!(short("a.B.f(Ljava/lang/String)V"), ("a.B.f(Ljava/lang/String)V".into(), ""));
+        assert_eq!(
+            short("a.B.f(Ljava/lang/String)V"),
+            ("a.B.f(Ljava/lang/String)V".into(), "")
+        );
         assert_eq!(short("a.B.f(L;)V"), ("a.B.f(L;)V".into(), ""));
         assert_eq!(short("f(I)V"), ("f(int)".into(), ""));
     }
 
     #[test]
     fn the_line_oriented_labels_put_the_package_after_the_name_and_escape() {
-        let names: Vec<Box<str>> = ["demo.Main.main([Ljava/lang/String;)V", "a.B.x\u{1b}[2J;()V", "main"]
-            .into_iter()
-            .map(Box::from)
-            .collect();
+        let names: Vec<Box<str>> = [
+            "demo.Main.main([Ljava/lang/String;)V",
+            "a.B.x\u{1b}[2J;()V",
+            "main",
+        ]
+        .into_iter()
+        .map(Box::from)
+        .collect();
         assert_eq!(
             labels(&names, NameStyle::Short),
             ["Main.main(String[]) [demo]", "B.x\\u{1b}[2J\\u{3b}() [a]", "main"]
         );
         assert_eq!(
             labels(&names, NameStyle::Full),
-            ["demo.Main.main(java.lang.String[]):void", "a.B.x\\u{1b}[2J\\u{3b}():void", "main"]
+            [
+                "demo.Main.main(java.lang.String[]):void",
+                "a.B.x\\u{1b}[2J\\u{3b}():void",
+                "main"
+            ]
         );
     }
 }

@@ -67,7 +67,13 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     let visible = Visible::of(profile, &totals, options);
     let methods = hot_methods(profile, &totals, options.metric);
     let lines = tree_lines(profile, &totals, &visible, options.metric);
-    write_header(profile, options.title.as_deref(), &totals, methods.len(), &mut out)?;
+    write_header(
+        profile,
+        options.title.as_deref(),
+        &totals,
+        methods.len(),
+        &mut out,
+    )?;
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
     let labels = names::labels(profile.frames(), options.names);

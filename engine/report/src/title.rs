@@ -103,7 +103,10 @@ mod tests {
         assert_eq!(
             title(
                 Some(surefire),
-                &["/w/shop/target/jp/profiles/1/a.jpprof", "/w/shop/target/jp/profiles/2/b.jpprof"]
+                &[
+                    "/w/shop/target/jp/profiles/1/a.jpprof",
+                    "/w/shop/target/jp/profiles/2/b.jpprof"
+                ]
             ),
             "shop"
         );

@@ -35,7 +35,9 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     let methods = diff.methods(metric);
     writeln!(out, "\n== Methods by change in own {} ==", metric_name(metric))?;
     let (rows, left_out) = shown(&methods, churn, options);
-    write_rows(diff, &labels, &rows, left_out, "method", "methods", metric, &mut out)?;
+    write_rows(
+        diff, &labels, &rows, left_out, "method", "methods", metric, &mut out,
+    )?;
 
     match diff.has_tests {
         (true, true) => {
@@ -107,7 +109,8 @@ fn write_rows(
     for row in rows {
         let mut cells = numbers(row.change.status().name(), &row.change, metric);
         let name = diff.tree.frame(row.frame);
-        let name = jp_profile::tests::test_id(name).map_or_else(|| labels[row.frame.0 as usize].clone(), names::escape);
+        let name = jp_profile::tests::test_id(name)
+            .map_or_else(|| labels[row.frame.0 as usize].clone(), names::escape);
         cells.push(name.into_owned());
         table.row(cells);
     }
@@ -121,7 +124,12 @@ fn write_rows(
     Ok(())
 }
 
-fn write_paths(diff: &Diff, labels: &[Cow<str>], options: &DiffOptions, out: &mut impl Write) -> io::Result<()> {
+fn write_paths(
+    diff: &Diff,
+    labels: &[Cow<str>],
+    options: &DiffOptions,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let paths = changed_paths(diff, options);
     if paths.is_empty() {
         return writeln!(out, "No path changed.");
