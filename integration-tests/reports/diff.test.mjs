@@ -122,6 +122,31 @@ await check('the metric switch reranks the tables by calls', async () => {
   return `${methods[0][5]} ${methods[0][3]}`;
 });
 
+await check('the Names switch shows full names, and the page follows a dark colour scheme', async () => {
+  await page.selectOption('#names', 'full');
+  const full = (await rows(page, 'methods'))[0][5];
+  await page.selectOption('#names', 'short');
+  if (full !== 'demo.Parser.parse(java.lang.String):int') throw new Error(`in full: ${full}`);
+  const graph = () => page.evaluate(() => {
+    const canvas = document.getElementById('flame');
+    const [r, g, b] = canvas.getContext('2d').getImageData(2, 2, 1, 1).data;
+    return { top: r + g + b, background: getComputedStyle(document.documentElement).backgroundColor };
+  });
+  const light = await graph();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction((before) => {
+    const [r, g, b] = document.getElementById('flame').getContext('2d').getImageData(2, 2, 1, 1).data;
+    return r + g + b < before;
+  }, light.top, { timeout: 5000 });
+  const dark = await graph();
+  const { red, blue } = await colours(page);
+  await page.screenshot({ path: join(JP_WORK, 'diff-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (dark.background !== 'rgb(21, 24, 30)' || red < 100 || blue < 1) throw new Error(`dark: ${JSON.stringify(dark)}, ${red} red, ${blue} blue`);
+  noErrors(page);
+  return `in full ${full}; dark background ${dark.background}, top frame ${light.top} -> ${dark.top}, ${red} red and ${blue} blue pixels; screenshot diff-dark.png`;
+});
+
 await check('a profile against itself paints no colour and lists no change', async () => {
   const same = await open(browser, diff(base, base, 'same.html'));
   const { red, blue } = await colours(same);

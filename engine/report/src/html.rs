@@ -570,6 +570,44 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn names_are_written_in_both_forms_with_each_package_once_and_the_title() {
+        let p = profile(&[
+            (&["demo.Main.main([Ljava/lang/String;)V", "demo.Box.get()Ljava/lang/Object;"], 1, 1),
+            (&["demo.Main.main([Ljava/lang/String;)V", "demo.Box.get()Ljava/lang/String;"], 1, 1),
+            (&["other.Main.main([Ljava/lang/String;)V", "[test] demo.T#t()"], 1, 1),
+        ]);
+        let options = Options {
+            title: Some("Checkout".into()),
+            ..Options::new(Metric::Calls)
+        };
+        let page = page(&p, &options);
+        assert!(page.contains("<title>Checkout - JP report</title>"));
+        let data = data(&page);
+        assert_eq!(data["title"], "Checkout");
+        assert_eq!(data["nameStyle"], "short");
+        let strings = |key: &str| -> Vec<String> {
+            let list = data[key].as_array().unwrap();
+            list.iter().map(|value| value.as_str().unwrap().to_owned()).collect()
+        };
+        let (full, short, packages) = (strings("names"), strings("short"), strings("packages"));
+        let package = numbers(&data["package"]);
+        let rows: BTreeMap<&str, (&str, &str)> = (0..full.len())
+            .map(|f| (full[f].as_str(), (short[f].as_str(), packages[package[f] as usize].as_str())))
+            .collect();
+        assert_eq!(
+            rows,
+            BTreeMap::from([
+                ("demo.Main.main(java.lang.String[]):void", ("Main.main(String[])", "demo")),
+                ("demo.Box.get():java.lang.Object", ("Box.get():Object", "demo")),
+                ("demo.Box.get():java.lang.String", ("Box.get():String", "demo")),
+                ("other.Main.main(java.lang.String[]):void", ("Main.main(String[])", "other")),
+                ("[test] demo.T#t()", ("[test] demo.T#t()", "")),
+            ])
+        );
+        assert_eq!(packages.len(), 3, "{packages:?}");
+    }
+
+    #[test]
     fn the_page_loads_nothing_from_elsewhere() {
         let page = page(&sample(), &Options::new(Metric::Calls));
         assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));

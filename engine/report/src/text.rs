@@ -609,6 +609,24 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
     }
 
     #[test]
+    fn names_are_short_by_default_full_on_request_and_a_title_heads_the_report() {
+        let p = profile(&[(&["demo.Main.main([Ljava/lang/String;)V", "demo.Box.get()Ljava/lang/Object;"], 1, 1)]);
+        let short = text(&p, &Options::new(Metric::Calls));
+        assert!(short.starts_with("JP profile report\n"), "{short}");
+        assert!(short.contains("  Main.main(String[]) [demo]\n"), "{short}");
+        assert!(short.contains("    Box.get() [demo]\n"), "{short}");
+        let options = Options {
+            names: crate::NameStyle::Full,
+            title: Some("Checkout\u{1b}[2J".into()),
+            ..Options::new(Metric::Calls)
+        };
+        let full = text(&p, &options);
+        assert!(full.starts_with("JP profile report: Checkout\\u{1b}[2J\n"), "{full}");
+        assert!(full.contains("  demo.Main.main(java.lang.String[]):void\n"), "{full}");
+        assert!(full.contains("    demo.Box.get():java.lang.Object\n"), "{full}");
+    }
+
+    #[test]
     fn a_profile_of_a_test_run_gets_a_tests_section() {
         let report = text(&crate::profile_with_tests(), &Options::new(Metric::Bytecodes));
         let start = report.find("\n== Tests").unwrap();
