@@ -506,11 +506,13 @@ mod tests {
         let html = dir.path().join("index.html");
         let request = ReportRequest {
             metric: Metric::Calls,
+            title: Some("demo: jpProfileTest".into()),
             ..report_request(vec![dir.path().join("a.jpprof")], Format::Html, html.clone())
         };
         report(&request).unwrap();
         let page = std::fs::read_to_string(&html).unwrap();
-        assert!(page.trim_end().ends_with("</html>") && page.contains("m.A.sort()V"));
+        assert!(page.trim_end().ends_with("</html>") && page.contains("m.A.sort():void"));
+        assert!(page.contains("<title>demo: jpProfileTest - JP report</title>"));
     }
 
     #[test]

@@ -190,16 +190,12 @@ pub(crate) fn write_names<W: Write>(
         page.flush_if_full()?;
     }
     let mut packages: HashMap<&str, u64> = HashMap::new();
-    let indices: Vec<u64> = shorts
-        .0
-        .iter()
-        .map(|short| {
-            let next = packages.len() as u64;
-            *packages.entry(short.package).or_insert(next)
-        })
-        .collect();
+    let indices = shorts.0.iter().map(|short| {
+        let next = packages.len() as u64;
+        *packages.entry(short.package).or_insert(next)
+    });
     page.raw("],\n\"package\":");
-    page.numbers(indices.into_iter())?;
+    page.numbers(indices)?;
     let mut by_index: Vec<(&str, u64)> = packages.into_iter().collect();
     by_index.sort_by_key(|&(_, index)| index);
     page.raw(",\n\"packages\":[");
@@ -572,9 +568,27 @@ pub(crate) mod tests {
     #[test]
     fn names_are_written_in_both_forms_with_each_package_once_and_the_title() {
         let p = profile(&[
-            (&["demo.Main.main([Ljava/lang/String;)V", "demo.Box.get()Ljava/lang/Object;"], 1, 1),
-            (&["demo.Main.main([Ljava/lang/String;)V", "demo.Box.get()Ljava/lang/String;"], 1, 1),
-            (&["other.Main.main([Ljava/lang/String;)V", "[test] demo.T#t()"], 1, 1),
+            (
+                &[
+                    "demo.Main.main([Ljava/lang/String;)V",
+                    "demo.Box.get()Ljava/lang/Object;",
+                ],
+                1,
+                1,
+            ),
+            (
+                &[
+                    "demo.Main.main([Ljava/lang/String;)V",
+                    "demo.Box.get()Ljava/lang/String;",
+                ],
+                1,
+                1,
+            ),
+            (
+                &["other.Main.main([Ljava/lang/String;)V", "[test] demo.T#t()"],
+                1,
+                1,
+            ),
         ]);
         let options = Options {
             title: Some("Checkout".into()),
@@ -587,20 +601,33 @@ pub(crate) mod tests {
         assert_eq!(data["nameStyle"], "short");
         let strings = |key: &str| -> Vec<String> {
             let list = data[key].as_array().unwrap();
-            list.iter().map(|value| value.as_str().unwrap().to_owned()).collect()
+            list.iter()
+                .map(|value| value.as_str().unwrap().to_owned())
+                .collect()
         };
         let (full, short, packages) = (strings("names"), strings("short"), strings("packages"));
         let package = numbers(&data["package"]);
         let rows: BTreeMap<&str, (&str, &str)> = (0..full.len())
-            .map(|f| (full[f].as_str(), (short[f].as_str(), packages[package[f] as usize].as_str())))
+            .map(|f| {
+                (
+                    full[f].as_str(),
+                    (short[f].as_str(), packages[package[f] as usize].as_str()),
+                )
+            })
             .collect();
         assert_eq!(
             rows,
             BTreeMap::from([
-                ("demo.Main.main(java.lang.String[]):void", ("Main.main(String[])", "demo")),
+                (
+                    "demo.Main.main(java.lang.String[]):void",
+                    ("Main.main(String[])", "demo")
+                ),
                 ("demo.Box.get():java.lang.Object", ("Box.get():Object", "demo")),
                 ("demo.Box.get():java.lang.String", ("Box.get():String", "demo")),
-                ("other.Main.main(java.lang.String[]):void", ("Main.main(String[])", "other")),
+                (
+                    "other.Main.main(java.lang.String[]):void",
+                    ("Main.main(String[])", "other")
+                ),
                 ("[test] demo.T#t()", ("[test] demo.T#t()", "")),
             ])
         );

@@ -610,7 +610,14 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
 
     #[test]
     fn names_are_short_by_default_full_on_request_and_a_title_heads_the_report() {
-        let p = profile(&[(&["demo.Main.main([Ljava/lang/String;)V", "demo.Box.get()Ljava/lang/Object;"], 1, 1)]);
+        let p = profile(&[(
+            &[
+                "demo.Main.main([Ljava/lang/String;)V",
+                "demo.Box.get()Ljava/lang/Object;",
+            ],
+            1,
+            1,
+        )]);
         let short = text(&p, &Options::new(Metric::Calls));
         assert!(short.starts_with("JP profile report\n"), "{short}");
         assert!(short.contains("  Main.main(String[]) [demo]\n"), "{short}");
@@ -621,8 +628,14 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
             ..Options::new(Metric::Calls)
         };
         let full = text(&p, &options);
-        assert!(full.starts_with("JP profile report: Checkout\\u{1b}[2J\n"), "{full}");
-        assert!(full.contains("  demo.Main.main(java.lang.String[]):void\n"), "{full}");
+        assert!(
+            full.starts_with("JP profile report: Checkout\\u{1b}[2J\n"),
+            "{full}"
+        );
+        assert!(
+            full.contains("  demo.Main.main(java.lang.String[]):void\n"),
+            "{full}"
+        );
         assert!(full.contains("    demo.Box.get():java.lang.Object\n"), "{full}");
     }
 
