@@ -164,7 +164,8 @@ await check('the tree works from the keyboard: arrows move, expand and collapse,
     return node && {
       name: node.querySelector(':scope > .row .name').title, selected: node.getAttribute('aria-selected'),
       expanded: node.getAttribute('aria-expanded'), level: node.getAttribute('aria-level'),
-      tabbable: document.querySelectorAll('#tree .row[tabindex="0"]').length,
+      tabbable: document.querySelectorAll('#tree [tabindex="0"]').length, role: node.getAttribute('role'),
+      focused: document.activeElement === node,
       parent: node.parentElement.closest('.node')?.querySelector(':scope > .row .name').title ?? null,
     };
   });
@@ -183,7 +184,8 @@ await check('the tree works from the keyboard: arrows move, expand and collapse,
   const above = await at();
   await page.keyboard.press('ArrowDown');
   const below = await at();
-  if (closed.name !== owner || closed.expanded !== 'false' || closed.selected !== 'true' || closed.tabbable !== 1) throw new Error(`closed ${JSON.stringify(closed)}`);
+  if (closed.name !== owner || closed.expanded !== 'false' || closed.selected !== 'true' || closed.tabbable !== 1 ||
+      closed.role !== 'treeitem' || !closed.focused) throw new Error(`closed ${JSON.stringify(closed)}`);
   if (opened.name !== owner || opened.expanded !== 'true') throw new Error(`opened ${JSON.stringify(opened)}`);
   if (child.parent !== owner || child.level !== '2' || child.selected !== 'true') throw new Error(`child ${JSON.stringify(child)}`);
   if (back.name !== owner || above.name === owner || below.name !== owner || below.tabbable !== 1) {

@@ -236,8 +236,10 @@
     node.setAttribute('aria-level', String(depth[id] - depth[state.root] + (state.root === 0 ? 0 : 1)));
     node.setAttribute('aria-selected', id === state.selected ? 'true' : 'false');
     node.dataset.id = id;
+    // The treeitem takes the focus (one in the tab order: the selected one), so that assistive
+    // technology reads its state with it.
+    node.tabIndex = id === state.selected ? 0 : -1;
     const row = element('div', 'row');
-    row.tabIndex = id === state.selected ? 0 : -1;
     row.addEventListener('click', () => select(id));
     const leaf = firstKid[id] === firstKid[id + 1] && total.calls[id] === own.calls[id] && total.bytecodes[id] === own.bytecodes[id];
     row.append(element('span', 'toggle', leaf ? '' : expanded.has(id) ? '▾' : '▸'));
@@ -331,15 +333,15 @@
     const before = built.get(state.selected);
     if (before) {
       before.setAttribute('aria-selected', 'false');
-      before.firstChild.tabIndex = -1;
+      before.tabIndex = -1;
     }
     state.selected = id;
     const node = built.get(id);
     if (!node) return;
     node.setAttribute('aria-selected', 'true');
-    node.firstChild.tabIndex = 0;
+    node.tabIndex = 0;
     if (focus) {
-      node.firstChild.focus();
+      node.focus({ preventScroll: true });
       node.firstChild.scrollIntoView({ block: 'nearest' });
     }
   }
@@ -350,8 +352,8 @@
   }
 
   function treeKey(event) {
-    const node = event.target.closest('.node');
-    if (!node || event.target !== node.firstChild) return;
+    const node = event.target;
+    if (!node.classList.contains('node')) return;
     const id = Number(node.dataset.id);
     const open = expanded.has(id);
     const parentNode = node.parentElement.closest('.node');
