@@ -126,6 +126,7 @@ fn a_report_request_matches_its_sample() {
             metric: Metric::Calls,
             threshold: 1.5,
             max_depth: Some(8),
+            title: Some("demo: jpProfileTest".into()),
             out: "/p/report/index.html".into(),
         },
     );

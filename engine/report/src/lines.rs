@@ -96,10 +96,11 @@ pub(crate) fn write_text(profile: &Profile, names: &[Cow<'_, str>], out: &mut im
         writeln!(out)?;
         writeln!(
             out,
-            "{}  {} bytecodes, {} lines",
+            "{}  {} bytecodes, {} line{}",
             names[method.frame.0 as usize],
             thousands(method.bytecodes),
-            method.lines.len()
+            method.lines.len(),
+            if method.lines.len() == 1 { "" } else { "s" }
         )?;
         let width = thousands(method.lines.iter().map(|&(_, b)| b).max().unwrap_or(0))
             .len()
@@ -195,7 +196,7 @@ work  120 bytecodes, 2 lines
         11         30   25.0%
         12         90   75.0%
 
-main  10 bytecodes, 1 lines
+main  10 bytecodes, 1 line
       line  bytecodes       %
          3         10  100.0%
 "

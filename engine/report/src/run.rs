@@ -127,9 +127,23 @@ pub fn run(
     out: &Path,
 ) -> Result<Vec<ReportWarning>, ReportError> {
     let merged = read_all(profiles)?;
+    let options = &titled(options, &merged.profile, profiles);
     write_atomically(out, |sink| render(&merged.profile, format, options, sink))
         .map_err(|source| ReportError::writing(out, source))?;
     Ok(merged.warnings)
+}
+
+/// `options` with a title: the one given, else the default of `profile`
+/// read from `profiles` ([`crate::title::default_title`]).
+pub fn titled(options: &Options, profile: &Profile, profiles: &[PathBuf]) -> Options {
+    let title = options
+        .title
+        .clone()
+        .unwrap_or_else(|| crate::title::default_title(profile, profiles));
+    Options {
+        title: Some(title),
+        ..options.clone()
+    }
 }
 
 /// Writes `profile` in `format`; the one place a new format is added.

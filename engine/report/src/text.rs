@@ -9,8 +9,8 @@
 //!
 //! ```text
 //! bytecodes       %  bar                   context
-//!       774   93.0%  ####################  demo.Main.main([Ljava/lang/String;)V
-//!       750   90.1%  ###################     demo.Main.work(I)J
+//!       774   93.0%  ####################  Main.main(String[]) [demo]
+//!       750   90.1%  ###################     Main.work(int) [demo]
 //! ```
 //!
 //! The tree is shown by indentation, two spaces per level. Beyond depth
@@ -18,8 +18,9 @@
 //! says its depth instead (`[depth 57] `), so that a tree 100,000 contexts
 //! deep does not become gigabytes of spaces. A context whose method already
 //! occurs above it on its path is marked `R ` before its name. Frames are
-//! written in full as [`crate::names::readable`] spells them (the same as
-//! in [`crate::folded`]), so that they can be searched for and hold no
+//! written in [`Options::names`]'s form ([`crate::names::labels`]): short,
+//! with the package in brackets after the name, or in full as
+//! [`crate::folded`] writes them; either way escaped, so that they hold no
 //! control character for a terminal to act on; so are metadata values.
 //!
 //! The sections depend only on the merged tree (siblings are ordered by
@@ -67,10 +68,16 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     let visible = Visible::of(profile, &totals, options);
     let methods = hot_methods(profile, &totals, options.metric);
     let lines = tree_lines(profile, &totals, &visible, options.metric);
-    write_header(profile, &totals, methods.len(), &mut out)?;
+    write_header(
+        profile,
+        options.title.as_deref(),
+        &totals,
+        methods.len(),
+        &mut out,
+    )?;
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
-    let labels = names::readable_frames(profile);
+    let labels = names::labels(profile.frames(), options.names);
     write_tests(profile, &labels, &totals, options.metric, &mut out)?;
     let tree = Tree {
         names: &labels,
@@ -93,7 +100,13 @@ pub(crate) fn metric_name(metric: Metric) -> &'static str {
     }
 }
 
-fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut impl Write) -> io::Result<()> {
+fn write_header(
+    profile: &Profile,
+    title: Option<&str>,
+    totals: &Totals,
+    methods: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let mut rows: Vec<(&str, String)> = KNOWN_META
         .iter()
         .filter_map(|&key| Some((key, profile.meta.get(key)?.clone())))
@@ -107,7 +120,10 @@ fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut im
     rows.push(("contexts", thousands(profile.context_count() as u64)));
     rows.push(("methods", thousands(methods as u64)));
     let key_width = rows.iter().map(|(key, _)| key.len()).max().unwrap_or(0);
-    writeln!(out, "JP profile report")?;
+    match title {
+        Some(title) => writeln!(out, "JP profile report: {}", names::escape(title))?,
+        None => writeln!(out, "JP profile report")?,
+    }
     writeln!(out)?;
     for (key, value) in &rows {
         let (key, value) = (names::escape(key), names::escape(value));
@@ -595,6 +611,37 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
     }
 
     #[test]
+    fn names_are_short_by_default_full_on_request_and_a_title_heads_the_report() {
+        let p = profile(&[(
+            &[
+                "demo.Main.main([Ljava/lang/String;)V",
+                "demo.Box.get()Ljava/lang/Object;",
+            ],
+            1,
+            1,
+        )]);
+        let short = text(&p, &Options::new(Metric::Calls));
+        assert!(short.starts_with("JP profile report\n"), "{short}");
+        assert!(short.contains("  Main.main(String[]) [demo]\n"), "{short}");
+        assert!(short.contains("    Box.get() [demo]\n"), "{short}");
+        let options = Options {
+            names: crate::NameStyle::Full,
+            title: Some("Checkout\u{1b}[2J".into()),
+            ..Options::new(Metric::Calls)
+        };
+        let full = text(&p, &options);
+        assert!(
+            full.starts_with("JP profile report: Checkout\\u{1b}[2J\n"),
+            "{full}"
+        );
+        assert!(
+            full.contains("  demo.Main.main(java.lang.String[]):void\n"),
+            "{full}"
+        );
+        assert!(full.contains("    demo.Box.get():java.lang.Object\n"), "{full}");
+    }
+
+    #[test]
     fn a_profile_of_a_test_run_gets_a_tests_section() {
         let report = text(&crate::profile_with_tests(), &Options::new(Metric::Bytecodes));
         let start = report.find("\n== Tests").unwrap();
@@ -607,17 +654,17 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
 
 rank  bytecodes       %  calls  test
    1      1,300   79.4%     52  demo.ParserTest#large()
-            900   55.0%           demo.Parser.parse(int):int
-            400   24.4%           demo.Lexer.next():int
+            900   55.0%           Parser.parse(int) [demo]
+            400   24.4%           Lexer.next() [demo]
    2        100    6.1%      1  demo.ParserTest#parses(String) > [1] \"a\\u{3b}b\"
-            100    6.1%           demo.Parser.parse(int):int
+            100    6.1%           Parser.parse(int) [demo]
    3        100    6.1%      1  demo.ParserTest#parses(String) > [2] \"c\"
-            100    6.1%           demo.Parser.parse(int):int
+            100    6.1%           Parser.parse(int) [demo]
    4        100    6.1%     71  demo.ParserTest#small()
-             60    3.7%           demo.Lexer.next():int
-             40    2.4%           demo.Parser.parse(int):int
+             60    3.7%           Lexer.next() [demo]
+             40    2.4%           Parser.parse(int) [demo]
    5         30    1.8%      1  demo.ParserTest (class-level)
-             30    1.8%           demo.Parser.<clinit>():void
+             30    1.8%           Parser.<clinit>() [demo]
 "
         );
     }
@@ -631,7 +678,7 @@ rank  bytecodes       %  calls  test
             "{}",
             tests[1]
         );
-        assert!(tests[2].ends_with("  demo.Lexer.next():int"), "{}", tests[2]);
+        assert!(tests[2].ends_with("  Lexer.next() [demo]"), "{}", tests[2]);
         let plain = text(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Calls));
         assert!(!plain.contains("== Tests"));
     }
@@ -788,7 +835,7 @@ rank  bytecodes       %  calls  test
         let mut p = profile(&[(&["a\nb\u{1b}[2J()V"], 1, 1)]);
         p.meta.insert("command".into(), "run\u{1b}]0;owned\u{7}".into());
         let report = text(&p, &Options::new(Metric::Calls));
-        assert!(report.contains("  a\\u{a}b\\u{1b}[2J():void\n"), "{report}");
+        assert!(report.contains("  a\\u{a}b\\u{1b}[2J()\n"), "{report}");
         assert!(report.contains("  run\\u{1b}]0;owned\\u{7}\n"), "{report}");
         assert!(!report.contains(['\u{1b}', '\u{7}']));
         assert!(!report.contains("a\nb"));

@@ -75,6 +75,7 @@ class ContractTest {
                 .metric(ReportRequest.Metric.CALLS)
                 .threshold(1.5)
                 .maxDepth(8)
+                .title("demo: jpProfileTest")
                 .out(p("/p/report/index.html"))
                 .build()
                 .toJson());
