@@ -120,6 +120,11 @@ def class_count(jar):
         return len([name for name in archive.namelist() if name.endswith(".class")])
 
 
+def method_column(row):
+    """The method of a split row of a hot-methods table, without the recursion mark `R`."""
+    return " ".join(row[7:] if row[6:7] == ["R"] else row[6:])
+
+
 def hot_methods(report):
     """Method, own bytecodes and calls of each row of a report.txt's hot-methods table, sorted."""
     lines = text(report).splitlines()
@@ -127,7 +132,7 @@ def hot_methods(report):
     if start is None:
         return []
     rows = [line.split() for line in lines[start + 4:]]
-    return sorted(f"{' '.join(row[6:])} {row[0]} {row[4]}" for row in rows if len(row) >= 7)
+    return sorted(f"{method_column(row)} {row[0]} {row[4]}" for row in rows if len(row) >= 7)
 
 
 def fib_hot(report):
@@ -135,7 +140,7 @@ def fib_hot(report):
     lines = text(report).splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("== Hot methods")), None)
     for row in ([] if start is None else [line.split() for line in lines[start:]]):
-        if " ".join(row[6:]) == FIB:
+        if method_column(row) == FIB:
             return " ".join(row[i] if i < len(row) else "" for i in (0, 4, 5))
     return ""
 
