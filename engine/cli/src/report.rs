@@ -105,6 +105,11 @@ pub struct Args {
     /// directory.
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
+    /// A directory of source files (repeatable): the HTML report shows the
+    /// hot methods' per-line counts beside their source, found as
+    /// `DIR/<package path>/<outer class>.java` (or `.kt`).
+    #[arg(long = "sources", value_name = "DIR")]
+    sources: Vec<PathBuf>,
 }
 
 /// The name forms, as flags.
@@ -140,6 +145,7 @@ pub fn main(args: &Args) -> ExitCode {
         max_output_size: args.max_output_size.0,
         names: args.names.into(),
         title: args.title.clone(),
+        sources: args.sources.clone(),
     };
     let format = args.format.into();
     let reported = match &args.out {
