@@ -19,14 +19,21 @@ function report(name, ...flags) {
   return out;
 }
 
-// The profile's own records: frame name by id, `line` records by frame name, own bytecodes by name.
+// Fig4's frames as the page's full names read them: `demo.Fig4.g(I)V` is `demo.Fig4.g(int):void`.
+const JAVA_TYPES = { V: 'void', I: 'int', '[Ljava/lang/String;': 'java.lang.String[]' };
+function javaForm(frame) {
+  const [, method, params, ret] = frame.match(/^(.*)\((.*)\)(.*)$/);
+  return `${method}(${params ? JAVA_TYPES[params] : ''}):${JAVA_TYPES[ret]}`;
+}
+
+// The profile's own records: frame name (as the page shows it) by id, `line` records by frame name, own bytecodes by name.
 const text = readFileSync(profile, 'utf8').split('\n');
 const frameNames = new Map();
 const expected = new Map();
 const own = new Map();
 for (const record of text) {
   const [kind, ...fields] = record.split(' ');
-  if (kind === 'frame') frameNames.set(fields[0], fields.slice(1).join(' '));
+  if (kind === 'frame') frameNames.set(fields[0], javaForm(fields.slice(1).join(' ')));
   if (kind === 'node') {
     const name = frameNames.get(fields[2]);
     own.set(name, (own.get(name) || 0) + Number(fields[4]));

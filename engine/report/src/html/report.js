@@ -891,7 +891,7 @@
     flame: { render: () => { if (state.view === 'flame') drawFlame(); }, shown: () => drawFlame() },
     hot: { render: () => renderHot() },
     tests: { render: () => {} },
-    source: { render: () => renderSource() },
+    source: { render: () => { if (state.view === 'source') renderSource(); }, shown: () => renderSource() },
   };
 
   function show(view) {
@@ -919,7 +919,6 @@
     loadHot(data);
     loadTests(data);
     loadSource(data);
-    renderSource();
     tests.key = state.metric;
     renderTests();
     openHotPath();
