@@ -66,7 +66,18 @@ fn html_in_a_file_is_what_stdout_gets_and_follows_the_metric() {
 fn sources_put_the_hot_methods_source_into_the_page_as_text() {
     let sources = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/testdata/sources");
     let lines = profile("fig4_lines.jpprof");
-    let output = jp(&["report", &lines, "--format", "html", "--sources", "/nonexistent", "--sources", sources]);
+    // A directory without the file first: the next one is searched too.
+    let profiles_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/testdata/profiles");
+    let output = jp(&[
+        "report",
+        &lines,
+        "--format",
+        "html",
+        "--sources",
+        profiles_dir,
+        "--sources",
+        sources,
+    ]);
     assert_eq!(output.status.code(), Some(0));
     let page = String::from_utf8(output.stdout).unwrap();
     assert!(!page.contains("<b>markup"), "markup in a source file stays text");
@@ -76,5 +87,8 @@ fn sources_put_the_hot_methods_source_into_the_page_as_text() {
         data.contains("{\"frame\":3,\"bytecodes\":445,\"counts\":[24,325,25,110,27,10],\"file\":\"demo/Fig4.java\",\"first\":21,"),
         "{data}"
     );
-    assert!(data.contains("\"    // \\u003cb\\u003emarkup\\u003c/b\\u003e \\u0026 "), "{data}");
+    assert!(
+        data.contains("\"    // \\u003cb\\u003emarkup\\u003c/b\\u003e \\u0026 "),
+        "{data}"
+    );
 }
