@@ -1,7 +1,9 @@
 //! One self-contained HTML page: the profile's metadata, an expandable
 //! call tree, an icicle graph on a canvas, a hot-methods table and, for a
 //! profile of a test run, a Tests table ([`crate::tests_view`]) whose rows
-//! open the tree and the graph at that test's context, with both metrics in
+//! open the tree and the graph at that test's context, and, for a profile
+//! with per-line counts, a Source view of the hot methods' lines beside
+//! their code ([`crate::sources`]), with both metrics in
 //! the file and a switch between them. The page loads
 //! nothing (no fonts, scripts or styles from elsewhere; its
 //! Content-Security-Policy forbids it), so it opens from `file://`, offline.
