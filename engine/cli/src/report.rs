@@ -105,6 +105,11 @@ pub struct Args {
     /// directory.
     #[arg(long, value_name = "TEXT")]
     title: Option<String>,
+    /// A directory of source files (repeatable): the HTML report shows the
+    /// hot methods' per-line counts beside their source, found as
+    /// `DIR/<package path>/<outer class>.java` (or `.kt`).
+    #[arg(long = "sources", value_name = "DIR", value_parser = directory)]
+    sources: Vec<PathBuf>,
 }
 
 /// The name forms, as flags.
@@ -140,6 +145,7 @@ pub fn main(args: &Args) -> ExitCode {
         max_output_size: args.max_output_size.0,
         names: args.names.into(),
         title: args.title.clone(),
+        sources: args.sources.clone(),
     };
     let format = args.format.into();
     let reported = match &args.out {
@@ -195,6 +201,17 @@ pub(crate) fn percentage(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
         _ => Err(format!("`{text}` is not a percentage from 0 to 100")),
+    }
+}
+
+/// A directory that exists: a mistyped `--sources` would otherwise just
+/// show no source.
+fn directory(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    if path.is_dir() {
+        Ok(path)
+    } else {
+        Err(format!("`{text}` is not a directory"))
     }
 }
 

@@ -61,3 +61,34 @@ fn html_in_a_file_is_what_stdout_gets_and_follows_the_metric() {
     assert_eq!(page, to_stdout.stdout);
     assert!(data(std::str::from_utf8(&page).unwrap()).contains("\"metric\":\"calls\""));
 }
+
+#[test]
+fn sources_put_the_hot_methods_source_into_the_page_as_text() {
+    let sources = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/testdata/sources");
+    let lines = profile("fig4_lines.jpprof");
+    // A directory without the file first: the next one is searched too.
+    let profiles_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/testdata/profiles");
+    let output = jp(&[
+        "report",
+        &lines,
+        "--format",
+        "html",
+        "--sources",
+        profiles_dir,
+        "--sources",
+        sources,
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let page = String::from_utf8(output.stdout).unwrap();
+    assert!(!page.contains("<b>markup"), "markup in a source file stays text");
+    let data = data(&page);
+    // g(int), the hottest method: its counts and its file, with a window from line 21.
+    assert!(
+        data.contains("{\"frame\":3,\"bytecodes\":445,\"counts\":[24,325,25,110,27,10],\"file\":\"demo/Fig4.java\",\"first\":21,"),
+        "{data}"
+    );
+    assert!(
+        data.contains("\"    // \\u003cb\\u003emarkup\\u003c/b\\u003e \\u0026 "),
+        "{data}"
+    );
+}

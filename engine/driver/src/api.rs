@@ -140,6 +140,10 @@ pub struct ReportRequest {
     /// profiles, as `jp report` does without `--title`.
     #[serde(default)]
     pub title: Option<String>,
+    /// Directories of source files: the HTML report shows the hot
+    /// methods' per-line counts beside their source; absolute.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<PathBuf>,
     /// The report file, written atomically; absolute.
     pub out: PathBuf,
 }
@@ -154,6 +158,9 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
     check_absolute("out", &request.out)?;
     for (i, profile) in request.profiles.iter().enumerate() {
         check_absolute(&format!("profiles[{i}]"), profile)?;
+    }
+    for (i, dir) in request.sources.iter().enumerate() {
+        check_absolute(&format!("sources[{i}]"), dir)?;
     }
     if !(0.0..=100.0).contains(&request.threshold) {
         return Err(EngineError::InvalidRequest(format!(
@@ -170,6 +177,7 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
         threshold: request.threshold,
         max_depth: request.max_depth,
         title: request.title.clone(),
+        sources: request.sources.clone(),
         ..jp_report::Options::new(request.metric)
     };
     jp_report::run::run(&request.profiles, request.format, &options, &request.out)?;
@@ -398,6 +406,7 @@ mod tests {
             threshold: 0.0,
             max_depth: None,
             title: None,
+            sources: Vec::new(),
             out,
         }
     }
@@ -416,6 +425,7 @@ mod tests {
                 threshold: 1.5,
                 max_depth: Some(4),
                 title: Some("demo".into()),
+                sources: Vec::new(),
                 out: "/p/index.html".into(),
             }
         );
@@ -471,6 +481,14 @@ mod tests {
         assert_eq!(
             report(&request).unwrap_err().to_string(),
             "invalid request: profiles[0] is not an absolute path: a.jpprof"
+        );
+        let request = ReportRequest {
+            sources: vec!["/src".into(), "src/main/java".into()],
+            ..report_request(vec![], Format::Html, "/o".into())
+        };
+        assert_eq!(
+            report(&request).unwrap_err().to_string(),
+            "invalid request: sources[1] is not an absolute path: src/main/java"
         );
         let request = ReportRequest {
             threshold: 101.0,

@@ -127,6 +127,7 @@ fn a_report_request_matches_its_sample() {
             threshold: 1.5,
             max_depth: Some(8),
             title: Some("demo: jpProfileTest".into()),
+            sources: vec!["/p/src/main/java".into(), "/p/src/main/kotlin".into()],
             out: "/p/report/index.html".into(),
         },
     );

@@ -1,7 +1,9 @@
 //! One self-contained HTML page: the profile's metadata, an expandable
 //! call tree, an icicle graph on a canvas, a hot-methods table and, for a
 //! profile of a test run, a Tests table ([`crate::tests_view`]) whose rows
-//! open the tree and the graph at that test's context, with both metrics in
+//! open the tree and the graph at that test's context, and, for a profile
+//! with per-line counts, a Source view of the hot methods' lines beside
+//! their code ([`crate::sources`]), with both metrics in
 //! the file and a switch between them. The page loads
 //! nothing (no fonts, scripts or styles from elsewhere; its
 //! Content-Security-Policy forbids it), so it opens from `file://`, offline.
@@ -37,6 +39,7 @@ use std::collections::HashMap;
 
 use crate::json_out::{Context, JsonOut};
 use crate::names::{self, NameStyle, ShortNames};
+use crate::sources::{method_sources, MethodSource};
 use crate::tests_view::test_totals;
 use crate::{hot_methods, order, Options, Totals, Visible};
 
@@ -208,7 +211,7 @@ pub(crate) fn write_names<W: Write>(
 }
 
 /// The data element's JSON: `meta`, `names`, the context arrays, `left`,
-/// `hot` and `tests` (see the script's `load` for how it reads them).
+/// `hot`, `tests` and `source` (see the script's `load` for how it reads them).
 fn write_data(
     profile: &Profile,
     options: &Options,
@@ -321,7 +324,50 @@ fn write_data(
         ]
     });
     page.numbers(tests)?;
+    page.raw(",\n\"source\":");
+    write_sources(&method_sources(profile, &options.sources), page)?;
     page.raw("}\n");
+    Ok(())
+}
+
+/// The Source view's methods ([`crate::sources`]): per method, its frame,
+/// own bytecodes, counts as flat `[line, bytecodes, ...]`, and when found,
+/// `file`, `first` (the number of the first line) and `text` (the lines);
+/// and a `note` when something is missing or cut.
+fn write_sources(methods: &[MethodSource], page: &mut JsonOut<impl Write>) -> io::Result<()> {
+    page.raw("[");
+    for (position, method) in methods.iter().enumerate() {
+        page.raw(if position == 0 {
+            "\n{\"frame\":"
+        } else {
+            ",\n{\"frame\":"
+        });
+        page.number(u64::from(method.method.frame.0));
+        page.raw(",\"bytecodes\":");
+        page.number(method.method.bytecodes);
+        page.raw(",\"counts\":");
+        let counts = method.method.lines.iter();
+        page.numbers(counts.flat_map(|&(line, bytecodes)| [u64::from(line), bytecodes]))?;
+        if let Some(source) = &method.source {
+            page.raw(",\"file\":");
+            page.string(&source.file);
+            page.raw(",\"first\":");
+            page.number(u64::from(source.first));
+            page.raw(",\"text\":[");
+            for (index, line) in source.lines.iter().enumerate() {
+                page.raw(if index == 0 { "" } else { "," });
+                page.string(line);
+            }
+            page.raw("]");
+        }
+        if let Some(note) = &method.note {
+            page.raw(",\"note\":");
+            page.string(note);
+        }
+        page.raw("}");
+        page.flush_if_full()?;
+    }
+    page.raw("]");
     Ok(())
 }
 
@@ -690,6 +736,39 @@ pub(crate) mod tests {
         );
         let without = super::tests::data(&page(&sample(), &options));
         assert_eq!(numbers(&without["tests"]), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn the_hot_methods_lines_come_with_their_source_written_as_text() {
+        let src = tempfile::tempdir().unwrap();
+        std::fs::create_dir(src.path().join("demo")).unwrap();
+        let code = "class Fib {\n  int f() { return \"</script><b>\"; }\n}\n";
+        std::fs::write(src.path().join("demo/Fib.java"), code).unwrap();
+        let mut p = profile(&[(&["demo.Fib.f()I"], 1, 9), (&["demo.Gone.g()V"], 1, 3)]);
+        let (fib, gone) = (
+            p.frame_id("demo.Fib.f()I").unwrap(),
+            p.frame_id("demo.Gone.g()V").unwrap(),
+        );
+        p.add_line(fib, 2, 9);
+        p.add_line(gone, 7, 3);
+        let options = Options {
+            sources: vec![src.path().to_owned()],
+            ..Options::new(Metric::Bytecodes)
+        };
+        let page = page(&p, &options);
+        assert!(!page.contains("<b>"), "markup in a source stays text");
+        let data = data(&page);
+        let source = &data["source"];
+        assert_eq!(source[0]["frame"], fib.0);
+        assert_eq!(numbers(&source[0]["counts"]), [2, 9]);
+        assert_eq!(source[0]["file"], "demo/Fib.java");
+        assert_eq!(source[0]["first"], 1);
+        assert_eq!(source[0]["text"][1], "  int f() { return \"</script><b>\"; }");
+        assert_eq!(numbers(&source[1]["counts"]), [7, 3]);
+        assert!(source[1].get("text").is_none());
+        assert!(source[1]["note"].as_str().unwrap().starts_with("no source found"));
+        let without = super::tests::data(&super::tests::page(&sample(), &Options::new(Metric::Calls)));
+        assert_eq!(without["source"], serde_json::json!([]));
     }
 
     #[test]

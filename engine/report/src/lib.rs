@@ -40,6 +40,7 @@ pub mod order;
 pub mod pprof;
 mod read;
 pub mod run;
+pub mod sources;
 pub mod speedscope;
 pub mod tests_view;
 pub mod text;
@@ -77,6 +78,9 @@ pub struct Options {
     /// The report's title (text and HTML); `None`: one derived from the
     /// profiles ([`title::default_title`]).
     pub title: Option<String>,
+    /// Directories of source files (`jp report --sources`): the HTML
+    /// report shows the hot methods' lines in their source ([`sources`]).
+    pub sources: Vec<std::path::PathBuf>,
 }
 
 impl Options {
@@ -89,6 +93,7 @@ impl Options {
             max_output_size: Some(DEFAULT_MAX_OUTPUT_SIZE),
             names: NameStyle::Short,
             title: None,
+            sources: Vec::new(),
         }
     }
 }

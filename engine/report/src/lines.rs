@@ -36,8 +36,7 @@ pub struct MethodLines {
 }
 
 /// Every method with per-line counts, the most own bytecodes first (ties:
-/// the name), each with its lines: what a report of lines (and the pprof
-/// export, as locations) needs.
+/// the name), each with its lines: what a report of lines needs.
 pub fn method_lines(profile: &Profile) -> Vec<MethodLines> {
     let mut by_frame: BTreeMap<FrameId, Vec<(u32, u64)>> = BTreeMap::new();
     for (frame, line, bytecodes) in profile.lines() {

@@ -20,8 +20,9 @@
 //!
 //! A test frame (`[test] <test id>`) is a function like any other, so that
 //! a test stays at the bottom of the stacks under it. Each function has one
-//! location, with one line, numbered 0: the locations are made in one place
-//! ([`Locations`]), which takes a line number for when a profile has them.
+//! location, with one line, numbered 0 ([`Locations`]): per-line counts are
+//! merged per method over its contexts, so they cannot be given to the
+//! stacks of the samples, and are left out (docs/cli.md, `pprof`).
 //! One mapping holds every location and says that their functions are
 //! known, so that pprof does not look for a binary to symbolize.
 //!
@@ -225,7 +226,7 @@ impl File {
                 system_name: if exact == name { 0 } else { strings.index(exact) },
                 filename: 0,
             });
-            location[frame.0 as usize] = locations.id(id, 0);
+            location[frame.0 as usize] = locations.id(id);
         }
         let tables = proto::Profile {
             sample_type,
@@ -274,26 +275,26 @@ impl Strings {
     }
 }
 
-/// The locations of a file: one per function and line, numbered from 1 in
-/// the order first asked for.
+/// The locations of a file: one per function, at line 0 (unknown),
+/// numbered from 1 in the order first asked for.
 #[derive(Default)]
 struct Locations {
     list: Vec<Location>,
-    ids: HashMap<(u64, i64), u64>,
+    ids: HashMap<u64, u64>,
 }
 
 impl Locations {
-    /// The id of the location of line `line` (0: unknown) of the function `function`.
-    fn id(&mut self, function: u64, line: i64) -> u64 {
+    /// The id of the location of the function `function`.
+    fn id(&mut self, function: u64) -> u64 {
         let next = self.list.len() as u64 + 1;
-        let id = *self.ids.entry((function, line)).or_insert(next);
+        let id = *self.ids.entry(function).or_insert(next);
         if id == next {
             self.list.push(Location {
                 id,
                 mapping_id: MAPPING,
                 line: vec![Line {
                     function_id: function,
-                    line,
+                    line: 0,
                 }],
             });
         }
@@ -457,6 +458,15 @@ mod tests {
             assert_eq!(types, [("calls", "count"), ("bytecodes", "count")]);
             assert_eq!(string(&file, file.default_sample_type), name);
         }
+    }
+
+    #[test]
+    fn per_line_counts_are_left_out() {
+        let options = Options::new(Metric::Bytecodes);
+        let mut with_lines = sample();
+        let work = with_lines.frame_id("demo.Main.work(I)J").unwrap();
+        with_lines.add_line(work, 12, 400);
+        assert_eq!(decode(&with_lines, &options), decode(&sample(), &options));
     }
 
     #[test]

@@ -820,6 +820,67 @@
     search(query);
   }
 
+  // ---- Source: the hot methods' per-line counts in a gutter beside their source (`data.source`). ----
+  let sourceMethods = [];
+
+  function loadSource(data) {
+    sourceMethods = data.source || [];
+    $('tab-source').hidden = sourceMethods.length === 0;
+  }
+
+  /** The rows of a method: its source window's lines, then counted lines outside it, in line order. */
+  function sourceRows(method) {
+    const counts = new Map();
+    for (let i = 0; i < method.counts.length; i += 2) counts.set(method.counts[i], method.counts[i + 1]);
+    const text = method.text || [];
+    const rows = text.map((line, i) => ({ line: method.first + i, text: line }));
+    const inWindow = (line) => text.length > 0 && line >= method.first && line < method.first + text.length;
+    for (const line of counts.keys()) if (!inWindow(line)) rows.push({ line, text: null });
+    rows.sort((a, b) => a.line - b.line);
+    return rows.map((row) => ({ ...row, bytecodes: counts.has(row.line) ? counts.get(row.line) : null }));
+  }
+
+  function renderSource() {
+    const box = $('source');
+    box.textContent = '';
+    for (const method of sourceMethods) {
+      const section = element('section', 'source-method');
+      const title = element('h2', 'source-name', shownName(method.frame));
+      title.title = names[method.frame];
+      appendPackage(title, method.frame);
+      const lineCount = method.counts.length / 2;
+      const facts = `${format(method.bytecodes)} bytecodes, ${format(lineCount)} line${lineCount === 1 ? '' : 's'}`;
+      section.append(title, element('p', 'hint', method.file ? `${facts}, ${method.file}` : facts));
+      if (method.note) section.append(element('p', 'source-note', method.note));
+      let hottest = 0;
+      for (let i = 1; i < method.counts.length; i += 2) hottest = Math.max(hottest, method.counts[i]);
+      const table = element('table', 'source-lines');
+      const body = element('tbody');
+      for (const row of sourceRows(method)) {
+        const tr = element('tr', row.bytecodes === null ? 'uncounted' : 'counted');
+        tr.dataset.line = row.line;
+        const bar = element('td', 'heat');
+        if (row.bytecodes !== null) {
+          const fill = element('span');
+          fill.style.width = `${hottest > 0 ? Math.max(2, (row.bytecodes * 100) / hottest) : 0}%`;
+          bar.append(fill);
+          tr.style.setProperty('--heat', (hottest > 0 ? row.bytecodes / hottest : 0).toFixed(3));
+        }
+        const code = element('td', row.text === null ? 'code missing' : 'code', row.text === null ? '(no source for this line)' : row.text);
+        tr.append(
+          element('td', 'num line-no', String(row.line)),
+          element('td', 'num', row.bytecodes === null ? '' : format(row.bytecodes)),
+          element('td', 'pct', row.bytecodes === null ? '' : percent(row.bytecodes, method.bytecodes)),
+          bar, code,
+        );
+        body.append(tr);
+      }
+      table.append(body);
+      section.append(table);
+      box.append(section);
+    }
+  }
+
   // ---- Views and controls ----
   /**
    * The views, by the `data-view` of their tab: `render` draws the view again after a change of
@@ -830,6 +891,7 @@
     flame: { render: () => { if (state.view === 'flame') drawFlame(); }, shown: () => drawFlame() },
     hot: { render: () => renderHot() },
     tests: { render: () => {} },
+    source: { render: () => { if (state.view === 'source') renderSource(); }, shown: () => renderSource() },
   };
 
   function show(view) {
@@ -856,6 +918,7 @@
     header(data);
     loadHot(data);
     loadTests(data);
+    loadSource(data);
     tests.key = state.metric;
     renderTests();
     openHotPath();

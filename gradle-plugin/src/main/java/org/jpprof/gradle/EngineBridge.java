@@ -1,6 +1,8 @@
 package org.jpprof.gradle;
 
 import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.gradle.api.GradleException;
 import org.jpprof.engine.BaselineRequest;
@@ -29,6 +31,7 @@ final class EngineBridge {
      * @param output the output directory
      * @param cacheDir the engine's cache directory
      * @param bba {@code default}, {@code precise} or {@code null}
+     * @param lines whether to count bytecodes per source line, or {@code null} for the config file's
      * @param include patterns of classes to instrument
      * @param exclude patterns of classes to copy unchanged
      * @param configFile a {@code jp.toml}, or {@code null}
@@ -40,6 +43,7 @@ final class EngineBridge {
             File output,
             File cacheDir,
             String bba,
+            Boolean lines,
             List<String> include,
             List<String> exclude,
             File configFile) {
@@ -49,6 +53,7 @@ final class EngineBridge {
         }
         request.cacheDir(cacheDir == null ? null : cacheDir.toPath())
                 .bba(bba(bba))
+                .lines(lines)
                 .include(include)
                 .exclude(exclude)
                 .configFile(configFile == null ? null : configFile.toPath());
@@ -64,16 +69,22 @@ final class EngineBridge {
      *
      * @param profiles the profiles
      * @param format the report's format
+     * @param title the reports' title, or {@code null} for the engine's
+     * @param sources the directories of the sources the HTML report shows the hot methods' lines in
      * @param out the report file
      * @throws GradleException if a profile cannot be read (each such file is named) or the report
      *     cannot be written (the file is named)
      */
-    static void report(List<File> profiles, ReportRequest.Format format, String title, File out) {
+    static void report(
+            List<File> profiles, ReportRequest.Format format, String title, List<File> sources, File out) {
         ReportRequest.Builder request = ReportRequest.builder()
                 .format(format)
                 .metric(ReportRequest.Metric.BYTECODES)
                 .out(out.toPath());
         if (title != null) request.title(title);
+        List<Path> sourceDirs = new ArrayList<>();
+        for (File dir : sources) sourceDirs.add(dir.toPath());
+        request.sources(sourceDirs);
         for (File profile : profiles) {
             request.profile(profile.toPath());
         }

@@ -13,6 +13,7 @@ import java.util.Map;
  * <pre>
  * jp {
  *     bba = 'precise'                 // basic-block analysis: 'default' or 'precise'
+ *     lines = true                    // count bytecodes per source line (off by default)
  *     include = ['com.acme.**']       // classes to instrument (empty: all)
  *     exclude = ['com.acme.gen.**']   // classes to leave as they are
  *     agent = 'default'               // the runtime's jp.agent
@@ -36,6 +37,7 @@ import java.util.Map;
 public class JpExtension {
     private String agent;
     private String bba;
+    private Boolean lines;
     private List<String> include = new ArrayList<>();
     private List<String> exclude = new ArrayList<>();
     private Object granularity;
@@ -78,6 +80,23 @@ public class JpExtension {
     /** @param bba {@code default}, {@code precise}, or {@code null} */
     public void setBba(String bba) {
         this.bba = bba;
+    }
+
+    /**
+     * Whether the instrumented classes count bytecodes per source line (docs/profiling.md,
+     * "Per-line counts"): the reports then show the hot methods line by line, and the HTML report
+     * beside their source. It slows the profiled tests down, so it is off by default.
+     *
+     * @return whether to count lines, or {@code null} for the choice of {@link #getConfigFile()},
+     *     else off
+     */
+    public Boolean getLines() {
+        return lines;
+    }
+
+    /** @param lines whether to count lines, or {@code null} for the config file's choice */
+    public void setLines(Boolean lines) {
+        this.lines = lines;
     }
 
     /**

@@ -40,6 +40,7 @@ public class JpInstrument extends DefaultTask {
     private FileCollection classesDirs;
     private FileCollection sources;
     private final Setting<String> bba = new Setting<>();
+    private final Setting<Boolean> lines = new Setting<>();
     private final Setting<List<String>> include = new Setting<>();
     private final Setting<List<String>> exclude = new Setting<>();
     private final Setting<File> configFile = new Setting<>();
@@ -103,6 +104,18 @@ public class JpInstrument extends DefaultTask {
     /** @param bba {@code default}, {@code precise}, or {@code null} */
     public void setBba(String bba) {
         this.bba.set(bba);
+    }
+
+    /** @return whether to count bytecodes per source line, or {@code null} (the config file's, else off) */
+    @Input
+    @Optional
+    public Boolean getLines() {
+        return lines.get();
+    }
+
+    /** @param lines whether to count bytecodes per source line, or {@code null} */
+    public void setLines(Boolean lines) {
+        this.lines.set(lines);
     }
 
     /** @return the patterns of classes to instrument (empty: all) */
@@ -178,12 +191,14 @@ public class JpInstrument extends DefaultTask {
      */
     void conventions(
             Provider<String> bba,
+            Provider<Boolean> lines,
             Provider<List<String>> include,
             Provider<List<String>> exclude,
             Provider<File> configFile,
             Provider<File> outputDir,
             Provider<File> cacheDir) {
         this.bba.convention(bba);
+        this.lines.convention(lines);
         this.include.convention(include);
         this.exclude.convention(exclude);
         this.configFile.convention(configFile);
@@ -226,7 +241,7 @@ public class JpInstrument extends DefaultTask {
         }
         InstrumentResult result =
                 EngineBridge.instrument(
-                        inputs, getOutputDir(), getCacheDir(), getBba(), getInclude(),
+                        inputs, getOutputDir(), getCacheDir(), getBba(), getLines(), getInclude(),
                         getExclude(), getConfigFile());
         for (InstrumentResult.Diagnostic skipped : result.skipped()) {
             getLogger().info("jp: skipped {}", skipped);

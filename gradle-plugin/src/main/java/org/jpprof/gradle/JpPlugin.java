@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.gradle.api.Action;
 import org.gradle.api.GradleException;
@@ -285,6 +286,12 @@ public class JpPlugin implements Plugin<Project> {
                                     return extension.getBba();
                                 }
                             }),
+                            project.provider(new Callable<Boolean>() {
+                                @Override
+                                public Boolean call() {
+                                    return extension.getLines();
+                                }
+                            }),
                             include,
                             exclude,
                             project.provider(new Callable<File>() {
@@ -358,6 +365,12 @@ public class JpPlugin implements Plugin<Project> {
                 }
             });
             task.conventionProfiles(reportedProfiles(), layout.jpDir("profiles"));
+            task.setSourceDirs(project.files(new Callable<List<File>>() {
+                @Override
+                public List<File> call() {
+                    return sourceDirs();
+                }
+            }));
             task.conventionOutputDir(project.provider(new Callable<File>() {
                 @Override
                 public File call() {
@@ -589,6 +602,18 @@ public class JpPlugin implements Plugin<Project> {
                     return paths;
                 }
             };
+        }
+
+        /** The existing source directories of {@code jp.sourceSets}, resources left out. */
+        private List<File> sourceDirs() {
+            List<File> dirs = new ArrayList<>();
+            for (SourceSet sourceSet : selectedSourceSets()) {
+                Set<File> resources = sourceSet.getResources().getSrcDirs();
+                for (File dir : sourceSet.getAllSource().getSrcDirs()) {
+                    if (dir.isDirectory() && !resources.contains(dir)) dirs.add(dir);
+                }
+            }
+            return dirs;
         }
 
         private List<SourceSet> selectedSourceSets() {

@@ -39,10 +39,12 @@ public class JpReport extends DefaultTask {
     private final ProfilesSetting profiles;
     private final Setting<File> outputDir = new Setting<>();
     private final Setting<String> title = new Setting<>();
+    private FileCollection sourceDirs;
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     public JpReport() {
         profiles = new ProfilesSetting(getProject());
+        sourceDirs = getProject().files();
         // With no profile the task says so each time, and has nothing worth caching.
         Spec<Task> hasProfiles = new Spec<Task>() {
             @Override
@@ -99,6 +101,23 @@ public class JpReport extends DefaultTask {
         this.title.set(title);
     }
 
+    /**
+     * The source directories whose files the HTML report shows beside the hot methods' per-line
+     * counts (of a run with {@code jp { lines = true }}); by default those of {@code jp.sourceSets}.
+     *
+     * @return the source directories
+     */
+    @InputFiles
+    @PathSensitive(PathSensitivity.RELATIVE)
+    public FileCollection getSourceDirs() {
+        return sourceDirs;
+    }
+
+    /** @param sourceDirs the source directories */
+    public void setSourceDirs(FileCollection sourceDirs) {
+        this.sourceDirs = sourceDirs;
+    }
+
     /** @return the directory of the report ({@code build/reports/jp}) */
     @OutputDirectory
     public File getOutputDir() {
@@ -134,8 +153,9 @@ public class JpReport extends DefaultTask {
             setDidWork(false);
             return;
         }
-        EngineBridge.report(files, ReportRequest.Format.HTML, getTitle(), getHtmlFile());
-        EngineBridge.report(files, ReportRequest.Format.TEXT, getTitle(), getTextFile());
+        List<File> sources = new ArrayList<>(getSourceDirs().getFiles());
+        EngineBridge.report(files, ReportRequest.Format.HTML, getTitle(), sources, getHtmlFile());
+        EngineBridge.report(files, ReportRequest.Format.TEXT, getTitle(), sources, getTextFile());
         getLogger()
                 .lifecycle(
                         "jp: report of {} profile{}: {} and {}",

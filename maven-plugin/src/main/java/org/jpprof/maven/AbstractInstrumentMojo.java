@@ -53,6 +53,15 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     protected String bba;
 
     /**
+     * Whether the instrumented classes also count bytecodes per source line (docs/profiling.md,
+     * "Per-line counts"): the reports then show the hot methods line by line, and the HTML report
+     * beside their source. It slows the tests down several times, so it is off by default. Unset:
+     * the config file's {@code lines}, else off.
+     */
+    @Parameter(property = "jp.lines")
+    protected Boolean lines;
+
+    /**
      * Patterns of binary class names to instrument ({@code com.acme.*} a package,
      * {@code com.acme.**} with subpackages); the others are copied unchanged. Empty: all. On the
      * command line, comma-separated: {@code -Djp.includes=com.acme.**,org.acme.**}.
@@ -99,7 +108,7 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     protected InstrumentResult instrument(File input, File output, String name)
             throws MojoExecutionException, MojoFailureException {
         claimJpDirectory();
-        EngineCalls.Settings settings = new EngineCalls.Settings(bba, includes, excludes, configFile);
+        EngineCalls.Settings settings = new EngineCalls.Settings(bba, lines, includes, excludes, configFile);
         InstrumentResult result = EngineCalls.instrument(input, output, new File(jpDirectory, "cache/" + name), settings);
         for (InstrumentResult.Diagnostic skipped : result.skipped()) {
             getLog().debug("jp: skipped " + skipped);

@@ -25,12 +25,14 @@ final class EngineCalls {
     /** What to instrument, besides the directories: the settings of the goal. */
     static final class Settings {
         final String bba;
+        final Boolean lines;
         final List<String> includes;
         final List<String> excludes;
         final File configFile;
 
-        Settings(String bba, List<String> includes, List<String> excludes, File configFile) {
+        Settings(String bba, Boolean lines, List<String> includes, List<String> excludes, File configFile) {
             this.bba = bba;
+            this.lines = lines;
             this.includes = patterns(includes);
             this.excludes = patterns(excludes);
             this.configFile = configFile;
@@ -70,15 +72,7 @@ final class EngineCalls {
             throw new MojoExecutionException("jp: " + settings.configFile.getAbsolutePath()
                     + ": the configFile does not exist");
         }
-        InstrumentRequest request = InstrumentRequest.builder()
-                .input(input.toPath())
-                .output(output.toPath())
-                .cacheDir(cacheDir.toPath())
-                .bba(bba(settings.bba))
-                .include(settings.includes)
-                .exclude(settings.excludes)
-                .configFile(settings.configFile == null ? null : settings.configFile.toPath())
-                .build();
+        InstrumentRequest request = request(input, output, cacheDir, settings);
         InstrumentResult result;
         try {
             result = engine().instrument(request);
@@ -89,6 +83,25 @@ final class EngineCalls {
             throw new MojoFailureException("jp: " + result.errorMessage());
         }
         return result;
+    }
+
+    /**
+     * The engine's request to instrument {@code input} with the goal's settings.
+     *
+     * @throws MojoExecutionException if the analysis is not one the engine knows
+     */
+    static InstrumentRequest request(File input, File output, File cacheDir, Settings settings)
+            throws MojoExecutionException {
+        return InstrumentRequest.builder()
+                .input(input.toPath())
+                .output(output.toPath())
+                .cacheDir(cacheDir.toPath())
+                .bba(bba(settings.bba))
+                .lines(settings.lines)
+                .include(settings.includes)
+                .exclude(settings.excludes)
+                .configFile(settings.configFile == null ? null : settings.configFile.toPath())
+                .build();
     }
 
     /**

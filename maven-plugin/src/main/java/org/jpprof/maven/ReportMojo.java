@@ -53,7 +53,7 @@ public class ReportMojo extends AbstractJpMojo {
             List<File> profiles = profilesOf(module);
             all.addAll(profiles);
             if (module != project && !profiles.isEmpty()) {
-                write(profiles, chosen, reportDirectory(module), module);
+                write(profiles, chosen, reportDirectory(module), sourceRoots(Collections.singletonList(module)), module);
             }
         }
         if (all.isEmpty()) {
@@ -61,7 +61,18 @@ public class ReportMojo extends AbstractJpMojo {
                     + "; run the tests with jp:instrument first (docs/maven.md)");
             return;
         }
-        write(all, chosen, outputDirectory, project);
+        write(all, chosen, outputDirectory, sourceRoots(projects), project);
+    }
+
+    /** The main source roots of {@code modules}: where the HTML report finds the hot methods' source. */
+    static List<File> sourceRoots(List<MavenProject> modules) {
+        List<File> roots = new ArrayList<>();
+        for (MavenProject module : modules) {
+            for (String root : module.getCompileSourceRoots()) {
+                roots.add(new File(root));
+            }
+        }
+        return roots;
     }
 
     /** The projects to report: the reactor's at its top, else this one. */
@@ -71,12 +82,13 @@ public class ReportMojo extends AbstractJpMojo {
                 : Collections.singletonList(project);
     }
 
-    private void write(List<File> profiles, ReportRequest.Metric chosen, File dir, MavenProject module)
+    private void write(
+            List<File> profiles, ReportRequest.Metric chosen, File dir, List<File> sources, MavenProject module)
             throws MojoExecutionException {
         File html = new File(dir, "index.html");
         String title = module.getArtifactId();
-        Reports.report(profiles, ReportRequest.Format.HTML, chosen, title, html);
-        Reports.report(profiles, ReportRequest.Format.TEXT, chosen, title, new File(dir, "report.txt"));
+        Reports.report(profiles, ReportRequest.Format.HTML, chosen, title, sources, html);
+        Reports.report(profiles, ReportRequest.Format.TEXT, chosen, title, sources, new File(dir, "report.txt"));
         getLog().info("jp: report of " + module.getArtifactId() + " (" + profiles.size() + " profile"
                 + (profiles.size() == 1 ? "" : "s") + "): " + html.toURI());
     }

@@ -1,6 +1,7 @@
 package org.jpprof.maven;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,18 +20,24 @@ final class Reports {
      * @param format the report's format
      * @param metric the metric to show first, or {@code null} for the report's default
      * @param title the report's title, the module's artifactId
+     * @param sources the directories of the sources the HTML report shows the hot methods' lines in
      * @param out the report file
      * @throws MojoExecutionException if a profile cannot be read or the report cannot be
      *     written, naming the file
      */
     static void report(
-            List<File> profiles, ReportRequest.Format format, ReportRequest.Metric metric, String title, File out)
+            List<File> profiles,
+            ReportRequest.Format format,
+            ReportRequest.Metric metric,
+            String title,
+            List<File> sources,
+            File out)
             throws MojoExecutionException {
         ReportRequest.Builder request = ReportRequest.builder();
         for (File profile : profiles) {
             request.profile(profile.toPath());
         }
-        request.format(format).title(title).out(out.toPath());
+        request.format(format).title(title).sources(existingDirs(sources)).out(out.toPath());
         if (metric != null) {
             request.metric(metric);
         }
@@ -39,6 +46,23 @@ final class Reports {
         } catch (EngineException e) {
             throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The directories of {@code dirs} that exist, as paths: a module's source roots may name
+     * directories that are not there (generated sources of a run that made none).
+     *
+     * @param dirs the source roots
+     * @return those that are directories, in order
+     */
+    static List<Path> existingDirs(List<File> dirs) {
+        List<Path> existing = new ArrayList<>();
+        for (File dir : dirs) {
+            if (dir.isDirectory()) {
+                existing.add(dir.toPath());
+            }
+        }
+        return existing;
     }
 
     /**

@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.jpprof.engine.ReportRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReportsTest {
     @Test
@@ -15,6 +21,13 @@ class ReportsTest {
         assertEquals(ReportRequest.Metric.BYTECODES, Reports.metric(" Bytecodes "));
         assertNull(Reports.metric(null));
         assertNull(Reports.metric(""));
+    }
+
+    @Test
+    void only_source_roots_that_exist_are_passed(@TempDir Path dir) throws Exception {
+        File main = Files.createDirectories(dir.resolve("src/main/java")).toFile();
+        File generated = dir.resolve("target/generated-sources/annotations").toFile();
+        assertEquals(Collections.singletonList(main.toPath()), Reports.existingDirs(Arrays.asList(generated, main)));
     }
 
     @Test

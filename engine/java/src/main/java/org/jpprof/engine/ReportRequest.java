@@ -82,6 +82,7 @@ public final class ReportRequest {
     private final double threshold;
     private final Integer maxDepth;
     private final String title;
+    private final List<Path> sources;
     private final Path out;
 
     private ReportRequest(Builder builder) {
@@ -91,6 +92,7 @@ public final class ReportRequest {
         this.threshold = builder.threshold;
         this.maxDepth = builder.maxDepth;
         this.title = builder.title;
+        this.sources = Requests.frozen(builder.sources);
         this.out = builder.out;
     }
 
@@ -133,6 +135,11 @@ public final class ReportRequest {
         return title;
     }
 
+    /** @return the directories of source files the HTML report shows the hot methods' lines in, absolute */
+    public List<Path> sources() {
+        return sources;
+    }
+
     /** @return the report file, absolute */
     public Path out() {
         return out;
@@ -155,6 +162,7 @@ public final class ReportRequest {
         json.append(",\"title\":");
         if (title == null) json.append("null");
         else Json.writeString(json, title);
+        if (!sources.isEmpty()) Requests.list(json.append(','), "sources", sources);
         Requests.path(json.append(','), "out", out);
         return json.append('}').toString();
     }
@@ -172,6 +180,7 @@ public final class ReportRequest {
         private double threshold;
         private Integer maxDepth;
         private String title;
+        private final List<Path> sources = new ArrayList<>();
         private Path out;
 
         private Builder() {}
@@ -265,6 +274,20 @@ public final class ReportRequest {
          */
         public Builder title(String title) {
             this.title = Objects.requireNonNull(title, "title");
+            return this;
+        }
+
+        /**
+         * Adds directories of source files, in the order searched: the HTML report shows the per-line
+         * counts of the hot methods beside their source, looked up as {@code
+         * <dir>/<package path>/<outer class>.java} (or {@code .kt}). A directory that does not exist holds
+         * no sources; it is no error, as a build's source set may name such directories.
+         *
+         * @param dirs the directories
+         * @return this builder
+         */
+        public Builder sources(Collection<? extends Path> dirs) {
+            Requests.addAbsolute(sources, dirs, "source directory");
             return this;
         }
 

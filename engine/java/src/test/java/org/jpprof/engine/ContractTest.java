@@ -76,6 +76,7 @@ class ContractTest {
                 .threshold(1.5)
                 .maxDepth(8)
                 .title("demo: jpProfileTest")
+                .sources(Arrays.asList(p("/p/src/main/java"), p("/p/src/main/kotlin")))
                 .out(p("/p/report/index.html"))
                 .build()
                 .toJson());
