@@ -1,0 +1,201 @@
+// The HTML report's method views and graph controls in headless Chromium: the back-traces and the
+// callers and callees of a method, each count compared with what the jpprof files say (read by
+// profiles.mjs, independently of jp); the regex search and its matched share; n/N stepping
+// through matches in the graph; the flame/icicle switch. Screenshots go to $JP_WORK.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { check, finish, launch, noErrors, openReport as open } from './browser.mjs';
+import { contexts, generate, readable } from './profiles.mjs';
+
+const { JP, JP_PROFILES, JP_WORK } = process.env;
+const SEP = '\0';
+const number = (text) => Number(text.replaceAll(',', ''));
+const share = (part, whole) => `${((part * 100) / whole).toFixed(1)}%`;
+
+function report(profiles, name) {
+  const out = join(JP_WORK, name);
+  execFileSync(JP, ['report', ...profiles, '--format', 'html', '--out', out]);
+  return out;
+}
+
+// Per merged path: its own [calls, bytecodes] and its subtree's.
+function withTotals(merged) {
+  const paths = [...merged.keys()];
+  const totals = new Map();
+  for (const path of paths) {
+    const sum = [0, 0];
+    for (const other of paths) {
+      if (other === path || other.startsWith(path + SEP)) {
+        sum[0] += merged.get(other)[0];
+        sum[1] += merged.get(other)[1];
+      }
+    }
+    totals.set(path, sum);
+  }
+  return totals;
+}
+const framesOf = (path) => path.split(SEP);
+const last = (path) => framesOf(path).at(-1);
+
+const small = [join(JP_PROFILES, 'a.jpprof'), join(JP_PROFILES, 'b.jpprof')];
+const merged = contexts(small);
+const totals = withTotals(merged);
+const MAIN = 'demo.Main.main([Ljava/lang/String;)V';
+const WORK = 'demo.Main.work(I)J';
+// The top of a thread, as a caller.
+const TOP = '';
+const callerOf = (frames) => (frames.length > 1 ? readable(frames.at(-2)) : TOP);
+
+const browser = await launch();
+const { page } = await open(browser, report(small, 'views.html'));
+
+// The rows of the back-traces as built: [level, frame title, value, share].
+const traceRows = () => page.$$eval('#backtraces .node', (nodes) => nodes.filter((node) => node.offsetParent !== null).map((node) => {
+  const row = node.firstChild;
+  return [Number(node.getAttribute('aria-level')), row.querySelector('.name').title, row.querySelector('.num').textContent, row.querySelector('.pct').textContent];
+}));
+
+await check('back-traces of a method reached by two paths show both paths with their shares, in both metrics', async () => {
+  await page.click('#tab-hot');
+  await page.locator('#hot tbody tr', { hasText: 'Main.main(String[])' }).click();
+  await page.waitForSelector('#view-method:not([hidden]) #backtraces .node');
+  // Expected: each context of main (none recursive here), its subtree total, by its caller.
+  const reaching = [...merged.keys()].filter((path) => last(path) === MAIN);
+  if (reaching.length !== 2) throw new Error(`the profile has ${reaching.length} paths to main`);
+  const details = [];
+  for (const [metric, index] of [['bytecodes', 1], ['calls', 0]]) {
+    await page.selectOption('#metric', metric);
+    const whole = reaching.reduce((sum, path) => sum + totals.get(path)[index], 0);
+    const expected = reaching.map((path) => [2, callerOf(framesOf(path)), totals.get(path)[index]])
+      .sort((a, b) => b[2] - a[2]).map(([level, name, value]) => [level, name, value.toLocaleString('en-US'), share(value, whole)]);
+    expected.unshift([1, readable(MAIN), whole.toLocaleString('en-US'), '100.0%']);
+    const rows = await traceRows();
+    if (JSON.stringify(rows) !== JSON.stringify(expected)) throw new Error(`${metric}: ${JSON.stringify(rows)}, expected ${JSON.stringify(expected)}`);
+    details.push(`${metric}: ${rows.slice(1).map((row) => `${row[1].split('(')[0] || 'top of a thread'} ${row[3]}`).join(', ')}`);
+  }
+  await page.selectOption('#metric', 'bytecodes');
+  await page.screenshot({ path: join(JP_WORK, 'views-callers.png'), fullPage: true });
+  noErrors(page);
+  return `${details.join('; ')}; screenshot views-callers.png`;
+});
+
+await check('the callers and callees of a method are merged over its contexts with their calls and bytecodes', async () => {
+  const table = (id) => page.$$eval(`#${id} tbody tr`, (trs) => trs.map((tr) => [tr.cells[0].textContent, tr.cells[1].textContent, tr.cells[3].title]));
+  // Expected from the profile: per caller (or callee) frame, the calls of the contexts of main
+  // (or under it) and their subtree bytecodes.
+  const expect = (pick) => {
+    const rows = new Map();
+    for (const path of merged.keys()) {
+      const found = pick(framesOf(path));
+      if (found === null) continue;
+      const row = rows.get(found) || [0, 0, found];
+      row[0] += merged.get(path)[0];
+      row[1] += totals.get(path)[1];
+      rows.set(found, row);
+    }
+    return [...rows.values()].sort((a, b) => b[1] - a[1]).map(([calls, bytecodes, frame]) => [calls.toLocaleString('en-US'), bytecodes.toLocaleString('en-US'), frame]);
+  };
+  const callers = expect((frames) => (frames.at(-1) === MAIN ? callerOf(frames) : null));
+  const callees = expect((frames) => (frames.at(-2) === MAIN ? readable(frames.at(-1)) : null));
+  if (callers.length !== 2) throw new Error(`the profile has ${callers.length} callers of main`);
+  const shownCallers = await table('callers');
+  const shownCallees = await table('callees');
+  if (JSON.stringify(shownCallers) !== JSON.stringify(callers)) throw new Error(`callers ${JSON.stringify(shownCallers)}, expected ${JSON.stringify(callers)}`);
+  if (JSON.stringify(shownCallees) !== JSON.stringify(callees)) throw new Error(`callees ${JSON.stringify(shownCallees)}, expected ${JSON.stringify(callees)}`);
+  // A callee's row moves the focus to it: main is then its caller.
+  await page.click('#callees tbody tr');
+  const focused = await page.getAttribute('#method-name', 'title');
+  const back = await table('callers');
+  if (focused !== readable(WORK) || back[0][2] !== readable(MAIN)) throw new Error(`after the click: ${focused}, callers ${JSON.stringify(back)}`);
+  return `callers ${shownCallers.map((row) => `${row[2].split('(')[0] || 'top of a thread'} ${row[0]} calls ${row[1]} bytecodes`).join(', ')}; callees ${shownCallees.map((row) => `${row[2].split('(')[0]} ${row[0]} calls`).join(', ')}`;
+});
+
+await check('b on a row of the call tree opens its back-traces', async () => {
+  await page.click('#tab-tree');
+  const row = page.locator('#tree .node', { has: page.locator(':scope > .row .name', { hasText: 'Main.main(String[])' }) }).first();
+  await row.focus();
+  await page.keyboard.press('b');
+  const title = await page.getAttribute('#method-name', 'title');
+  if (!(await page.isVisible('#view-method')) || title !== readable('demo.Main.main([Ljava/lang/String;)V')) throw new Error(`view method ${await page.isVisible('#view-method')}, ${title}`);
+  return title;
+});
+
+await check('the flame/icicle switch puts the root at the top or at the bottom of the graph', async () => {
+  await page.click('#tab-flame');
+  const tipAt = async (y) => {
+    const box = await page.locator('#flame').boundingBox();
+    await page.mouse.move(box.x + 5, box.y + (y < 0 ? box.height + y : y));
+    return page.textContent('#tooltip .tip-name');
+  };
+  const icicleTop = await tipAt(8);
+  await page.selectOption('#orientation', 'flame');
+  const flameBottom = await tipAt(-8);
+  const flameTop = await tipAt(8);
+  await page.screenshot({ path: join(JP_WORK, 'views-flame.png') });
+  await page.selectOption('#orientation', 'icicle');
+  if (icicleTop !== 'all threads' || flameBottom !== 'all threads' || flameTop === 'all threads') throw new Error(`icicle top ${icicleTop}; flame bottom ${flameBottom}, top ${flameTop}`);
+  noErrors(page);
+  return `icicle: root at the top; flame: root at the bottom, ${flameTop} at the top; screenshot views-flame.png`;
+});
+
+// The regex search on a generated profile of a few thousand contexts, with recursion.
+const generated = join(JP_WORK, 'generated.jpprof');
+generate(generated);
+const many = contexts([generated]);
+const { page: big } = await open(browser, report([generated], 'views-generated.html'));
+const PATTERN = '\\.m1\\d\\(|Odd';
+const matcher = new RegExp(PATTERN, 'i');
+
+await check('a regex search counts its matching contexts and the share they hold, nested matches once', async () => {
+  await big.check('#regex');
+  await big.fill('#search', PATTERN);
+  await big.press('#search', 'Enter');
+  await big.waitForFunction(() => /\(at 1\)/.test(document.getElementById('search-status').textContent));
+  const status = await big.textContent('#search-status');
+  // Independently: a context matches by its own frame; the matched bytecodes are the own bytecodes
+  // of every context with a match anywhere on its path.
+  const paths = [...many.keys()];
+  const matching = paths.filter((path) => matcher.test(last(path))).length;
+  let matched = 0;
+  let all = 0;
+  for (const path of paths) {
+    all += many.get(path)[1];
+    if (framesOf(path).some((frame) => matcher.test(frame))) matched += many.get(path)[1];
+  }
+  const nested = paths.filter((path) => matcher.test(last(path)) && framesOf(path).slice(0, -1).some((frame) => matcher.test(frame))).length;
+  const wanted = `${matching.toLocaleString('en-US')} contexts match, ${share(matched, all)} of bytecodes (${matched.toLocaleString('en-US')})`;
+  if (!status.startsWith(wanted)) throw new Error(`status ${JSON.stringify(status)}, expected it to start with ${JSON.stringify(wanted)}`);
+  if (nested === 0) throw new Error('no nested matches: the check would not tell');
+  const marks = await big.$$eval('#tree mark', (list) => list.map((mark) => mark.textContent));
+  if (!marks.length || !marks.every((text) => matcher.test(text))) throw new Error(`marks ${JSON.stringify(marks.slice(0, 5))}`);
+  await big.screenshot({ path: join(JP_WORK, 'views-regex.png') });
+  return `${status}; ${nested} matches nested in others; screenshot views-regex.png`;
+});
+
+await check('an invalid regex says so', async () => {
+  await big.fill('#search', 'm1(');
+  await big.press('#search', 'Enter');
+  const status = await big.textContent('#search-status');
+  if (status !== 'not a regular expression') throw new Error(`status ${JSON.stringify(status)}`);
+  await big.fill('#search', PATTERN);
+  await big.press('#search', 'Enter');
+  return status;
+});
+
+await check('n and N step through the matches in the graph, which zooms to show each', async () => {
+  await big.click('#tab-flame');
+  const at = () => big.textContent('#search-status').then((text) => /\(at ([\d,]+)\)/.exec(text)[1]);
+  const steps = [await at()];
+  for (const key of ['n', 'n', 'N']) {
+    await big.keyboard.press(key);
+    steps.push(await at());
+  }
+  if (steps.join() !== '1,2,3,2') throw new Error(`steps ${steps}`);
+  const crumbs = await big.$$eval('#crumbs .crumb', (list) => list.length);
+  await big.screenshot({ path: join(JP_WORK, 'views-flame-step.png') });
+  noErrors(big);
+  return `at ${steps.join(' -> ')}; the graph zoomed ${crumbs} levels; screenshot views-flame-step.png`;
+});
+
+await browser.close();
+finish();
