@@ -909,18 +909,37 @@
       add(callers, frame[parent[id]], id);
       for (const kid of children(id)) add(callees, frame[kid], kid);
     }
-    fillButterfly($('callers'), [...callers.values()], whole);
-    fillButterfly($('callees'), [...callees.values()], whole);
+    fillButterfly($('callers'), $('callers-more'), [...callers.values()], whole);
+    fillButterfly($('callees'), $('callees-more'), [...callees.values()], whole);
     renderBackTraces(f, outer, whole);
   }
 
-  /** Fills a table of callers or callees, by the metric, each row moving the view to its method. */
-  function fillButterfly(table, rows, whole) {
+  /**
+   * Fills a table of callers or callees, by the metric, CHUNK rows at a time (its button, `more`,
+   * adds the next), each row moving the view to its method.
+   */
+  function fillButterfly(table, more, rows, whole) {
     const m = state.metric;
     rows.sort((a, b) => b[m] - a[m] || compareFrames(a.frame, b.frame));
     const body = table.tBodies[0];
     body.textContent = '';
-    for (const row of rows) {
+    if (!rows.length) body.append(element('tr', 'hint', 'none'));
+    let shown = 0;
+    more.onclick = () => {
+      shown = moreButterfly(body, rows, shown, whole);
+      const rest = rows.length - shown;
+      more.hidden = rest === 0;
+      more.textContent = `show ${format(Math.min(rest, CHUNK))} more of ${format(rest)} not shown`;
+    };
+    more.onclick();
+  }
+
+  /** Adds rows [shown, shown + CHUNK) to a table of callers or callees; returns how many are shown. */
+  function moreButterfly(body, rows, shown, whole) {
+    const m = state.metric;
+    const fragment = document.createDocumentFragment();
+    const end = Math.min(shown + CHUNK, rows.length);
+    for (const row of rows.slice(shown, end)) {
       const tr = element('tr');
       const name = element('td', 'method');
       appendFrame(name, row.frame);
@@ -933,9 +952,10 @@
           if (event.key === 'Enter') openMethod(row.frame);
         });
       }
-      body.append(tr);
+      fragment.append(tr);
     }
-    if (!rows.length) body.append(element('tr', 'hint', 'none'));
+    body.append(fragment);
+    return end;
   }
 
   // A back-trace node stands for the contexts of the method whose path holds it: `origins` those
