@@ -50,10 +50,11 @@ const browser = await launch();
 const { page } = await open(browser, report(small, 'views.html'));
 
 // The rows of the back-traces as built: [level, frame title, value, share].
-const traceRows = () => page.$$eval('#backtraces .node', (nodes) => nodes.filter((node) => node.offsetParent !== null).map((node) => {
+const traceRowsOf = (page) => page.$$eval('#backtraces .node', (nodes) => nodes.filter((node) => node.offsetParent !== null).map((node) => {
   const row = node.firstChild;
   return [Number(node.getAttribute('aria-level')), row.querySelector('.name').title, row.querySelector('.num').textContent, row.querySelector('.pct').textContent];
 }));
+const traceRows = () => traceRowsOf(page);
 
 await check('back-traces of a method reached by two paths show both paths with their shares, in both metrics', async () => {
   await page.click('#tab-hot');
@@ -181,6 +182,71 @@ await check('an invalid regex says so', async () => {
   await big.press('#search', 'Enter');
   return status;
 });
+
+// Opens method `name` (a jpprof frame) in the Callers view: searched for, then b on its row.
+async function openByKey(name) {
+  await big.uncheck('#regex');
+  await big.click('#tab-tree');
+  await big.fill('#search', `.${name.split('.').at(-1).split('(')[0]}(`);
+  await big.press('#search', 'Enter');
+  await big.locator('#tree .node.current').focus();
+  await big.keyboard.press('b');
+  const title = await big.getAttribute('#method-name', 'title');
+  if (title !== readable(name)) throw new Error(`b opened ${title}, not ${readable(name)}`);
+}
+
+// The back-traces expected from the profile: the contexts of `name` with no call of it above
+// them, their subtree bytecodes grouped by the caller `levels` frames out ('' for the top of a
+// thread) among those whose callers nearer out are `through`; sorted as the page sorts them.
+function expectedTraces(name, manyTotals, through, levels) {
+  const groups = new Map();
+  for (const path of many.keys()) {
+    const frames = framesOf(path);
+    if (frames.at(-1) !== name || frames.slice(0, -1).includes(name)) continue;
+    const callers = frames.slice(0, -1).reverse().map(readable);
+    if (through.some((caller, i) => (callers[i] ?? TOP) !== caller)) continue;
+    const key = callers[levels - 1] ?? TOP;
+    groups.set(key, (groups.get(key) || 0) + manyTotals.get(path)[1]);
+  }
+  return [...groups].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+await check('back-traces two levels out of the method with the most contexts, and of a recursive method', async () => {
+  const manyTotals = withTotals(many);
+  const contextsBy = new Map();
+  for (const path of many.keys()) contextsBy.set(last(path), (contextsBy.get(last(path)) || 0) + 1);
+  // Of the methods of the random walk (not those of the recursion).
+  const recursive = 'gen.p1.C1.m1(IJ)V';
+  const busiest = [...contextsBy].filter(([name]) => !name.startsWith('gen.p1.C1.m1(') && !name.startsWith('gen.p2.C2.m2('))
+    .sort((a, b) => b[1] - a[1])[0][0];
+  await openByKey(busiest);
+  const shown = (level) => big.$$eval('#backtraces .node', (nodes, wanted) => nodes
+    .filter((node) => node.offsetParent !== null && Number(node.getAttribute('aria-level')) === wanted)
+    .map((node) => [node.firstChild.querySelector('.name').title, Number(node.firstChild.querySelector('.num').textContent.replaceAll(',', ''))]), level);
+  const second = expectedTraces(busiest, manyTotals, [], 1);
+  const first = [[readable(busiest), second.reduce((sum, [, value]) => sum + value, 0)]];
+  if (second.length < 2) throw new Error(`${readable(busiest)} has ${second.length} callers: the check would not tell`);
+  if (JSON.stringify(await shown(1)) !== JSON.stringify(first)) throw new Error(`root ${JSON.stringify(await shown(1))}, expected ${JSON.stringify(first)}`);
+  if (JSON.stringify(await shown(2)) !== JSON.stringify(second)) throw new Error(`callers ${JSON.stringify(await shown(2))}, expected ${JSON.stringify(second)}`);
+  const out = second.find(([caller]) => caller !== TOP)[0];
+  await big.locator('#backtraces .node[aria-level="2"] > .row', { has: big.locator(`.name[title="${out}"]`) }).click();
+  const third = expectedTraces(busiest, manyTotals, [out], 2);
+  if (JSON.stringify(await shown(3)) !== JSON.stringify(third)) throw new Error(`callers of ${out}: ${JSON.stringify(await shown(3))}, expected ${JSON.stringify(third)}`);
+  await big.screenshot({ path: join(JP_WORK, 'views-backtraces.png') });
+  // The recursion 300 deep alternates two methods: only the outermost call of each counts.
+  await openByKey(recursive);
+  const outer = expectedTraces(recursive, manyTotals, [], 1);
+  const rows = await traceRowsOf(big);
+  const wanted = [[1, readable(recursive), outer[0][1].toLocaleString('en-US'), '100.0%'], [2, TOP, outer[0][1].toLocaleString('en-US'), '100.0%']];
+  if (outer.length !== 1 || outer[0][0] !== TOP) throw new Error(`the recursion's outermost calls: ${JSON.stringify(outer)}`);
+  if (JSON.stringify(rows) !== JSON.stringify(wanted)) throw new Error(`recursive: ${JSON.stringify(rows)}, expected ${JSON.stringify(wanted)}`);
+  noErrors(big);
+  return `${readable(busiest)}: ${first[0][1]} bytecodes from ${second.length} callers, ${third.length} callers of ${out.split('(')[0]}; ${readable(recursive)}: ${outer[0][1]} once; screenshot views-backtraces.png`;
+});
+
+await big.check('#regex');
+await big.fill('#search', PATTERN);
+await big.press('#search', 'Enter');
 
 await check('n and N step through the matches in the graph, which zooms to show each', async () => {
   await big.click('#tab-flame');
