@@ -251,12 +251,17 @@ await big.press('#search', 'Enter');
 await check('n and N step through the matches in the graph, which zooms to show each', async () => {
   await big.click('#tab-flame');
   const at = () => big.textContent('#search-status').then((text) => /\(at ([\d,]+)\)/.exec(text)[1]);
+  const canvas = () => big.evaluate(() => document.getElementById('flame').toDataURL());
   const steps = [await at()];
+  const drawn = [await canvas()];
   for (const key of ['n', 'n', 'N']) {
     await big.keyboard.press(key);
     steps.push(await at());
+    drawn.push(await canvas());
   }
   if (steps.join() !== '1,2,3,2') throw new Error(`steps ${steps}`);
+  // The outline moves with each step, and comes back with N.
+  if (drawn[1] === drawn[0] || drawn[2] === drawn[1] || drawn[3] !== drawn[1]) throw new Error('the graph does not follow the steps');
   const crumbs = await big.$$eval('#crumbs .crumb', (list) => list.length);
   await big.screenshot({ path: join(JP_WORK, 'views-flame-step.png') });
   noErrors(big);

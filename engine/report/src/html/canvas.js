@@ -20,14 +20,14 @@ const jpCanvas = (canvas, width, height) => {
 /**
  * The graph's colours in the page's theme, from its style sheet (which follows
  * `prefers-color-scheme`): `text` for labels, `root` for the top frame, `match` for a search's
- * match, `current` for the match stepped to, `same` for an unchanged frame of the diff, `lightness` (a percentage) for frame fills,
+ * match, `same` for an unchanged frame of the diff, `lightness` (a percentage) for frame fills,
  * `base` the colour (r, g, b) that the diff's frames fade to.
  */
 const jpTheme = () => {
   const style = getComputedStyle(document.documentElement);
   const value = (name) => style.getPropertyValue(name).trim();
   return {
-    text: value('--frame-text'), root: value('--frame-root'), match: value('--frame-match'), current: value('--current'), same: value('--same'),
+    text: value('--frame-text'), root: value('--frame-root'), match: value('--frame-match'), same: value('--same'),
     lightness: Number(value('--frame-lightness')), base: value('--frame-base').split(',').map(Number),
   };
 };

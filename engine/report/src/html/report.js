@@ -650,7 +650,8 @@
       context.fillRect(x, y, Math.max(w - 1, 0.5), ROW - 1);
       jpFrameLabel(context, charWidth, label(id), x, y + ROW / 2, w, theme.text);
       if (id === current) {
-        context.strokeStyle = theme.current;
+        // In the labels' colour, which stands out on every fill, magenta included.
+        context.strokeStyle = theme.text;
         context.lineWidth = 2;
         context.strokeRect(x + 1, y + 1, Math.max(w - 3, 1), ROW - 3);
       }
