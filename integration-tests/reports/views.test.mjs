@@ -75,9 +75,17 @@ await check('back-traces of a method reached by two paths show both paths with t
     details.push(`${metric}: ${rows.slice(1).map((row) => `${row[1].split('(')[0] || 'top of a thread'} ${row[3]}`).join(', ')}`);
   }
   await page.selectOption('#metric', 'bytecodes');
+  // From the keyboard: Enter on the test's line expands it to its caller, the top of the thread.
+  await page.locator('#backtraces .node[aria-level="2"] > .row', { hasText: 'MainTest' }).focus();
+  await page.keyboard.press('Enter');
+  const deeper = (await traceRows()).filter((row) => row[0] === 3);
+  if (JSON.stringify(deeper) !== JSON.stringify([[3, TOP, '24', '3.0%']])) throw new Error(`after Enter: ${JSON.stringify(deeper)}`);
   await page.screenshot({ path: join(JP_WORK, 'views-callers.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(JP_WORK, 'views-callers-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
   noErrors(page);
-  return `${details.join('; ')}; screenshot views-callers.png`;
+  return `${details.join('; ')}; Enter expands a line; screenshots views-callers.png, views-callers-dark.png`;
 });
 
 await check('the callers and callees of a method are merged over its contexts with their calls and bytecodes', async () => {
@@ -264,8 +272,13 @@ await check('n and N step through the matches in the graph, which zooms to show 
   if (drawn[1] === drawn[0] || drawn[2] === drawn[1] || drawn[3] !== drawn[1]) throw new Error('the graph does not follow the steps');
   const crumbs = await big.$$eval('#crumbs .crumb', (list) => list.length);
   await big.screenshot({ path: join(JP_WORK, 'views-flame-step.png') });
+  // b opens the callers of the match stepped to.
+  const current = await big.evaluate(() => document.querySelector('#tree .node.current > .row .name').title);
+  await big.keyboard.press('b');
+  const opened = await big.getAttribute('#method-name', 'title');
+  if (!(await big.isVisible('#view-method')) || opened !== current) throw new Error(`b opened ${opened}, the match is ${current}`);
   noErrors(big);
-  return `at ${steps.join(' -> ')}; the graph zoomed ${crumbs} levels; screenshot views-flame-step.png`;
+  return `at ${steps.join(' -> ')}; the graph zoomed ${crumbs} levels; b opened ${opened}; screenshot views-flame-step.png`;
 });
 
 await browser.close();

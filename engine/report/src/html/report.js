@@ -1020,6 +1020,12 @@
       arrow.textContent = kids.hidden ? '▸' : '▾';
     };
     row.addEventListener('click', toggleTrace);
+    row.tabIndex = 0;
+    row.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      event.preventDefault();
+      toggleTrace();
+    });
     if (open) toggleTrace();
     return item;
   }
@@ -1166,6 +1172,9 @@
       } else if ((event.key === 'n' || event.key === 'N') && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         // The next or the previous search match, in the tree or the graph.
         goTo(state.current + (event.key === 'N' ? state.matches.length - 1 : 1));
+      } else if (event.key === 'b' && !typing && state.view === 'flame' && state.current >= 0) {
+        // The callers of the match stepped to (the tree's rows take b themselves).
+        openMethod(frame[state.matches[state.current]]);
       } else if (event.key === 'Escape') {
         $('tooltip').hidden = true;
         if (event.target === $('search')) leaveSearch();
