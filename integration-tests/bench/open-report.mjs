@@ -1,6 +1,8 @@
 // Opens a `jp report --format html` page in headless Chromium (the reports suite's playwright-core
 // and browser.mjs) and prints how long it takes from navigation until the call tree is built, and
-// then until the flame graph is drawn, with the JS heap in use; exits 1 if the page does not render.
+// then until the flame graph is drawn, then how long the hottest method's Callers view (its first
+// opening builds the index of contexts by method) and a regex search take, with the JS heap in
+// use; exits 1 if the page does not render.
 //
 // usage: node integration-tests/bench/open-report.mjs REPORT.html
 import { dirname, join, resolve } from 'node:path';
@@ -41,6 +43,17 @@ try {
     return count;
   });
   const drawn = Date.now();
+  await page.click('#tab-hot');
+  const picking = Date.now();
+  await page.click('#hot tbody tr');
+  await page.waitForSelector('#view-method:not([hidden]) #backtraces .node');
+  const picked = Date.now();
+  await page.check('#regex');
+  await page.fill('#search', '[13579]\\(|m2');
+  const searching = Date.now();
+  await page.press('#search', 'Enter');
+  const found = await page.textContent('#search-status');
+  const searched = Date.now();
   const { metrics } = await cdp.send('Performance.getMetrics');
   const metric = (name) => metrics.find((entry) => entry.name === name)?.value ?? NaN;
   const mb = (bytes) => (bytes / 1e6).toFixed(0);
@@ -50,6 +63,8 @@ try {
   console.log(`  load to call tree built     ${ready - loaded} ms (data read in ${inPage.parseMs.toFixed(0)} ms, ${rows} rows)`);
   console.log(`  tree to flame graph drawn   ${drawn - ready} ms`);
   console.log(`  total, navigation to drawn  ${drawn - started} ms`);
+  console.log(`  hottest method's Callers    ${picked - picking} ms`);
+  console.log(`  regex search                ${searched - searching} ms (${found})`);
   console.log(`  JS heap used / total        ${mb(metric('JSHeapUsedSize'))} MB / ${mb(metric('JSHeapTotalSize'))} MB`);
   if (rows === 0) fail('the call tree has no rows');
   if (painted === 0) fail('the flame graph is blank');

@@ -112,7 +112,7 @@
   // `selected`: the tree's context that has the keyboard focus; `names`: 'short' or 'full'.
   const state = {
     metric: 'bytecodes', sort: 'total', names: 'short', query: '', matchFrame: null, matches: [], current: -1,
-    view: 'tree', root: 0, selected: -1,
+    view: 'tree', root: 0, selected: -1, regex: false, pattern: null, matched: null, orientation: 'icicle',
   };
 
   // ---- Header ----
@@ -284,21 +284,37 @@
    * it when the frame matches in the form not shown (a package or a qualified type).
    */
   function appendMarked(box, text, f) {
-    if (!state.query || !state.matchFrame[f]) {
+    if (!state.matchFrame || !state.matchFrame[f]) {
       box.append(text);
       return;
     }
-    const lower = text.toLowerCase();
-    if (!lower.includes(state.query)) {
+    const found = matchRanges(text);
+    if (!found.length) {
       box.append(element('mark', '', text));
       return;
     }
     let at = 0;
-    for (let found = lower.indexOf(state.query); found >= 0; found = lower.indexOf(state.query, at)) {
-      box.append(text.slice(at, found), element('mark', '', text.slice(found, found + state.query.length)));
-      at = found + state.query.length;
+    for (const [from, to] of found) {
+      box.append(text.slice(at, from), element('mark', '', text.slice(from, to)));
+      at = to;
     }
     box.append(text.slice(at));
+  }
+
+  /** Where the search matches `text`: [from, to) pairs, in order, none empty. */
+  function matchRanges(text) {
+    const found = [];
+    if (state.pattern) {
+      for (const match of text.matchAll(new RegExp(state.pattern.source, 'gi'))) {
+        if (match[0].length) found.push([match.index, match.index + match[0].length]);
+      }
+      return found;
+    }
+    const lower = text.toLowerCase();
+    for (let at = lower.indexOf(state.query); at >= 0; at = lower.indexOf(state.query, at + state.query.length)) {
+      found.push([at, at + state.query.length]);
+    }
+    return found;
   }
 
   function openKids(node, id) {
@@ -384,6 +400,9 @@
         flame.zoom = id;
         show('flame');
         break;
+      case 'b':
+        openMethod(frame[id]);
+        break;
       default: return;
     }
     event.preventDefault();
@@ -427,28 +446,33 @@
     }
   }
 
-  // ---- Search: a case-insensitive substring of the frame names. ----
+  // ---- Search: a case-insensitive substring of the frame names, or a regular expression. ----
+  /** The query of the search box's `text`: a substring is matched in lower case. */
+  const queryOf = (text) => (state.regex ? text.trim() : text.trim().toLowerCase());
+
   function search(text) {
-    const query = text.trim().toLowerCase();
+    const query = queryOf(text);
     if (query === state.query) return;
     state.query = query;
     state.matches = [];
     state.current = -1;
+    state.matched = null;
+    state.pattern = null;
     forced.clear();
-    if (query) {
-      // Either form: the full one holds the package and the qualified types.
-      if (!lowerNames) lowerNames = names.map((name, f) => `${name}\n${shortNames[f]}`.toLowerCase());
-      state.matchFrame = new Uint8Array(names.length);
-      let frames = 0;
-      lowerNames.forEach((name, index) => {
-        if (name.includes(query)) {
-          state.matchFrame[index] = 1;
-          frames += 1;
-        }
-      });
+    let invalid = false;
+    if (query && state.regex) {
+      try {
+        state.pattern = new RegExp(query, 'i');
+      } catch {
+        invalid = true;
+      }
+    }
+    if (query && !invalid) {
+      state.matchFrame = matchingFrames(query);
       // In the subtree the tree shows: contexts are depth first, so it is a range.
       const [from, to] = subtree(state.root);
-      if (frames) for (let i = from; i < to; i++) if (state.matchFrame[frame[i]]) state.matches.push(i);
+      for (let i = from; i < to; i++) if (state.matchFrame[frame[i]]) state.matches.push(i);
+      state.matched = matchedTotals(from, to);
       expanded.clear();
       for (const match of state.matches.slice(0, REVEAL)) {
         forced.add(match);
@@ -462,8 +486,44 @@
     }
     renderTree();
     status();
+    if (invalid) $('search-status').textContent = 'not a regular expression';
     if (state.matches.length) goTo(0);
     if (state.view === 'flame') drawFlame();
+  }
+
+  /** Which frames match `query`, in either form of their names (the full one holds the package and the qualified types). */
+  function matchingFrames(query) {
+    const matching = new Uint8Array(names.length);
+    if (state.pattern) {
+      names.forEach((name, f) => {
+        if (state.pattern.test(name) || state.pattern.test(shortNames[f])) matching[f] = 1;
+      });
+    } else {
+      if (!lowerNames) lowerNames = names.map((name, f) => `${name}\n${shortNames[f]}`.toLowerCase());
+      lowerNames.forEach((name, f) => {
+        if (name.includes(query)) matching[f] = 1;
+      });
+    }
+    return matching;
+  }
+
+  /**
+   * The totals under the matching contexts of positions [from, to): a match inside another match
+   * is already in its total, so only the outermost matches count.
+   */
+  function matchedTotals(from, to) {
+    const sum = { calls: 0, bytecodes: 0 };
+    let cover = -1;
+    for (let i = from; i < to; i++) {
+      if (cover >= 0 && depth[i] > cover) continue;
+      cover = -1;
+      if (state.matchFrame[frame[i]]) {
+        sum.calls += total.calls[i];
+        sum.bytecodes += total.bytecodes[i];
+        cover = depth[i];
+      }
+    }
+    return sum;
   }
 
   /** The range of positions of the contexts below `id` (`id` too, unless it is the root). */
@@ -478,6 +538,10 @@
     let text = '';
     if (state.query) {
       text = found === 0 ? 'no matches' : `${format(found)} ${found === 1 ? 'context matches' : 'contexts match'}`;
+      if (found) {
+        const m = state.metric;
+        text += `, ${percent(state.matched[m], total[m][state.root])} of ${m} (${format(state.matched[m])})`;
+      }
       if (found > REVEAL) text += `; the first ${REVEAL} are expanded, ${format(found - REVEAL)} more with Enter`;
       if (state.current >= 0) text += ` (at ${format(state.current + 1)})`;
     }
@@ -504,11 +568,15 @@
       node.classList.add('current');
       if (state.view === 'tree') node.scrollIntoView({ block: 'center' });
     }
+    if (state.view === 'flame') showInGraph(state.matches[state.current]);
     status();
   }
 
-  // ---- The icicle graph ----
-  const flame = { zoom: 0, rows: [], width: 0, pending: false };
+  // ---- The graph: an icicle (callers above) or a flame graph (callers below). ----
+  // `rows[row]`: x from, x to, context of each frame drawn in that row, `deepest` the last row.
+  const flame = { zoom: 0, rows: [], width: 0, deepest: 0, pending: false };
+  /** The y of the top of `row` in the orientation chosen. */
+  const rowTop = (row) => (state.orientation === 'flame' ? flame.deepest - row : row) * ROW;
 
   function ancestors(id) {
     const list = [];
@@ -574,10 +642,19 @@
     const { context, charWidth } = jpCanvas(canvas, width, height);
     const theme = jpTheme();
     flame.rows = [];
+    flame.deepest = deepest;
+    const current = state.current >= 0 ? state.matches[state.current] : -1;
     const place = (id, x, w, row) => {
+      const y = rowTop(row);
       context.fillStyle = frameColor(id, theme);
-      context.fillRect(x, row * ROW, Math.max(w - 1, 0.5), ROW - 1);
-      jpFrameLabel(context, charWidth, label(id), x, row * ROW + ROW / 2, w, theme.text);
+      context.fillRect(x, y, Math.max(w - 1, 0.5), ROW - 1);
+      jpFrameLabel(context, charWidth, label(id), x, y + ROW / 2, w, theme.text);
+      if (id === current) {
+        // In the labels' colour, which stands out on every fill, magenta included.
+        context.strokeStyle = theme.text;
+        context.lineWidth = 2;
+        context.strokeRect(x + 1, y + 1, Math.max(w - 3, 1), ROW - 3);
+      }
       (flame.rows[row] || (flame.rows[row] = [])).push(x, x + w, id);
     };
     above.forEach((id, row) => place(id, 0, width, row));
@@ -626,10 +703,27 @@
     drawFlame();
   }
 
+  /**
+   * Draws the graph with context `id` (a search match) outlined: zoomed to its caller when the
+   * zoom leaves it out or too narrow to see, and scrolled to its row.
+   */
+  function showInGraph(id) {
+    const values = total[state.metric];
+    const width = Math.max($('flame-box').clientWidth - 2, 100);
+    let inside = false;
+    for (let at = id; at >= 0 && !inside; at = parent[at]) inside = at === flame.zoom;
+    if (!inside || (values[flame.zoom] > 0 && (values[id] * width) / values[flame.zoom] < 3)) flame.zoom = Math.max(parent[id], 0);
+    drawFlame();
+    const box = $('flame-box');
+    const y = rowTop(depth[id]);
+    if (y < box.scrollTop || y + ROW > box.scrollTop + box.clientHeight) box.scrollTop = y - box.clientHeight / 2;
+  }
+
   function hit(event) {
     const rect = $('flame').getBoundingClientRect();
     const x = event.clientX - rect.left;
-    const row = flame.rows[Math.floor((event.clientY - rect.top) / ROW)];
+    const at = Math.floor((event.clientY - rect.top) / ROW);
+    const row = flame.rows[state.orientation === 'flame' ? flame.deepest - at : at];
     if (!row) return -1;
     let low = 0;
     let high = row.length / 3 - 1;
@@ -733,6 +827,11 @@
         element('td', 'num', format(method.self.calls)), element('td', 'num', format(method.contexts)),
         hotName(method),
       );
+      tr.tabIndex = 0;
+      tr.addEventListener('click', () => openMethod(method.frame));
+      tr.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') openMethod(method.frame);
+      });
       fragment.append(tr);
     }
     body.append(fragment);
@@ -740,6 +839,195 @@
     const button = $('hot-more');
     button.hidden = rest === 0;
     button.textContent = `show ${format(Math.min(rest, CHUNK))} more of ${format(rest)} not shown`;
+  }
+
+  // ---- Callers: a method's callers and callees (merged over its contexts) and its back-traces. ----
+  // Read from an index of the contexts by frame, built when the view is first needed.
+  const picked = { frame: -1, index: null };
+
+  /** The contexts of frame `f`, in depth-first order. */
+  function contextsOf(f) {
+    if (!picked.index) {
+      const first = new Int32Array(names.length + 1);
+      for (let i = 1; i < count; i++) first[frame[i] + 1] += 1;
+      for (let g = 0; g < names.length; g++) first[g + 1] += first[g];
+      const next = Int32Array.from(first.subarray(0, names.length));
+      const ids = new Int32Array(Math.max(count - 1, 0));
+      for (let i = 1; i < count; i++) ids[next[frame[i]]++] = i;
+      picked.index = { first, ids };
+    }
+    return picked.index.ids.subarray(picked.index.first[f], picked.index.first[f + 1]);
+  }
+
+  /** Shows the callers, callees and back-traces of frame `f`. */
+  function openMethod(f) {
+    picked.frame = f;
+    show('method');
+    window.scrollTo(0, 0);
+  }
+
+  /** Appends frame `f`'s name as shown (-1: the top of a thread, which has no caller). */
+  function appendFrame(box, f) {
+    if (f < 0) {
+      box.append(element('span', 'hint', '(top of a thread)'));
+      return;
+    }
+    box.title = names[f];
+    const test = testId(names[f]);
+    if (test !== null) box.append(badge(test), test);
+    else box.append(shownName(f));
+    if (test === null) appendPackage(box, f);
+  }
+
+  /** Frames by name, the top of a thread (-1) first. */
+  const compareFrames = (a, b) => (a < 0 || b < 0 ? a - b : compareNames(a, b));
+
+  function renderMethod() {
+    const f = picked.frame;
+    $('method-none').hidden = f >= 0;
+    $('method-body').hidden = f < 0;
+    if (f < 0) return;
+    const mine = contextsOf(f);
+    // The method's total counts each path once: its contexts with no call of it above them.
+    const outer = Array.from(mine).filter((id) => !recursive[id]);
+    const sum = (list, values) => list.reduce((acc, id) => acc + values[id], 0);
+    const whole = { calls: sum(outer, total.calls), bytecodes: sum(outer, total.bytecodes) };
+    const name = $('method-name');
+    name.textContent = '';
+    appendFrame(name, f);
+    $('method-totals').textContent = `${format(sum(mine, own.calls))} calls in ${format(mine.length)} contexts; ` +
+      `total ${format(whole.calls)} calls and ${format(whole.bytecodes)} bytecodes, ` +
+      `self ${format(sum(mine, own.bytecodes))} bytecodes.`;
+    const callers = new Map();
+    const callees = new Map();
+    const add = (map, g, id) => {
+      const row = map.get(g) || { frame: g, calls: 0, bytecodes: 0 };
+      row.calls += own.calls[id];
+      row.bytecodes += total.bytecodes[id];
+      map.set(g, row);
+    };
+    for (const id of mine) {
+      add(callers, frame[parent[id]], id);
+      for (const kid of children(id)) add(callees, frame[kid], kid);
+    }
+    fillButterfly($('callers'), $('callers-more'), [...callers.values()], whole);
+    fillButterfly($('callees'), $('callees-more'), [...callees.values()], whole);
+    renderBackTraces(f, outer, whole);
+  }
+
+  /**
+   * Fills a table of callers or callees, by the metric, CHUNK rows at a time (its button, `more`,
+   * adds the next), each row moving the view to its method.
+   */
+  function fillButterfly(table, more, rows, whole) {
+    const m = state.metric;
+    rows.sort((a, b) => b[m] - a[m] || compareFrames(a.frame, b.frame));
+    const body = table.tBodies[0];
+    body.textContent = '';
+    if (!rows.length) body.append(element('tr', 'hint', 'none'));
+    let shown = 0;
+    more.onclick = () => {
+      shown = moreButterfly(body, rows, shown, whole);
+      const rest = rows.length - shown;
+      more.hidden = rest === 0;
+      more.textContent = `show ${format(Math.min(rest, CHUNK))} more of ${format(rest)} not shown`;
+    };
+    more.onclick();
+  }
+
+  /** Adds rows [shown, shown + CHUNK) to a table of callers or callees; returns how many are shown. */
+  function moreButterfly(body, rows, shown, whole) {
+    const m = state.metric;
+    const fragment = document.createDocumentFragment();
+    const end = Math.min(shown + CHUNK, rows.length);
+    for (const row of rows.slice(shown, end)) {
+      const tr = element('tr');
+      const name = element('td', 'method');
+      appendFrame(name, row.frame);
+      tr.append(element('td', 'num', format(row.calls)), element('td', 'num', format(row.bytecodes)),
+        element('td', 'pct', percent(row[m], whole[m])), name);
+      if (row.frame >= 0) {
+        tr.tabIndex = 0;
+        tr.addEventListener('click', () => openMethod(row.frame));
+        tr.addEventListener('keydown', (event) => {
+          if (event.key === 'Enter') openMethod(row.frame);
+        });
+      }
+      fragment.append(tr);
+    }
+    body.append(fragment);
+    return end;
+  }
+
+  // A back-trace node stands for the contexts of the method whose path holds it: `origins` those
+  // contexts, `at` the context this node's frame is on each of their paths.
+  function renderBackTraces(f, origins, whole) {
+    const box = $('backtraces');
+    box.textContent = '';
+    const root = { frame: f, origins, at: Int32Array.from(origins), level: 1 };
+    box.append(traceElement(root, whole, true));
+  }
+
+  /** The callers one level out from `node`: its paths grouped by the frame of their next caller. */
+  function callersOf(node) {
+    const groups = new Map();
+    node.at.forEach((at, i) => {
+      const up = parent[at];
+      if (up < 0) return;
+      // The root's frame is -1: the paths that start the thread with the node's frame.
+      const group = groups.get(frame[up]) || { frame: frame[up], origins: [], at: [], level: node.level + 1 };
+      group.origins.push(node.origins[i]);
+      group.at.push(up);
+      groups.set(frame[up], group);
+    });
+    return [...groups.values()];
+  }
+
+  function traceElement(node, whole, open) {
+    const m = state.metric;
+    const value = node.origins.reduce((acc, id) => acc + total[m][id], 0);
+    const item = element('div', 'node');
+    item.setAttribute('role', 'treeitem');
+    item.setAttribute('aria-level', String(node.level));
+    const row = element('div', 'row');
+    const leaf = node.at.every((at) => parent[at] < 0);
+    const arrow = element('span', 'toggle', leaf ? '' : '▸');
+    const bar = element('span', 'bar');
+    const fill = element('span');
+    fill.style.width = `${whole[m] > 0 ? (value * 100) / whole[m] : 0}%`;
+    bar.append(fill);
+    const name = element('span', 'name');
+    name.style.paddingLeft = `${10 + indent(node.level)}px`;
+    appendFrame(name, node.frame);
+    row.append(arrow, element('span', 'num', format(value)), element('span', 'pct', percent(value, whole[m])), bar, name);
+    item.append(row);
+    if (leaf) return item;
+    item.setAttribute('aria-expanded', 'false');
+    let kids = null;
+    const toggleTrace = () => {
+      if (!kids) {
+        kids = element('div', 'kids');
+        kids.setAttribute('role', 'group');
+        const sorted = callersOf(node).map((kid) => ({ kid, value: kid.origins.reduce((acc, id) => acc + total[m][id], 0) }));
+        sorted.sort((a, b) => b.value - a.value || compareFrames(a.kid.frame, b.kid.frame));
+        for (const { kid } of sorted.slice(0, CHUNK)) kids.append(traceElement(kid, whole, false));
+        if (sorted.length > CHUNK) kids.append(element('div', 'row left', `(${format(sorted.length - CHUNK)} more callers not shown)`));
+        item.append(kids);
+      } else {
+        kids.hidden = !kids.hidden;
+      }
+      item.setAttribute('aria-expanded', kids.hidden ? 'false' : 'true');
+      arrow.textContent = kids.hidden ? '▸' : '▾';
+    };
+    row.addEventListener('click', toggleTrace);
+    row.tabIndex = 0;
+    row.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      event.preventDefault();
+      toggleTrace();
+    });
+    if (open) toggleTrace();
+    return item;
   }
 
   // ---- Tests: ranked by bytecodes or calls; a row opens the tree and the graph at its context. ----
@@ -890,6 +1178,7 @@
     tree: { render: () => { renderTree(); if (state.current >= 0) goTo(state.current); } },
     flame: { render: () => { if (state.view === 'flame') drawFlame(); }, shown: () => drawFlame() },
     hot: { render: () => renderHot() },
+    method: { render: () => { if (state.view === 'method') renderMethod(); }, shown: () => renderMethod() },
     tests: { render: () => {} },
     source: { render: () => { if (state.view === 'source') renderSource(); }, shown: () => renderSource() },
   };
@@ -907,6 +1196,7 @@
 
   function refresh() {
     for (const view of Object.values(views)) view.render();
+    status();
   }
 
   function start() {
@@ -942,6 +1232,12 @@
         event.preventDefault();
         $('search').focus();
         $('search').select();
+      } else if ((event.key === 'n' || event.key === 'N') && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        // The next or the previous search match, in the tree or the graph.
+        goTo(state.current + (event.key === 'N' ? state.matches.length - 1 : 1));
+      } else if (event.key === 'b' && !typing && state.view === 'flame' && state.current >= 0) {
+        // The callers of the match stepped to (the tree's rows take b themselves).
+        openMethod(frame[state.matches[state.current]]);
       } else if (event.key === 'Escape') {
         $('tooltip').hidden = true;
         if (event.target === $('search')) leaveSearch();
@@ -962,11 +1258,25 @@
     input.addEventListener('keydown', (event) => {
       if (event.key !== 'Enter') return;
       clearTimeout(typing);
-      const query = input.value.trim().toLowerCase();
-      if (query !== state.query) search(input.value);
+      if (queryOf(input.value) !== state.query) search(input.value);
       else goTo(state.current + (event.shiftKey ? state.matches.length - 1 : 1));
     });
+    $('regex').addEventListener('change', (event) => {
+      state.regex = event.target.checked;
+      state.query = null;
+      search(input.value);
+    });
+    $('orientation').addEventListener('change', (event) => {
+      state.orientation = event.target.value;
+      drawFlame();
+    });
     const canvas = $('flame');
+    canvas.addEventListener('contextmenu', (event) => {
+      const id = hit(event);
+      if (id <= 0) return;
+      event.preventDefault();
+      openMethod(frame[id]);
+    });
     canvas.addEventListener('mousemove', tooltip);
     canvas.addEventListener('mouseleave', () => {
       $('tooltip').hidden = true;
