@@ -75,14 +75,6 @@ _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 FIB = "org.acme.core.Fib.fib(int):long"
 
 
-def root_version():
-    """The version of the root POM: its first <version>."""
-    for line in (ROOT / "pom.xml").read_text().splitlines():
-        if "<version>" in line:
-            return re.split("[<>]", line)[2]
-    return ""
-
-
 def text(path):
     return commands.read_text(path)
 
@@ -201,7 +193,7 @@ class MavenPlugin:
         self.checks = NamedChecks(SUITE)
         if not shutil.which("mvn"):
             raise build.SuiteError("no mvn on PATH")
-        self.version = root_version()
+        self.version = build.root_version()
         if not self.version:
             raise build.SuiteError(f"no version in {ROOT / 'pom.xml'}")
         self.repo = work / "m2"

@@ -1,6 +1,7 @@
 """Where a suite finds the repository, its cache and the `jp` binary, and how it builds them."""
 import os
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
@@ -17,6 +18,14 @@ class SuiteError(Exception):
 def cache_dir():
     """What the suites download or build once: ${JP_CACHE_DIR:-~/.cache/jp}."""
     return pathlib.Path(os.environ.get("JP_CACHE_DIR") or pathlib.Path.home() / ".cache" / "jp")
+
+
+def root_version():
+    """JP's version: the first <version> of the root POM ("" when it has none)."""
+    for line in (ROOT / "pom.xml").read_text().splitlines():
+        if "<version>" in line:
+            return re.split("[<>]", line)[2]
+    return ""
 
 
 def release_binary(name):
