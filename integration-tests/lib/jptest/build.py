@@ -20,12 +20,17 @@ def cache_dir():
     return pathlib.Path(os.environ.get("JP_CACHE_DIR") or pathlib.Path.home() / ".cache" / "jp")
 
 
-def root_version():
-    """JP's version: the first <version> of the root POM ("" when it has none)."""
-    for line in (ROOT / "pom.xml").read_text().splitlines():
+def pom_version(pom_text):
+    """The first <version> of a POM's text, the project's own in JP's POMs ("" when it has none)."""
+    for line in pom_text.splitlines():
         if "<version>" in line:
             return re.split("[<>]", line)[2]
     return ""
+
+
+def root_version():
+    """JP's version: the root POM's."""
+    return pom_version((ROOT / "pom.xml").read_text())
 
 
 def release_binary(name):

@@ -48,5 +48,19 @@ class InScratchTest(unittest.TestCase):
         kept[0].rmdir()
 
 
+class PomVersionTest(unittest.TestCase):
+    def test_the_first_version_is_the_projects(self):
+        pom = """<project>
+  <artifactId>jp-parent</artifactId>
+  <version>1.2.3-SNAPSHOT</version>
+  <dependency><artifactId>junit</artifactId><version>4.13.2</version></dependency>
+</project>
+"""
+        self.assertEqual(build.pom_version(pom), "1.2.3-SNAPSHOT")
+
+    def test_a_pom_without_a_version_has_none(self):
+        self.assertEqual(build.pom_version("<project><artifactId>a</artifactId></project>"), "")
+
+
 if __name__ == "__main__":
     unittest.main()
