@@ -10,7 +10,7 @@
 #   JACOCO_VERSION=V  org.jacoco.cli version from Maven Central (default 0.8.15)
 #
 # Builds jp (cargo, release) and the plugin (mvn package, installed into a throwaway local
-# repository under target/ as integration-tests/suites/gradle.sh does), generates the project with
+# repository under target/ as the gradle suite does), generates the project with
 # generate-java-project.py, compiles it once with `gradle classes`, then times everything with the
 # `gradle` on PATH (Debian's 4.4.1) in a daemon of its own, warmed up first and stopped at the end.
 # Exits 0 when it measured, 1 when a measured run failed or gave a wrong count, 2 when it could not run.

@@ -1,7 +1,7 @@
-# Shared by the suites in bash that drive JP's build plugins in real builds (suites/gradle.sh;
-# suites/cross.sh uses its lines): the PASS/FAIL/SKIP lines, and bash functions over
-# integration-tests/lib/jptest/plugin_checks.py, which holds the checks and says what each one
-# checks. Source it after setting `suite` (the suite's name) and `work` (its scratch directory), and
+# The PASS/FAIL/SKIP lines of the suites still in bash (suites/cross.sh uses them, and die, show and
+# digest), and bash functions over integration-tests/lib/jptest/plugin_checks.py, which holds the
+# checks of the build-plugin suites and says what each one checks (no suite in bash calls these any
+# more: the plugin suites are in Python). Source it after setting `suite` (the suite's name) and `work` (its scratch directory), and
 # with `jp` naming the CLI binary and `version` JP's version. It sets `failed=0`.
 # shellcheck shell=bash
 
