@@ -4,9 +4,10 @@
 #   fmt         cargo fmt --all -- --check
 #   clippy      cargo clippy --workspace --all-targets -- -D warnings
 #   cargo-test  cargo test --workspace
-#   jptest      the unit tests of the suites' Python helpers (integration-tests/lib/jptest)
+#   jptest      the unit tests of the suites' Python helpers (integration-tests/lib/jptest) and of
+#               the overhead benchmark's package (integration-tests/perf/overhead)
 #   maven       mvn -q -B verify (the root reactor)
-#   roundtrip   integration-tests/roundtrip.sh
+#   roundtrip   integration-tests/roundtrip.py (run by python3)
 #   <name>      integration-tests/suites/<name>.sh (run by bash) or <name>.py (run by python3),
 #               every one there, in name order
 # A failing suite does not stop the others. The last line is `N passed, N failed` (suites), and the
@@ -34,11 +35,11 @@ commands=(
     "cargo fmt --all -- --check"
     "cargo clippy --workspace --all-targets -- -D warnings"
     "cargo test --workspace"
-    "python3 -m unittest discover -s integration-tests/lib/tests -t integration-tests/lib"
+    "python3 -m unittest discover -s integration-tests/lib/tests -t integration-tests/lib && python3 -m unittest discover -s integration-tests/perf/tests -t integration-tests/perf"
     # Debian's Maven 3.8 prints bare colour resets even in batch mode; they would glue the next
     # line onto the previous one, so they are dropped.
     "mvn -q -B verify 2>&1 | sed 's/\\x1b\\[0m//g'"
-    "bash integration-tests/roundtrip.sh"
+    "python3 integration-tests/roundtrip.py"
 )
 shopt -s nullglob
 suites=(integration-tests/suites/*.sh integration-tests/suites/*.py)

@@ -1,4 +1,4 @@
-// The cross suite's driver (suites/cross.sh): instruments through jp-engine.jar's Java facade, as
+// The cross suite's driver (suites/cross.py): instruments through jp-engine.jar's Java facade, as
 // the build plugins do, on whatever JVM runs it (an arm64 JVM under qemu, a Windows JVM under
 // Wine, the host's). `java -cp jp-engine.jar:DIR EngineRun OUTPUT INPUT...`. Prints the platform
 // the JVM reports, the library file the facade loaded, and the instrument counts; exits 1 when an

@@ -375,13 +375,10 @@ class Stress:
     def java_base(self):
         """The non-java/ classes of JDK 17's java.base, extracted once into the cache."""
         directory = build.cache_dir() / f"jdk17-java.base-{jdks.jdk_version(self.jdk17)}"
-        if not (directory / ".complete").is_file():
+
+        def extract(partial):
             print(f"{PROGRAM}: extracting {self.jdk17}/jmods/java.base.jmod into {directory}", file=sys.stderr,
                   flush=True)
-            partial = pathlib.Path(f"{directory}.partial")
-            shutil.rmtree(directory, ignore_errors=True)
-            shutil.rmtree(partial, ignore_errors=True)
-            partial.mkdir(parents=True)
             extract = [str(self.jdk17 / "bin" / "jmod"), "extract", "--dir", str(partial / "jmod"),
                        str(self.jdk17 / "jmods" / "java.base.jmod")]
             if subprocess.run(extract, stdout=sys.stderr, stdin=subprocess.DEVNULL, check=False).returncode != 0:
@@ -389,9 +386,8 @@ class Stress:
             (partial / "jmod" / "classes").rename(partial / "classes")
             shutil.rmtree(partial / "jmod")
             shutil.rmtree(partial / "classes" / "java")
-            (partial / ".complete").touch()
-            partial.rename(directory)
-        return directory / "classes"
+
+        return build.made_once(directory, extract) / "classes"
 
     def run(self):
         suite = commands.Stopwatch()
@@ -410,10 +406,7 @@ class Stress:
         if not self.temurin:
             self.checks.skip("hotspot-temurin25 and classfile-temurin25 checks: no Temurin 25")
         watch = commands.Stopwatch()
-        corpus, status = commands.stdout_of(["bash", str(build.ROOT / "integration-tests" / "corpus" / "fetch.sh")])
-        if status != 0:
-            raise build.SuiteError("could not fetch the corpus")
-        self.corpus = pathlib.Path(corpus.strip())
+        self.corpus = build.fetch_corpus()
         jars = sorted(self.corpus.glob("*.jar"))
         if not jars:
             raise build.SuiteError(f"no jars in {self.corpus}")

@@ -1,5 +1,6 @@
-# Shared by .ci/run, scripts/demo.sh and integration-tests/run.sh: installs the tools a command
-# needs when they are missing, so that each of them works on a fresh Debian machine.
+# Shared by .ci/run, scripts/demo.sh, integration-tests/run.sh and the benchmarks' launchers
+# (integration-tests/perf/run.sh, integration-tests/bench/): installs the tools a command needs when
+# they are missing, so that each of them works on a fresh Debian machine.
 # shellcheck shell=bash
 
 # ensure_tools TOOL...: makes each TOOL available, installing only what is missing:
@@ -9,6 +10,7 @@
 #   cc         a C compiler and libc headers, for cargo's linker and the oracle's JVMTI agent
 #   git        git
 #   python3    Python 3, in which the integration suites' logic is written (integration-tests/lib)
+#   time       GNU time (/usr/bin/time), for the CPU seconds of the instrument benchmark's runs
 #   chromium   Debian's Chromium, driven by the reports suite
 #   node       node and npm, for the reports suite's playwright-core and speedscope
 #   cargo      a Rust toolchain: never installed here (rustup's is needed), only found or asked for
@@ -36,6 +38,7 @@ ensure_tools() {
             cc) command -v cc >/dev/null 2>&1 || packages+=(gcc libc6-dev) ;;
             git) command -v git >/dev/null 2>&1 || packages+=(git) ;;
             python3) command -v python3 >/dev/null 2>&1 || packages+=(python3) ;;
+            time) [[ -x /usr/bin/time ]] || packages+=(time) ;;
             chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
             node) if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi ;;
             cross) python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv) ;;

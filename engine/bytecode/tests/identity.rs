@@ -3,30 +3,17 @@
 //! expansion and compression, and every remapped table agree with javac.
 
 use std::fs;
-use std::path::Path;
 
 use jp_bytecode::MethodBody;
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{ClassFile, PoolBuilder};
 
-fn class_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            class_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "class") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_testdata_method_encodes_back_to_its_original_code() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata");
-    let mut files = Vec::new();
-    for version in ["java8", "java17", "java25", "old"] {
-        class_files(&root.join(version), &mut files);
-    }
+    let files: Vec<_> = jp_testdata::VERSIONS
+        .into_iter()
+        .flat_map(|version| jp_testdata::files_with_extension(&jp_testdata::dir().join(version), "class"))
+        .collect();
     let mut methods = 0;
     for file in &files {
         let bytes = fs::read(file).unwrap();

@@ -5,8 +5,9 @@
 
 mod common;
 
-use common::{chain, files_with_extension, short, testdata};
+use common::{chain, short, testdata};
 use jp_classfile::{deep, ClassFile};
+use jp_testdata::files_with_extension;
 
 /// The message JP gives for `bytes`, or `None` if nothing is wrong with them.
 fn refusal(bytes: &[u8]) -> Option<String> {

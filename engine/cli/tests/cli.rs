@@ -11,17 +11,10 @@ use std::path::{Path, PathBuf};
 
 use common::jp_command;
 
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../classfile/testdata")
-        .canonicalize()
-        .unwrap()
-}
-
 fn run_case(dir: &Path) -> Result<(), String> {
     let cmd = fs::read_to_string(dir.join("cmd")).map_err(|e| format!("{}: {e}", dir.display()))?;
     let out = tempfile::tempdir().unwrap();
-    let testdata = testdata();
+    let testdata = jp_testdata::dir();
     let substitute = |arg: &str| {
         arg.replace("{testdata}", &testdata.to_string_lossy())
             .replace("{out}", &out.path().to_string_lossy())

@@ -2,13 +2,12 @@
 
 mod support;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use jp_testdata::write_jar;
 use object::elf::DF_1_NODELETE;
 use tempfile::TempDir;
-use zip::write::SimpleFileOptions;
 
 fn jp_dist(args: &[&str]) -> Output {
     let output = Command::new(env!("CARGO_BIN_EXE_jp-dist"))
@@ -25,15 +24,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn write_jar(path: &Path, entries: &[(&str, &[u8])]) {
-    let mut jar = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    for (name, bytes) in entries {
-        jar.start_file(*name, SimpleFileOptions::default()).unwrap();
-        jar.write_all(bytes).unwrap();
-    }
-    jar.finish().unwrap();
 }
 
 /// `jp-engine.jar` with `entries`, in a directory that lives as long as the returned guard.

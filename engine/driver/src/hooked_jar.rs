@@ -208,15 +208,6 @@ mod tests {
 
     const CLASS: &str = "AllInstructions";
 
-    fn testdata(name: &str) -> Vec<u8> {
-        fs::read(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../classfile/testdata")
-                .join(name),
-        )
-        .unwrap()
-    }
-
     /// A jar with a manifest, a directory, the class and a resource.
     fn library_jar(path: &Path) {
         let mut writer = zip::ZipWriter::new(fs::File::create(path).unwrap());
@@ -225,7 +216,7 @@ mod tests {
         writer.start_file("META-INF/MANIFEST.MF", options).unwrap();
         io::Write::write_all(&mut writer, b"Manifest-Version: 1.0\r\n\r\n").unwrap();
         writer.start_file(format!("{CLASS}.class"), options).unwrap();
-        io::Write::write_all(&mut writer, &testdata("java8/AllInstructions.class")).unwrap();
+        io::Write::write_all(&mut writer, &jp_testdata::class("java8/AllInstructions.class")).unwrap();
         writer.start_file("notes.txt", options).unwrap();
         io::Write::write_all(&mut writer, b"kept").unwrap();
         writer.finish().unwrap();

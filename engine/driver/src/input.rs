@@ -366,24 +366,6 @@ fn read_file(path: &Path) -> Result<Vec<u8>, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-
-    fn jar_with(entries: &[(&str, &[u8])], prefix: &[u8]) -> Vec<u8> {
-        let mut cursor = io::Cursor::new(Vec::new());
-        {
-            let mut writer = zip::ZipWriter::new(&mut cursor);
-            for (name, data) in entries {
-                writer
-                    .start_file(*name, zip::write::SimpleFileOptions::default())
-                    .unwrap();
-                writer.write_all(data).unwrap();
-            }
-            writer.finish().unwrap();
-        }
-        let mut out = prefix.to_vec();
-        out.extend_from_slice(&cursor.into_inner());
-        out
-    }
 
     #[test]
     fn jar_entries_carry_their_location() {
@@ -391,7 +373,7 @@ mod tests {
         let jar = dir.path().join("app.jar");
         fs::write(
             &jar,
-            jar_with(&[("a/B.class", b"xyz"), ("META-INF/MANIFEST.MF", b"m")], b""),
+            jp_testdata::jar(&[("a/B.class", b"xyz"), ("META-INF/MANIFEST.MF", b"m")]),
         )
         .unwrap();
         let input = Input::open(&jar).unwrap();
@@ -409,7 +391,11 @@ mod tests {
     fn jmod_header_is_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let jmod = dir.path().join("m.jmod");
-        fs::write(&jmod, jar_with(&[("classes/x/Y.class", b"1")], JMOD_HEADER)).unwrap();
+        fs::write(
+            &jmod,
+            [JMOD_HEADER, &jp_testdata::jar(&[("classes/x/Y.class", b"1")])].concat(),
+        )
+        .unwrap();
         let input = Input::open(&jmod).unwrap();
         assert_eq!(input.kind(), InputKind::Jmod);
         let names: Vec<String> = input.entries().unwrap().map(|e| e.unwrap().name).collect();

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier};
 use std::time::Duration;
@@ -16,27 +15,7 @@ use jp_driver::instrument::{instrument, InstrumentRequest, Outcome, Scheme, Warn
 use jp_driver::EngineError;
 use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
-
-fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata")
-}
-
-/// The class files of a testdata folder, by file name.
-fn testdata_classes(version: &str) -> Vec<(String, Vec<u8>)> {
-    let mut classes: Vec<(String, Vec<u8>)> = fs::read_dir(testdata().join(version))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "class"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    classes.sort();
-    classes
-}
+use jp_testdata::classes as testdata_classes;
 
 /// A project's class directory: the java8 test classes in `p/`, and a resource.
 fn class_dir(root: &Path) -> PathBuf {
@@ -189,7 +168,7 @@ fn editing_one_class_reinstruments_only_it_and_the_output_equals_a_clean_build()
     let (out, cache) = (dir.path().join("out"), dir.path().join("cache"));
     let request = request(&[&classes], &out, Some(&cache), profile(Analysis::Default));
     run(&request);
-    let edited = fs::read(testdata().join("java17/AllInstructions.class")).unwrap();
+    let edited = jp_testdata::class("java17/AllInstructions.class");
     assert_ne!(edited, fs::read(classes.join("p/AllInstructions.class")).unwrap());
     fs::write(classes.join("p/AllInstructions.class"), edited).unwrap();
     let before = tree(&out);
@@ -553,15 +532,15 @@ fn a_changed_jar_is_redone_and_an_unchanged_one_is_not() {
     assert_equals_clean_build(&request);
 }
 
+/// `entries` as a jar of classes in the package `p`.
 fn write_jar(path: &Path, entries: &[(String, Vec<u8>)]) {
-    let mut writer = zip::ZipWriter::new(fs::File::create(path).unwrap());
-    for (name, bytes) in entries {
-        writer
-            .start_file(format!("p/{name}"), zip::write::SimpleFileOptions::default())
-            .unwrap();
-        writer.write_all(bytes).unwrap();
-    }
-    writer.finish().unwrap();
+    let names: Vec<String> = entries.iter().map(|(name, _)| format!("p/{name}")).collect();
+    let entries: Vec<(&str, &[u8])> = names
+        .iter()
+        .zip(entries)
+        .map(|(name, (_, bytes))| (name.as_str(), bytes.as_slice()))
+        .collect();
+    jp_testdata::write_jar(path, &entries);
 }
 
 /// A small deterministic generator (xorshift64*), so that a failure replays.

@@ -11,23 +11,10 @@ use jp_driver::api;
 use jp_driver::instrument::{instrument, InstrumentRequest};
 use jp_driver::EngineError;
 use jp_rewrite::profile::ProfileOptions;
+use jp_testdata::write_jar as jar;
 
 fn testdata_class(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../classfile/testdata/java8")
-        .join(name);
-    fs::read(path).unwrap()
-}
-
-fn jar(path: &Path, entries: &[(&str, &[u8])]) {
-    let mut writer = zip::ZipWriter::new(fs::File::create(path).unwrap());
-    for (name, data) in entries {
-        writer
-            .start_file(*name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        writer.write_all(data).unwrap();
-    }
-    writer.finish().unwrap();
+    jp_testdata::class(&format!("java8/{name}"))
 }
 
 fn request(inputs: Vec<PathBuf>, output: &Path) -> InstrumentRequest {

@@ -147,7 +147,7 @@ fn hooked_body(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testdata;
+    use jp_testdata::class as testdata;
 
     fn hook() -> StaticHook {
         StaticHook {

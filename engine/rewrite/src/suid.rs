@@ -147,7 +147,7 @@ fn dotted(name: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testdata;
+    use jp_testdata::class as testdata;
 
     /// The expected values are what `ObjectStreamClass.lookup(c).getSerialVersionUID()`
     /// printed for these classes on JDK 17.

@@ -43,15 +43,6 @@ impl Scheme for StressOptions {
     }
 }
 
-/// A class file of `engine/classfile/testdata`, for unit tests.
-#[cfg(test)]
-pub(crate) fn testdata(name: &str) -> Vec<u8> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../classfile/testdata")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -460,7 +460,7 @@ fn add_poll_method(writer: &mut ClassWriter<'_>, public: bool) -> jp_classfile::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testdata;
+    use jp_testdata::class as testdata;
 
     fn methods(bytes: &[u8]) -> Vec<(String, String)> {
         let class = ClassFile::parse(bytes).unwrap();

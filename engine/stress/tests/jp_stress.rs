@@ -2,13 +2,12 @@
 //! `engine/classfile/testdata`.
 
 use std::fs;
-use std::path::Path;
 use std::process::Command;
 
 use jp_classfile::{mutf8, ClassFile};
 
 fn java8() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata/java8")
+    jp_testdata::dir().join("java8")
 }
 
 fn method_names(class: &[u8]) -> Vec<String> {

@@ -58,3 +58,21 @@ class Checks:
     def status(self):
         """The suite's exit status: 1 when a check failed."""
         return 1 if self.failed else 0
+
+
+class NamedChecks(Checks):
+    """Checks whose lines name the suite after the word, as the suites first written in bash print
+    them: `PASS maven-plugin demo: ...`, `FAIL cross release jar: ...`."""
+
+    def __init__(self, suite, out=None):
+        super().__init__(out)
+        self.suite = suite
+
+    def pass_(self, text):
+        super().pass_(f"{self.suite} {text}")
+
+    def fail(self, text, details=""):
+        super().fail(f"{self.suite} {text}", details)
+
+    def skip(self, text):
+        super().skip(f"{self.suite} {text}")

@@ -40,6 +40,13 @@ def run_split(args, stdout, stderr, timeout=None):
         return run(args, out, err, timeout=timeout)[0]
 
 
+def start_logged(args, log, cwd=None):
+    """Starts ARGS with stdin closed and stdout and stderr into the file LOG; returns the running
+    process, whose wait() gives the exit status."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd)
+
+
 def output(args, timeout=None):
     """ARGS' stdout and stderr together, as text, and its exit status (see run)."""
     status, out = run(args, subprocess.PIPE, subprocess.STDOUT, timeout=timeout)
@@ -51,6 +58,24 @@ def stdout_of(args, stderr=None, timeout=None):
     STDERR, or passes through."""
     status, out = run(args, subprocess.PIPE, stderr, timeout=timeout)
     return (out or b"").decode(errors="surrogateescape"), status
+
+
+def run_timed(args, log, cpu_file, cwd=None):
+    """Runs ARGS under /usr/bin/time with stdout and stderr into the file LOG, and its user and
+    system CPU seconds into CPU_FILE (read them with cpu_seconds); returns the exit status."""
+    return run_logged(["/usr/bin/time", "-o", str(cpu_file), "-f", "%U %S", *args], log, cwd)
+
+
+def cpu_seconds(cpu_file):
+    """The user and system CPU seconds that run_timed wrote, or None. /usr/bin/time puts a line
+    `Command exited with non-zero status N` before them when the command failed."""
+    lines = read_text(cpu_file).split("\n")
+    words = next((line.split() for line in reversed(lines) if line.strip()), [])
+    try:
+        user, system = map(float, words)
+    except ValueError:
+        return None
+    return user, system
 
 
 def run_passing(args, cwd=None):

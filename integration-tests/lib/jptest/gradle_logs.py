@@ -1,5 +1,5 @@
-"""Reading a Gradle build's console output (`--console=plain`): the outcome Gradle gives a task, and
-the line JP's plugin logs for an instrument task."""
+"""Reading a Gradle build's console output (`--console=plain`): the outcome Gradle gives a task.
+(The plugin's own lines are jptest.jp_lines'.)"""
 import re
 
 
@@ -9,15 +9,3 @@ def has_outcome(log, task, outcome):
     (`> Task :task OUTCOME`) prints it."""
     line = re.compile("^(> Task )?:" + re.escape(f"{task} {outcome}") + "$", re.MULTILINE)
     return line.search(log) is not None
-
-
-def instrument_line(log, task):
-    """The first line the plugin logged in LOG for the instrument task TASK,
-    `jp: jpInstrument -> DIR: N rewritten, N reused, ...`, or ""."""
-    match = re.search("^" + re.escape(f"jp: {task} -> ") + ".*$", log, re.MULTILINE)
-    return match.group() if match else ""
-
-
-def counts(line):
-    """The counts of an instrument line, what follows its last `: ` (`N rewritten, N reused, ...`)."""
-    return re.sub(".*: ", "", line)

@@ -70,9 +70,9 @@ import re
 import shutil
 import subprocess
 
-from jptest import build, commands, files, gradle_logs, surefire
-from jptest.plugin_checks import TESTNG_POM, NamedChecks, PluginChecks, complete_page, no_crash, shown, \
-    testng_version
+from jptest import build, commands, files, gradle_logs, jp_lines, surefire
+from jptest.checks import NamedChecks
+from jptest.plugin_checks import TESTNG_POM, PluginChecks, complete_page, no_crash, shown, testng_version
 
 ROOT = build.ROOT
 DEMO_SOURCES = ROOT / "examples" / "gradle-demo"
@@ -232,8 +232,6 @@ class GradleSuite:
         if not shutil.which("mvn"):
             raise build.SuiteError("no mvn on PATH")
         self.version = build.root_version()
-        if not self.version:
-            raise build.SuiteError(f"no version in {ROOT / 'pom.xml'}")
         self.cache = build.cache_dir() / suite
         self.repo = work / "m2"
         self.home = self.cache / "home"
@@ -265,25 +263,20 @@ class GradleSuite:
                                    cwd=directory, env=dict(os.environ, **(env or {}))) == 0
 
     def gradle_start(self, name, directory, *args):
-        """Starts a build as gradle_run does; finish it with gradle_wait."""
-        log = open(self.log(name), "wb")
-        process = subprocess.Popen(self.gradle_args(directory, args, "junit", False, None), cwd=directory,
-                                   stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-        return process, log
-
-    @staticmethod
-    def gradle_wait(started):
-        """Waits for a build of gradle_start; whether it passed."""
-        process, log = started
-        status = process.wait()
-        log.close()
-        return status == 0
+        """Starts a build as gradle_run does; returns its process."""
+        return commands.start_logged(self.gradle_args(directory, args, "junit", False, None), self.log(name),
+                                     cwd=directory)
 
     def has_outcome(self, name, task, outcome):
         return gradle_logs.has_outcome(text(self.log(name)), task, outcome)
 
-    def instrumented(self, name, task="jpInstrument"):
-        return gradle_logs.instrument_line(text(self.log(name)), task)
+    def instrumented(self, name):
+        """The build NAME's jpInstrument line: `jp: jpInstrument -> DIR: N rewritten, N reused, ...`."""
+        return jp_lines.plugin_line(text(self.log(name)))
+
+    def counts(self, name):
+        """What follows the directory in the build NAME's jpInstrument line."""
+        return jp_lines.plugin_summary(text(self.log(name)))
 
     def copy_project(self, source, target):
         """A copy of a project without build output, using this JP's plugin version."""
@@ -298,13 +291,6 @@ class GradleSuite:
     def outcome(self, ok, passed, failed=None, details=""):
         """PASS PASSED when OK, else FAIL FAILED (PASSED when None) with DETAILS."""
         return self.checks.check(ok, passed, passed if failed is None else failed, details)
-
-    def install_jp(self, version):
-        """Puts JP's artifacts into the throwaway repository as VERSION; whether it could."""
-        script = 'source scripts/lib/jp-repo.sh && install_jp "$@"'
-        env = dict(os.environ, root=str(ROOT), version=self.version)
-        return subprocess.run(["bash", "-c", script, "jp-repo", str(self.repo), version, *MODULES], cwd=ROOT,
-                              env=env, stdin=subprocess.DEVNULL, check=False).returncode == 0
 
     def folded_calls(self, profiles):
         return self.plugin.folded(profiles, "calls")
@@ -350,8 +336,7 @@ class GradleSuite:
                                 "-pl", "gradle-plugin,gradle-plugin/marker", "-am"], mvn_log) != 0:
             print(shown(mvn_log, 40), end="", flush=True)
             raise build.SuiteError("mvn package failed")
-        if not self.install_jp(self.version):
-            raise build.SuiteError(f"cannot install into {self.repo}")
+        build.install_jp(self.repo, MODULES)
         self.checks.pass_(f"install: jp-runtime, jp-engine, jp-gradle-plugin and its marker {self.version} "
                           "in a throwaway repository")
 
@@ -471,7 +456,7 @@ class GradleSuite:
             self.checks.fail("at once: gradle testClasses jpInstrument", shown(self.log("twice-prepare")))
             return
         started = [self.gradle_start(f"twice-{side}", twice, *TASKS, f"-Pside={side}") for side in (1, 2)]
-        statuses = [self.gradle_wait(build_started) for build_started in started]
+        statuses = [process.wait() == 0 for process in started]
         runs = [run for run in glob(twice, "build/jp/profiles/jpProfileTest/run-*") if run.is_dir()]
         totals = [self.plugin.total_calls(glob(run, "*.jpprof")) for run in runs]
         if all(statuses) and len(runs) == 2 and totals == [single, single] \
@@ -500,7 +485,7 @@ class GradleSuite:
         ok = self.gradle_run("rerun", demo, "jpInstrument", "--rerun-tasks")
         self.outcome(ok and f": 0 rewritten, {classes} reused," in self.instrumented("rerun"),
                      f"incremental: rerun, the engine reuses all {classes} classes "
-                     f"({gradle_logs.counts(self.instrumented('rerun'))})",
+                     f"({self.counts('rerun')})",
                      f"incremental: rerun, the engine reuses all {classes} classes: {self.instrumented('rerun')}",
                      shown(self.log("rerun")))
 
@@ -509,7 +494,7 @@ class GradleSuite:
              'throw new IllegalArgumentException("no players at all")')
         ok = self.gradle_run("edit", demo, "jpInstrument")
         self.outcome(ok and f": 1 rewritten, {classes - 1} reused," in self.instrumented("edit"),
-                     f"incremental: one class edited, one rewritten ({gradle_logs.counts(self.instrumented('edit'))})",
+                     f"incremental: one class edited, one rewritten ({self.counts('edit')})",
                      f"incremental: one class edited, one rewritten: {self.instrumented('edit')}",
                      shown(self.log("edit")))
         clean = work / "clean"
@@ -938,9 +923,12 @@ test {{ useTestNG() }}
 
     def marker(self):
         release = self.version.removesuffix("-SNAPSHOT")
-        if release != self.version and not self.install_jp(release):
-            self.checks.fail(f"marker: cannot install {release}")
-            return
+        if release != self.version:
+            try:
+                build.install_jp(self.repo, MODULES, release)
+            except build.SuiteError:
+                self.checks.fail(f"marker: cannot install {release}")
+                return
         marker = self.copy_project(GRADLE_PROJECTS / "plugins-block", self.work / "marker")
         script = marker / "build.gradle"
         script.write_text(re.sub("id 'org.jpprof.jp' version '[^']*'", f"id 'org.jpprof.jp' version '{release}'",

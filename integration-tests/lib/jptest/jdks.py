@@ -51,9 +51,14 @@ def find_temurin25():
                     and (home / "lib" / "modules").is_file())
 
 
+def default_home():
+    """${JAVA_HOME:-Debian's JDK 17}, whether it exists or not."""
+    return pathlib.Path(os.environ.get("JAVA_HOME") or "/usr/lib/jvm/java-17-openjdk-amd64")
+
+
 def default_java_and_javac():
-    """The `java` and `javac` of ${JAVA_HOME:-Debian's JDK 17}, or the ones on the PATH when it has none."""
-    home = pathlib.Path(os.environ.get("JAVA_HOME") or "/usr/lib/jvm/java-17-openjdk-amd64")
+    """The `java` and `javac` of default_home(), or the ones on the PATH when it has none."""
+    home = default_home()
     tools = []
     for tool in ("java", "javac"):
         path = home / "bin" / tool

@@ -18,7 +18,7 @@ import shutil
 import sys
 
 from jptest import build, commands, surefire
-from jptest.checks import Checks, indented
+from jptest.checks import NamedChecks, indented
 
 IDE_RUN_FILE = build.ROOT / "integration-tests" / "lib" / "IdeRunFile.java"
 TESTNG_POM = build.ROOT / "integration-tests" / "maven" / "testng-demo" / "pom.xml"
@@ -26,23 +26,6 @@ LEADERBOARD = "org.example.leaderboard"
 RANK = f"{LEADERBOARD}.Leaderboard.rank(java.util.List):java.util.List"
 BEFORE = f"{LEADERBOARD}.Leaderboard.before({LEADERBOARD}.Player,{LEADERBOARD}.Player):boolean"
 _VALUE_SUFFIX = re.compile(r" [0-9]+$")
-
-
-class NamedChecks(Checks):
-    """Checks whose lines name the suite, as the plugin suites' do: `PASS maven-plugin demo: ...`."""
-
-    def __init__(self, suite, out=None):
-        super().__init__(out)
-        self.suite = suite
-
-    def pass_(self, text):
-        super().pass_(f"{self.suite} {text}")
-
-    def fail(self, text, details=""):
-        super().fail(f"{self.suite} {text}", details)
-
-    def skip(self, text):
-        super().skip(f"{self.suite} {text}")
 
 
 def shown(path, lines=25):

@@ -23,5 +23,16 @@ class ChecksTest(unittest.TestCase):
         self.assertEqual(suite.status(), 0)
 
 
+    def test_named_checks_name_the_suite_after_the_word(self):
+        out = io.StringIO()
+        suite = checks.NamedChecks("cross", out)
+        suite.pass_("tools: fine")
+        suite.fail("release jar: broken", "    | why\n")
+        suite.skip("macos: cannot run here")
+        self.assertEqual(out.getvalue(), "PASS cross tools: fine\nFAIL cross release jar: broken\n    | why\n"
+                         "SKIP cross macos: cannot run here\n")
+        self.assertEqual((suite.passed, suite.failed), (1, 1))
+
+
 if __name__ == "__main__":
     unittest.main()

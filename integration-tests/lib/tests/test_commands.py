@@ -39,6 +39,35 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(commands.tail(self.log, 2), "2\n3")
         self.assertEqual(commands.read_text(self.log.with_name("none.log")), "")
 
+    def test_a_timed_command_leaves_its_cpu_seconds(self):
+        cpu = self.log.with_name("run.cpu")
+        self.assertEqual(commands.run_timed(["sh", "-c", "echo out"], self.log, cpu), 0)
+        self.assertEqual(commands.read_text(self.log), "out\n")
+        user, system = commands.cpu_seconds(cpu)
+        self.assertGreaterEqual(user, 0)
+        self.assertGreaterEqual(system, 0)
+
+    def test_the_cpu_seconds_of_a_failed_command_follow_time_s_status_line(self):
+        cpu = self.log.with_name("run.cpu")
+        self.assertEqual(commands.run_timed(["sh", "-c", "exit 3"], self.log, cpu), 3)
+        self.assertIn("non-zero status 3", commands.read_text(cpu))
+        self.assertIsNotNone(commands.cpu_seconds(cpu))
+        cpu.write_text("Command exited with non-zero status 1\n2.51 0.75\n")
+        self.assertEqual(commands.cpu_seconds(cpu), (2.51, 0.75))
+
+    def test_cpu_seconds_are_none_when_time_wrote_nothing_usable(self):
+        cpu = self.log.with_name("run.cpu")
+        self.assertIsNone(commands.cpu_seconds(cpu))
+        cpu.write_text("Command terminated by signal 9\n")
+        self.assertIsNone(commands.cpu_seconds(cpu))
+
+
+    def test_a_started_command_runs_beside_the_suite_into_its_log(self):
+        process = commands.start_logged(["sh", "-c", "pwd; echo err >&2; exit 4"], self.log, cwd=self.dir.name)
+        self.assertEqual(process.wait(), 4)
+        self.assertEqual(sorted(commands.read_text(self.log).splitlines()),
+                         sorted([str(pathlib.Path(self.dir.name).resolve()), "err"]))
+
 
 if __name__ == "__main__":
     unittest.main()

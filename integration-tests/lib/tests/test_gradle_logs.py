@@ -12,10 +12,6 @@ GRADLE_8 = """> Task :compileJava UP-TO-DATE
 > Task :app:jpReport SKIPPED
 > Task :jpProfileTest
 """
-INSTRUMENTED = """> Task :jpInstrument
-jp: jpInstrument -> build/jp/classes/main: 1 rewritten, 4 reused, 0 copied, 0 unchanged, 0 deleted, 0 skipped
-jp: jpInstrument -> build/jp/classes/main: 0 rewritten, 5 reused, 0 copied, 0 unchanged, 0 deleted, 0 skipped
-"""
 
 
 class OutcomeTest(unittest.TestCase):
@@ -35,23 +31,6 @@ class OutcomeTest(unittest.TestCase):
     def test_the_task_path_is_whole_and_literal(self):
         self.assertFalse(gradle_logs.has_outcome(GRADLE_4, "jpProfileTest", "SKIPPED"))
         self.assertFalse(gradle_logs.has_outcome(":compileJavaXUP-TO-DATE\n", "compileJava", "UP-TO-DATE"))
-
-
-class InstrumentLineTest(unittest.TestCase):
-    def test_the_first_line_of_the_task_is_taken(self):
-        self.assertEqual(gradle_logs.instrument_line(INSTRUMENTED, "jpInstrument"),
-                         "jp: jpInstrument -> build/jp/classes/main: 1 rewritten, 4 reused, 0 copied, 0 unchanged, "
-                         "0 deleted, 0 skipped")
-
-    def test_another_task_or_no_line_gives_nothing(self):
-        self.assertEqual(gradle_logs.instrument_line(INSTRUMENTED, "jpInstrumentTest"), "")
-        self.assertEqual(gradle_logs.instrument_line("", "jpInstrument"), "")
-
-    def test_the_counts_follow_the_last_colon(self):
-        line = gradle_logs.instrument_line(INSTRUMENTED, "jpInstrument")
-        self.assertEqual(gradle_logs.counts(line),
-                         "1 rewritten, 4 reused, 0 copied, 0 unchanged, 0 deleted, 0 skipped")
-        self.assertEqual(gradle_logs.counts(""), "")
 
 
 if __name__ == "__main__":

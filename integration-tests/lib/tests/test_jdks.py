@@ -58,6 +58,12 @@ class JdksTest(unittest.TestCase):
         with mock.patch.dict(os.environ, {"TEMURIN25_HOME": str(home)}):
             self.assertEqual(jdks.find_temurin25(), home)
 
+    def test_the_default_home_is_java_home_else_debian_s_jdk_17(self):
+        with mock.patch.dict(os.environ, {"JAVA_HOME": str(self.base)}):
+            self.assertEqual(jdks.default_home(), self.base)
+        with mock.patch.dict(os.environ, {"JAVA_HOME": ""}):
+            self.assertEqual(jdks.default_home(), pathlib.Path("/usr/lib/jvm/java-17-openjdk-amd64"))
+
 
 if __name__ == "__main__":
     unittest.main()

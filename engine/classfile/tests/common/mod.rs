@@ -7,32 +7,13 @@ use std::path::{Path, PathBuf};
 
 /// `engine/classfile/testdata`.
 pub fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
-}
-
-/// Every file under `dir` whose name ends with `.{extension}`, sorted, recursively.
-pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.expect("readable directory entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == extension) {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
+    jp_testdata::dir()
 }
 
 /// Every `.class` file of the corpus, each with its bytes. Panics if there are none, so that a
 /// moved folder cannot make the tests pass vacuously.
 pub fn testdata_classes() -> Vec<(PathBuf, Vec<u8>)> {
-    let classes: Vec<_> = files_with_extension(&testdata(), "class")
+    let classes: Vec<_> = jp_testdata::files_with_extension(&testdata(), "class")
         .into_iter()
         .map(|path| {
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

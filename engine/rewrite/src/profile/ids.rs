@@ -6,9 +6,17 @@
 //!
 //! - A class gets a private synthetic static array field holding its
 //!   identifiers. It is set at the very start of `<clinit>` (one is added
-//!   when the class has none), so it is set before any method of the class
-//!   can run. Adding an initializer changes the default
+//!   when the class has none). Adding an initializer changes the default
 //!   `serialVersionUID`, so the original value is pinned (see [`crate::suid`]).
+//!   The class's methods can still run before that: initialising a class
+//!   first initialises its superclass and superinterfaces (JVMS §5.5), and
+//!   their static initializers, on the same thread, may create an instance
+//!   of the class or call its methods while its own `<clinit>` has not
+//!   begun (`class S { static S s = new C(); }` with `class C extends S`).
+//!   So in a class that has a superclass other than `Object` or any
+//!   superinterface, a method that finds the field still `null` builds the
+//!   table itself from the same constants (`MID.table` gives the same
+//!   identifiers every time), which costs one branch on the usual path.
 //! - An interface gets no member at all: its fields would have to be
 //!   public (JVMS §4.5), and reflection (`getFields()` of the interface and
 //!   of every implementing class) would see them. Each of its methods
@@ -21,13 +29,12 @@
 //! class loader loads the class: reloading a class reuses its identifiers
 //! and so its calling contexts.
 
+use jp_bytecode::frame::{Frame, VType};
 use jp_bytecode::opcode as op;
-use jp_bytecode::Insn;
+use jp_bytecode::{Insn, MethodBody};
 use jp_classfile::access::{ACC_INTERFACE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
-use jp_classfile::{
-    tag, AttributeOut, ByteSink, ClassFile, ClassFileError, ClassWriter, Constant, CpIndex, MemberOut,
-};
+use jp_classfile::{tag, AttributeOut, ByteSink, ClassFile, ClassWriter, Constant, CpIndex, MemberOut};
 
 use crate::blocks::Analysis;
 use crate::{injected, suid, WarningReason};
@@ -52,7 +59,17 @@ pub(super) struct TableField {
     mid_table: CpIndex,
     /// The field.
     field: CpIndex,
+    /// Whether the class's methods may run before its initializer sets
+    /// the field: it has a superclass other than `Object` or a
+    /// superinterface, whose initialization comes first.
+    may_run_early: bool,
 }
+
+/// What the frame holds where a method pushes its identifier (before it),
+/// for the frame of the branch that skips building the table. `None` where
+/// the field is known to be set: in the class initializer, after its
+/// prologue.
+pub(super) type FrameBefore = Option<Frame>;
 
 impl MethodIds {
     /// Adds the constants the identifiers of `profiled` (indices into the
@@ -115,15 +132,21 @@ impl MethodIds {
                 name.as_bytes(),
                 descriptor.as_bytes(),
             )?,
+            may_run_early: class.super_class_name() != Some(b"java/lang/Object".as_slice())
+                || !class.interfaces.is_empty(),
         }))
     }
 
-    /// Code that pushes the identifier of the `k`-th profiled method.
+    /// Code that pushes the identifier of the `k`-th profiled method, where
+    /// the frame is `before` (see [`FrameBefore`]).
     pub(super) fn push(
         &self,
         k: usize,
+        before: FrameBefore,
+        body: &mut MethodBody<'_>,
         pool: &mut jp_classfile::PoolBuilder<'_>,
-    ) -> Result<Vec<Insn>, ClassFileError> {
+    ) -> Result<Vec<Insn>, WarningReason> {
+        let index = super::method::push_int(k as u32, pool)?;
         Ok(match self {
             MethodIds::Lookup { keys, mid_method } => vec![
                 Insn::Ldc {
@@ -135,14 +158,37 @@ impl MethodIds {
                     index: *mid_method,
                 },
             ],
-            MethodIds::Table(table) => vec![
-                Insn::Ref {
+            MethodIds::Table(table) => {
+                let mut code = vec![Insn::Ref {
                     opcode: op::GETSTATIC,
                     index: table.field,
-                },
-                super::method::push_int(k as u32, pool)?,
-                Insn::Plain(op::AALOAD),
-            ],
+                }];
+                if let (true, Some(before)) = (table.may_run_early, before) {
+                    // `mids != null ? mids : MID.table(...)`
+                    let set = body.new_label();
+                    let mut stack = before.stack;
+                    stack.push(VType::Object(injected::MIDS_FIELD.1.as_bytes().into()));
+                    body.add_frame(
+                        set,
+                        Frame {
+                            locals: before.locals,
+                            stack,
+                        },
+                    )?;
+                    code.extend([
+                        Insn::Plain(op::DUP),
+                        Insn::Branch {
+                            opcode: op::IFNONNULL,
+                            target: set,
+                        },
+                        Insn::Plain(op::POP),
+                    ]);
+                    code.extend(table.table_code());
+                    code.push(Insn::Label(set));
+                }
+                code.extend([index, Insn::Plain(op::AALOAD)]);
+                code
+            }
         })
     }
 
@@ -241,7 +287,17 @@ fn activation_bound_of(class: &ClassFile<'_>, i: usize) -> u32 {
 impl TableField {
     /// `MIDS = MID.table("..." + "..." ...)`.
     fn initializer_code(&self) -> Vec<Insn> {
-        let mut code = Vec::with_capacity(2 * self.table.len() + 2);
+        let mut code = self.table_code();
+        code.push(Insn::Ref {
+            opcode: op::PUTSTATIC,
+            index: self.field,
+        });
+        code
+    }
+
+    /// `MID.table("..." + "..." ...)`: pushes the class's identifiers.
+    fn table_code(&self) -> Vec<Insn> {
+        let mut code = Vec::with_capacity(2 * self.table.len() + 1);
         for (i, &index) in self.table.iter().enumerate() {
             code.push(Insn::Ldc {
                 index,
@@ -257,10 +313,6 @@ impl TableField {
         code.push(Insn::Ref {
             opcode: op::INVOKESTATIC,
             index: self.mid_table,
-        });
-        code.push(Insn::Ref {
-            opcode: op::PUTSTATIC,
-            index: self.field,
         });
         code
     }

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use jp_bytecode::body::{Handler, MethodBody};
-use jp_bytecode::frame::from_slots;
+use jp_bytecode::frame::{from_slots, to_slots};
 use jp_bytecode::opcode as op;
 use jp_bytecode::{Frame, Insn, Label, Pc, Slot, VType};
 use jp_classfile::attributes::Code;
@@ -150,7 +150,12 @@ pub(super) fn rewrite_method(
         }
         None => refs.rc_enter,
     };
-    entry.extend(ids.push(site.index, pool)?);
+    // The class initializer's prologue has just set the identifier table.
+    let before = (site.kind != Kind::ClassInitializer).then(|| Frame {
+        locals: locals_with(body.initial_frame(), &[(rc, rc_type.clone())]),
+        stack: vec![rc_type.clone()],
+    });
+    entry.extend(ids.push(site.index, before, &mut body, pool)?);
     entry.extend([
         invoke(op::INVOKEVIRTUAL, enter),
         astore(ic),
@@ -277,6 +282,18 @@ pub(super) fn rewrite_method(
     Ok(body.encode(pool)?)
 }
 
+/// The locals of `frame` with `set` (slot and type) stored, as a frame's
+/// compressed list.
+fn locals_with(frame: &Frame, set: &[(Slot, VType)]) -> Vec<VType> {
+    let mut slots = to_slots(&frame.locals);
+    for (slot, vtype) in set {
+        let at = usize::from(slot.0);
+        slots.resize(slots.len().max(at + 1), VType::Top);
+        slots[at] = vtype.clone();
+    }
+    from_slots(&slots)
+}
+
 /// `iinc n, count`, split where the count passes an `iinc`'s reach.
 fn add_to_local(n: Slot, count: u32) -> Vec<Insn> {
     let mut code = Vec::new();
@@ -335,7 +352,11 @@ fn rewrite_leaf(
         opcode: op::INVOKESTATIC,
         index: refs.rc_current,
     }];
-    entry.extend(ids.push(site.index, pool)?);
+    let before = Frame {
+        locals: body.initial_frame().locals.clone(),
+        stack: vec![VType::Object(injected::RC_CLASS.as_bytes().into())],
+    };
+    entry.extend(ids.push(site.index, Some(before), &mut body, pool)?);
     entry.extend([
         Insn::Ref {
             opcode: op::INVOKEVIRTUAL,

@@ -178,11 +178,11 @@ fn is_class_initializer(class: &ClassFile<'_>, method: &Member<'_>) -> bool {
 mod tests {
     use super::*;
     use crate::suid;
-    use crate::testdata;
     use jp_bytecode::opcode as op;
     use jp_bytecode::Insn;
     use jp_classfile::attributes::BootstrapMethods;
     use jp_classfile::{Constant, ConstantLookup, CpIndex};
+    use jp_testdata::class as testdata;
 
     fn profile(bytes: &[u8]) -> Vec<u8> {
         let rewritten = profile_class(bytes, ProfileOptions::default()).unwrap();
@@ -363,22 +363,62 @@ mod tests {
         assert_eq!(after.constant_pool.get(index), Some(&Constant::Long(uid)));
     }
 
-    /// Every class file of the test data of every version, with its name.
-    fn every_test_class() -> Vec<(String, Vec<u8>)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../classfile/testdata");
-        let mut classes = Vec::new();
-        for version in ["old", "java8", "java17", "java25"] {
-            let mut paths: Vec<_> = std::fs::read_dir(root.join(version))
-                .unwrap()
-                .map(|entry| entry.unwrap().path())
-                .filter(|path| path.extension().is_some_and(|e| e == "class"))
-                .collect();
-            paths.sort();
-            for path in paths {
-                let name = format!("{version}/{}", path.file_name().unwrap().to_string_lossy());
-                classes.push((name, std::fs::read(&path).unwrap()));
+    /// Methods of a class with a superclass or superinterfaces may run
+    /// before its initializer sets the identifier table (while a superclass
+    /// initializer runs), so they build the table when it is still `null`;
+    /// a class that extends `Object` alone cannot, and its methods only load it.
+    #[test]
+    fn methods_that_may_run_before_the_initializer_build_the_table_themselves() {
+        for (name, may_run_early) in [
+            ("java8/AllInstructions.class", true),
+            ("java8/Nested$StaticNested.class", false),
+        ] {
+            let bytes = profile(&testdata(name));
+            let class = ClassFile::parse(&bytes).unwrap();
+            for method in class
+                .methods
+                .iter()
+                .filter(|m| m.attribute(names::CODE).is_some())
+            {
+                let method_name = mutf8::to_str_lossy(method.name);
+                let (_, insns) = code_of(&class, &method_name);
+                let builds = calls(&class, &insns, injected::MID_TABLE);
+                let guards = insns
+                    .iter()
+                    .filter(|insn| {
+                        matches!(
+                            insn,
+                            Insn::Branch {
+                                opcode: op::IFNONNULL,
+                                ..
+                            }
+                        )
+                    })
+                    .count();
+                if method.name == b"<clinit>" {
+                    assert_eq!(builds, 1, "{name} {method_name}: the initializer sets the table");
+                } else {
+                    let expected = usize::from(may_run_early);
+                    assert_eq!(
+                        (builds, guards >= expected),
+                        (expected, true),
+                        "{name} {method_name}"
+                    );
+                }
             }
         }
+    }
+
+    /// Every class file of the test data of every version, with its name.
+    fn every_test_class() -> Vec<(String, Vec<u8>)> {
+        let classes: Vec<_> = jp_testdata::VERSIONS
+            .into_iter()
+            .flat_map(|version| {
+                jp_testdata::classes(version)
+                    .into_iter()
+                    .map(move |(name, bytes)| (format!("{version}/{name}"), bytes))
+            })
+            .collect();
         assert!(classes.len() > 50, "test classes found: {}", classes.len());
         classes
     }

@@ -1,0 +1,107 @@
+"""The benchmark's settings: the command line (`[--quick] [WORKLOAD]...`) and the PERF_* variables."""
+import dataclasses
+import re
+
+from overhead.workloads import BY_NAME, WORKLOADS
+
+USAGE = f"usage: run.sh [--quick] [{'|'.join(BY_NAME)}]..."
+DEFAULT_VARIANTS = "default=--bba,default precise=--bba,precise"
+ALTERNATIVES = ("jfr", "async-profiler", "jvmti")
+# Names a variant cannot take: the other configurations'.
+RESERVED = ("baseline", *ALTERNATIVES)
+# A variant whose flags start with this is rewritten by the test-only stress program, not jp.
+STRESS = "jp-stress"
+_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+class SettingsError(Exception):
+    """The command line or a PERF_* variable is wrong (exit status 2)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """A JP variant: its NAME, the FLAGS given to its rewriter, and whether that is `jp-stress`
+    (which has no runtime, so its runs write no profile) rather than `jp instrument`."""
+    name: str
+    flags: tuple
+    stress: bool
+
+    def shown_flags(self):
+        """The flags as PERF_VARIANTS gave them, commas made spaces (`jp-stress` included)."""
+        return " ".join(((STRESS,) if self.stress else ()) + self.flags)
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    workloads: tuple
+    runs: int
+    iterations: str  # measured rounds per JVM; "" for each workload's default
+    size: str  # the drivers' inputs: full or small
+    variants: tuple
+    alternatives: tuple
+    tracer_timeout: int
+    java_options: tuple
+    cpus: str  # taskset's CPU list; "" for none
+    keep: bool
+
+
+def parse_variants(text):
+    """The Variants of PERF_VARIANTS' TEXT: space-separated NAME=FLAG,FLAG,..."""
+    variants = []
+    for spec in text.split():
+        name, equals, flags = spec.partition("=")
+        if not equals or not _NAME.match(name):
+            raise SettingsError(f"bad variant '{spec}' in PERF_VARIANTS (NAME=FLAG,FLAG,...)")
+        if name in RESERVED or any(variant.name == name for variant in variants):
+            raise SettingsError(f"variant name '{name}' is taken")
+        words = tuple(flags.replace(",", " ").split())
+        stress = flags.startswith(STRESS)
+        if stress:
+            words = tuple(flags[len(STRESS):].replace(",", " ").split())
+        variants.append(Variant(name, words, stress))
+    return tuple(variants)
+
+
+def parse_alternatives(text):
+    """The other profilers of PERF_ALTERNATIVES' TEXT, in its order."""
+    names = tuple(text.split())
+    for name in names:
+        if name not in ALTERNATIVES:
+            raise SettingsError(f"unknown alternative '{name}' in PERF_ALTERNATIVES ({', '.join(ALTERNATIVES)})")
+    return names
+
+
+def parse(argv, environ):
+    """The Settings of the command line ARGV and the environment ENVIRON. --quick (one run, one
+    measured round, small inputs) outranks PERF_RUNS; PERF_ITERATIONS and PERF_TRACER_TIMEOUT
+    outrank --quick. Raises SettingsError with USAGE for an unknown argument."""
+    quick = False
+    workloads = []
+    for arg in argv:
+        if arg == "--quick":
+            quick = True
+        elif arg in BY_NAME:
+            workloads.append(BY_NAME[arg])
+        else:
+            raise SettingsError(USAGE)
+    runs = "1" if quick else environ.get("PERF_RUNS") or "3"
+    iterations = environ.get("PERF_ITERATIONS") or ("1" if quick else "")
+    if not re.fullmatch(r"[1-9][0-9]*", runs):
+        raise SettingsError("PERF_RUNS must be a positive number")
+    if not re.fullmatch(r"[0-9]*", iterations):
+        raise SettingsError("PERF_ITERATIONS must be a number")
+    tracer_timeout = environ.get("PERF_TRACER_TIMEOUT") or ("30" if quick else "120")
+    if not re.fullmatch(r"[0-9]+", tracer_timeout):
+        raise SettingsError("PERF_TRACER_TIMEOUT must be a number of seconds")
+    return Settings(
+        workloads=tuple(workloads) or WORKLOADS,
+        runs=int(runs),
+        iterations=iterations,
+        size="small" if quick else "full",
+        variants=parse_variants(environ.get("PERF_VARIANTS", DEFAULT_VARIANTS)),
+        alternatives=parse_alternatives(environ.get("PERF_ALTERNATIVES", " ".join(ALTERNATIVES))),
+        tracer_timeout=int(tracer_timeout),
+        java_options=tuple(environ.get("PERF_JAVA_OPTS", "").split()),
+        cpus=environ.get("PERF_CPUS", ""),
+        keep=bool(environ.get("PERF_KEEP")),
+    )

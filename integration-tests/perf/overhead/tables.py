@@ -1,0 +1,53 @@
+"""The two tables of slowdown ratios against the baseline: whole JVM wall time and measured rounds
+only. README.md beside run.py explains how to read them."""
+from jptest import stats
+
+WALL = "Whole JVM wall time (start-up, warm-up round, measured rounds), median of {runs}: slowdown against the baseline"
+STEADY = "Measured rounds only (after the warm-up round, timed inside the JVM), median of {runs}"
+
+
+def _row(first, baseline, noise, cells):
+    return f"{first:<8} {baseline:>10} {noise:>7}" + "".join(f" {cell:>14}" for cell in cells)
+
+
+def _ratio_cell(ratio, bound):
+    return "n/a" if ratio is None else f"{'>' if bound else ''}{ratio:.2f}x"
+
+
+def table(title, times, timed_out, workloads, configurations, bounds_shown):
+    """The lines of one table: TITLE, then a row per workload (its baseline's median in seconds, its
+    noise, and each other configuration's median over the baseline's), then the geometric means.
+    TIMES maps (workload, configuration) to ms; TIMED_OUT holds the pairs stopped at their time
+    limit, shown as lower bounds (`>`) when BOUNDS_SHOWN, else as `(timed out)`."""
+    others = configurations[1:]
+    lines = ["", title, _row("workload", "baseline s", "noise", others)]
+    ratios = {configuration: [] for configuration in others}
+    bounded = set()
+    for workload in workloads:
+        base_times = times.get((workload, configurations[0]), [])
+        base = stats.median(base_times)
+        noise = stats.spread(base_times)
+        cells = []
+        for configuration in others:
+            if (workload, configuration) in timed_out:
+                if not bounds_shown:
+                    cells.append("(timed out)")
+                    continue
+                bounded.add(configuration)
+            ratio = stats.ratio(stats.median(times.get((workload, configuration), [])), base)
+            cells.append(_ratio_cell(ratio, (workload, configuration) in timed_out))
+            if ratio is not None:
+                # The mean is of the ratios as shown, to two decimals.
+                ratios[configuration].append(float(f"{ratio:.2f}"))
+        lines.append(_row(workload, "n/a" if not base or base <= 0 else f"{base / 1000:.2f}",
+                          "-" if noise is None else f"{100 * noise:.0f}%", cells))
+    means = [_ratio_cell(stats.geometric_mean(ratios[configuration]), configuration in bounded)
+             if len(ratios[configuration]) == len(workloads) else "n/a" for configuration in others]
+    lines.append(_row("geomean", "", "", means))
+    return lines
+
+
+def tables(times, workloads, configurations, runs):
+    """Both tables' lines, from the Times of WORKLOADS in CONFIGURATIONS (names; the baseline first)."""
+    return [*table(WALL.format(runs=runs), times.wall, times.timed_out, workloads, configurations, True),
+            *table(STEADY.format(runs=runs), times.steady, times.timed_out, workloads, configurations, False)]

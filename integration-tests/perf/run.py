@@ -1,0 +1,269 @@
+"""JP's overhead benchmark: how much slower real CPU-bound workloads run when instrumented, next to
+other ways of profiling them. README.md beside this file explains the options and the output.
+
+    python3 integration-tests/perf/run.py [--quick] [h2|lucene|ecj]...   (run.sh launches it)
+
+It builds jp, jp-stress, the runtime jar and the drivers (src/perf/), fetches the workloads' jars
+through pom.xml once, rewrites them once per JP variant, finds which other profilers can run here,
+then runs every configuration of every workload, interleaved, and prints two tables of medians.
+
+Exit status: 0, also when the ratios are bad; 1 when a run failed or a checksum differed from the
+baseline's; 2 when something could not be built or fetched. Timing never fails the benchmark.
+"""
+import hashlib
+import os
+import pathlib
+import platform
+import shutil
+import sys
+import zipfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "lib"))
+from jptest import build, commands, jdks  # noqa: E402
+from overhead import configurations, results, settings, tables  # noqa: E402
+
+PROGRAM = "perf"
+POM = HERE / "pom.xml"
+# Where async-profiler's jar keeps the agent for each machine.
+ASYNC_PROFILER_ARCH = {"x86_64": "linux-x64", "aarch64": "linux-arm64"}
+
+
+def note(text):
+    print(f"{PROGRAM}: {text}", flush=True)
+
+
+def complain(text):
+    print(f"{PROGRAM}: {text}", file=sys.stderr, flush=True)
+
+
+def fetch_workloads(logs):
+    """The workloads' jars, the commons-lang3 jar and sources and async-profiler, fetched once into
+    a cache directory named by pom.xml's hash: editing the pom fetches anew, and a benchmark running
+    meanwhile keeps its own. Returns that directory."""
+    cache = build.cache_dir() / "perf" / hashlib.sha256(POM.read_bytes()).hexdigest()[:12]
+    if (cache / ".complete").is_file():
+        return cache
+    note(f"fetching the workloads into {cache}")
+    fetch = cache.with_name(f"{cache.name}.tmp.{os.getpid()}")
+    shutil.rmtree(fetch, ignore_errors=True)
+    log = logs / "fetch.log"
+    groups = (("-DexcludeGroupIds=org.apache.commons,tools.profiler", "jars"),
+              ("-DincludeGroupIds=org.apache.commons", "inputs"), ("-DincludeGroupIds=tools.profiler", "tools"))
+    for group_filter, directory in groups:
+        if commands.run_logged(["mvn", "-q", "-B", "-f", str(POM), "dependency:copy-dependencies", group_filter,
+                                f"-DoutputDirectory={fetch / directory}"], log, append=True) != 0:
+            print(commands.tail(log, 30), flush=True)
+            shutil.rmtree(fetch, ignore_errors=True)
+            raise build.SuiteError("could not fetch the workloads")
+    try:
+        sources = next((fetch / "inputs").glob("commons-lang3-*-sources.jar"))
+        with zipfile.ZipFile(sources) as jar:
+            jar.extractall(fetch / "inputs" / "lang3-sources",
+                           [name for name in jar.namelist() if not name.startswith("META-INF/")])
+    except (StopIteration, OSError, zipfile.BadZipFile) as error:
+        shutil.rmtree(fetch, ignore_errors=True)
+        raise build.SuiteError("could not unpack the commons-lang3 sources") from error
+    (fetch / ".complete").touch()
+    try:
+        fetch.rename(cache)
+    except OSError:  # another benchmark got there first
+        shutil.rmtree(fetch, ignore_errors=True)
+    if not (cache / ".complete").is_file():
+        raise build.SuiteError(f"could not fetch the workloads into {cache}")
+    return cache
+
+
+class Benchmark:
+    def __init__(self, options, work):
+        self.options = options
+        self.work = work
+        self.logs = work / "logs"
+        self.logs.mkdir()
+        self.java, self.javac = jdks.default_java_and_javac()
+        self.jdk = jdks.default_home()
+        self.failed = False
+        self.times = results.Times()
+
+    def prepare(self):
+        """Builds and fetches what the runs need; finds the configurations that can run here."""
+        work = self.work
+        # Copies, so that a build running meanwhile elsewhere cannot change them under the benchmark.
+        self.jp = shutil.copy(build.build_binary("jp-cli", "jp"), work)
+        self.jp_stress = shutil.copy(build.build_binary("jp-stress", "jp-stress"), work)
+        self.runtime = shutil.copy(build.build_runtime(self.logs, test_classes=False), work / "jp-runtime.jar")
+        self.cache = fetch_workloads(self.logs)
+        self.lib_jars = sorted(str(jar) for jar in (self.cache / "jars").glob("*.jar"))
+        self.lang3_jar = next((str(jar) for jar in sorted((self.cache / "inputs").glob("commons-lang3-*.jar"))
+                               if not jar.name.endswith("-sources.jar")), "")
+        self.drivers = work / "drivers"
+        self.drivers.mkdir()
+        libs = ":".join(self.lib_jars)
+        if commands.run_passing([self.javac, "--release", "17", "-nowarn", "-cp", libs, "-d", str(self.drivers),
+                                 *map(str, sorted((HERE / "src" / "perf").glob("*.java")))]) != 0:
+            raise build.SuiteError("the drivers do not compile")
+
+        plain = f"{self.drivers}:{libs}"
+        self.configurations = [configurations.baseline(plain), *map(self.jp_variant, self.options.variants),
+                               *filter(None, (self.alternative(name, plain) for name in self.options.alternatives))]
+
+    # -- configurations ---------------------------------------------------------------------------
+
+    def jp_variant(self, variant):
+        """Rewrites the library jars and the drivers once for VARIANT; returns its configuration."""
+        out = self.work / variant.name
+        rewriter = [self.jp_stress] if variant.stress else [self.jp, "instrument"]
+        log = self.logs / f"instrument-{variant.name}.log"
+        if commands.run_logged([*rewriter, *self.lib_jars, str(self.drivers), "--out", str(out), *variant.flags],
+                               log) != 0:
+            print(commands.read_text(log), end="", flush=True)
+            raise build.SuiteError(f"jp instrument failed for variant {variant.name} ({' '.join(variant.flags)})")
+        return configurations.jp_variant(variant, out, self.runtime)
+
+    def alternative(self, name, classpath):
+        """The configuration of the profiler NAME, or None after a note when it cannot run here."""
+        if name == "jfr":
+            return configurations.jfr(classpath, self.work)
+        if name == "async-profiler":
+            library, event = self.async_profiler()
+            if not event:
+                note("async-profiler cannot run here: skipped")
+                return None
+            return configurations.async_profiler(classpath, self.work, library, event)
+        library = self.jvmti_tracer()
+        if not library:
+            note("the JVMTI tracer cannot be built here (needs gcc and $JAVA_HOME/include/jvmti.h): skipped")
+            return None
+        return configurations.jvmti(classpath, library, self.options.tracer_timeout)
+
+    def async_profiler(self):
+        """async-profiler's agent from its jar, and the first event it can sample here (cpu uses
+        perf_events; itimer is the fallback where the kernel refuses them); (None, None) if none."""
+        arch = ASYNC_PROFILER_ARCH.get(platform.machine())
+        jars = sorted((self.cache / "tools").glob("async-profiler-*.jar"))
+        if not arch or not jars:
+            return None, None
+        member = f"{arch}/libasyncProfiler.so"
+        try:
+            with zipfile.ZipFile(jars[0]) as jar:
+                library = jar.extract(member, self.work)
+        except (KeyError, OSError, zipfile.BadZipFile):
+            return None, None
+        for event in ("cpu", "itimer"):
+            log = self.logs / f"async-check-{event}.log"
+            status = commands.run_logged([self.java, f"-agentpath:{library}=start,event={event},"
+                                          f"file={self.logs / 'async-check.txt'}", "-version"], log)
+            if status == 0 and "error" not in commands.read_text(log).lower():
+                return library, event
+        return None, None
+
+    def jvmti_tracer(self):
+        """The JVMTI tracer built with ${CC:-gcc} against the JDK's headers, or None."""
+        compiler = os.environ.get("CC") or "gcc"
+        library = self.work / "libjvmti_tracer.so"
+        if not (self.jdk / "include" / "jvmti.h").is_file() or not shutil.which(compiler):
+            return None
+        status = commands.run_logged([compiler, "-O2", "-std=gnu11", "-shared", "-fPIC", f"-I{self.jdk}/include",
+                                      f"-I{self.jdk}/include/linux", "-o", str(library),
+                                      str(HERE / "tracer" / "jvmti_tracer.c")], self.logs / "tracer-build.log")
+        return library if status == 0 else None
+
+    # -- runs -------------------------------------------------------------------------------------
+
+    def header(self):
+        version = commands.output([self.java, "-version"])[0].splitlines()
+        note(f"{version[0] if version else 'java -version printed nothing'} ({shutil.which(self.java) or self.java})")
+        cpuinfo = commands.read_text("/proc/cpuinfo").splitlines()
+        cpu = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), "")
+        load = " ".join(commands.read_text("/proc/loadavg").split()[:3])
+        note(f"{len(os.sched_getaffinity(0))} cores (nproc), {cpu or 'unknown cpu'}, "
+             f"{platform.system()} {platform.machine()}, load average {load}")
+        rounds = self.options.iterations or "the workload's default"
+        note(f"{self.options.runs} interleaved run(s) per configuration; inputs: {self.options.size}; "
+             f"measured rounds: {rounds}")
+        for variant in self.options.variants:
+            lines = commands.read_text(self.logs / f"instrument-{variant.name}.log").splitlines()
+            note(f"variant {variant.name}: jp instrument {variant.shown_flags()}: {lines[-1] if lines else ''}")
+            for warning in [line for line in lines if line.startswith("warning")][:3]:
+                print(f"{PROGRAM}:   {warning}", flush=True)
+        for configuration in self.configurations:
+            if configuration.header_note:
+                note(configuration.header_note)
+
+    def run_once(self, workload, configuration, index):
+        """Runs one JVM: WORKLOAD in CONFIGURATION, run INDEX; returns its results.Run."""
+        log = self.logs / f"{workload.name}-{configuration.name}-{index}"
+        args = [self.java, "-Xms1g", "-Xmx1g", *self.options.java_options, *configuration.options(workload.name, index),
+                f"-Dperf.size={self.options.size}", f"-Dperf.sources={self.cache / 'inputs' / 'lang3-sources'}",
+                f"-Dperf.classpath={self.lang3_jar}", "-cp", configuration.classpath, workload.main_class]
+        if self.options.iterations:
+            args.append(self.options.iterations)
+        if self.options.cpus:
+            args = ["taskset", "-c", self.options.cpus, *args]
+        watch = commands.Stopwatch()
+        status = commands.run_split(args, f"{log}.out", f"{log}.err", timeout=configuration.time_limit)
+        return results.read_run(status, watch.milliseconds(), commands.read_text(f"{log}.out"))
+
+    def fail(self, text, err_log=None):
+        complain(text)
+        if err_log:
+            last = commands.tail(err_log, 8)
+            if last:
+                print(last, file=sys.stderr, flush=True)
+        self.failed = True
+
+    def measure(self, workload):
+        """Every run of WORKLOAD: round after round, each configuration once per round."""
+        print(f"{PROGRAM}: {workload.name} ...", flush=True)
+        checksums = results.Checksums()
+        rounds = self.options.runs
+        for index in range(rounds):
+            for configuration in self.configurations:
+                if not configuration.runs_in_round(index, rounds):
+                    continue
+                run = self.run_once(workload, configuration, index)
+                where = f"{workload.name} {configuration.name}"
+                if not run.ok:
+                    if configuration.once_with_bound and run.timed_out:
+                        self.times.add_bound(workload.name, configuration.name, run)
+                        continue
+                    self.fail(f"{where}: the run failed{' (timed out)' if run.timed_out else ''}; its last lines:",
+                              self.logs / f"{workload.name}-{configuration.name}-{index}.err")
+                    continue
+                mismatch = checksums.mismatch(configuration.name, run.checksum)
+                if mismatch:
+                    self.fail(f"{where}: {mismatch}")
+                    continue
+                if configuration.profile:
+                    profile = configuration.profile(workload.name, index)
+                    if not profile.is_file() or profile.stat().st_size == 0:
+                        self.fail(f"{where}: no profile written (-Djp.output)")
+                self.times.add(workload.name, configuration.name, run)
+
+    def run(self):
+        self.prepare()
+        self.header()
+        for workload in self.options.workloads:
+            self.measure(workload)
+        names = [configuration.name for configuration in self.configurations]
+        for line in tables.tables(self.times, [workload.name for workload in self.options.workloads], names,
+                                  self.options.runs):
+            print(line)
+        print()
+        if self.failed:
+            print(f"{PROGRAM}: FAILED: a run failed or computed a different checksum (logs above)", flush=True)
+            return 1
+        print(f"{PROGRAM}: all runs computed the baseline's checksums", flush=True)
+        return 0
+
+
+def benchmark():
+    try:
+        options = settings.parse(sys.argv[1:], os.environ)
+    except settings.SettingsError as error:
+        raise build.SuiteError(error) from error
+    return build.in_scratch(PROGRAM, "jp-perf.", lambda work: Benchmark(options, work).run(), keep=options.keep)
+
+
+if __name__ == "__main__":
+    build.main(PROGRAM, benchmark)

@@ -1,0 +1,58 @@
+import unittest
+
+from overhead import results, tables
+
+
+def run(wall, steady):
+    return results.Run(True, False, "aa", wall, steady)
+
+
+class TablesTest(unittest.TestCase):
+    def setUp(self):
+        self.times = results.Times()
+        for wall, steady in ((4000, 400), (5000, 500), (4500, 450)):
+            self.times.add("h2", "baseline", run(wall, steady))
+        for wall, steady in ((9000, 800), (9900, 900), (9450, 850)):
+            self.times.add("h2", "default", run(wall, steady))
+        self.times.add("lucene", "baseline", run(2000, 200))
+        self.times.add("lucene", "default", run(6000, 400))
+        self.times.add_bound("h2", "jvmti", results.Run(False, True, "", 45000, None))
+        self.times.add("lucene", "jvmti", run(40000, 3000))
+        self.lines = tables.tables(self.times, ["h2", "lucene"], ["baseline", "default", "jvmti"], 3)
+
+    def test_each_table_has_a_title_a_header_a_row_per_workload_and_the_geometric_means(self):
+        self.assertEqual(len(self.lines), 12)
+        self.assertEqual(self.lines[0], "")
+        self.assertTrue(self.lines[1].startswith("Whole JVM wall time (start-up, warm-up round, measured rounds), "
+                                                 "median of 3: slowdown against the baseline"))
+        self.assertEqual(self.lines[2], "workload baseline s   noise        default          jvmti")
+        self.assertEqual(self.lines[7],
+                         "Measured rounds only (after the warm-up round, timed inside the JVM), median of 3")
+
+    def test_a_row_shows_the_baseline_seconds_its_noise_and_the_ratios_of_the_medians(self):
+        self.assertEqual(self.lines[3], "h2             4.50     22%          2.10x        >10.00x")
+        self.assertEqual(self.lines[4], "lucene         2.00       -          3.00x         20.00x")
+
+    def test_the_geometric_mean_is_a_lower_bound_when_a_cell_is(self):
+        self.assertEqual(self.lines[5], "geomean                              2.51x        >14.14x")
+
+    def test_a_timed_out_run_has_no_steady_ratio_and_so_no_steady_mean(self):
+        self.assertEqual(self.lines[9], "h2             0.45     22%          1.89x    (timed out)")
+        self.assertEqual(self.lines[11], "geomean                              1.94x            n/a")
+
+    def test_a_configuration_without_a_passing_run_shows_n_a(self):
+        times = results.Times()
+        times.add("h2", "baseline", run(4000, 400))
+        lines = tables.table("t", times.wall, times.timed_out, ["h2"], ["baseline", "default"], True)
+        self.assertEqual(lines[3:], ["h2             4.00       -            n/a",
+                                     "geomean                                n/a"])
+
+    def test_without_a_baseline_every_ratio_is_n_a(self):
+        times = results.Times()
+        times.add("h2", "default", run(4000, 400))
+        lines = tables.table("t", times.wall, times.timed_out, ["h2"], ["baseline", "default"], True)
+        self.assertEqual(lines[3], "h2              n/a       -            n/a")
+
+
+if __name__ == "__main__":
+    unittest.main()
