@@ -17,7 +17,7 @@
 #
 # First it installs what the selected suites need and is missing (scripts/lib/ensure-tools.sh): a
 # JDK 17 with jmods, Maven, gcc, git and Python 3 for all; rustfmt and clippy for fmt and clippy,
-# Gradle for gradle, Chromium and Node/npm for reports, and for cross the cross-build tools (rustup
+# Gradle for gradle, Chromium, Node/npm and Go for reports, and for cross the cross-build tools (rustup
 # targets, cargo-zigbuild and Zig from PyPI), qemu-user with Debian's arm64 C library, and Wine. A
 # Rust toolchain (rustup) must be there already.
 set -uo pipefail
@@ -77,7 +77,7 @@ for name in "${names[@]}"; do
         fmt) tools+=(rustfmt) ;;
         clippy) tools+=(clippy) ;;
         gradle) tools+=(gradle) ;;
-        reports) tools+=(chromium node) ;;
+        reports) tools+=(chromium node go) ;;
         cross) tools+=(cross qemu-arm64 wine) ;;
     esac
 done

@@ -19,7 +19,7 @@ from jptest import build, commands, stats  # noqa: E402
 
 PROGRAM = "report.sh"
 GENERATOR = HERE / "generate-profile.py"
-FORMATS = ("folded", "text", "html", "speedscope")
+FORMATS = ("folded", "text", "html", "speedscope", "pprof")
 REPORTS_SUITE = build.ROOT / "integration-tests" / "reports"
 
 

@@ -6,6 +6,8 @@
  *
  *   <out>.calls.folded      one line per context: "frame;frame;frame calls"
  *   <out>.bytecodes.folded  the same contexts: "frame;frame;frame bytecodes"
+ *   <out>.lines             per source line of each method, over all its contexts:
+ *                           "frame line bytecodes" (with the bytecodes metric)
  *
  * Each line holds the context's own (self) value. A frame is written
  * binary.class.Name.method(Descriptor), for example demo.Fig4.g(I)V. Lines are sorted bytewise.
@@ -22,6 +24,9 @@
  *     stack is cut back to the matching frame and a warning counted.
  *   - SingleStep, posted before each bytecode, adds 1 to the node of the top frame when the
  *     stepped method is selected.
+ *   - Every counted bytecode is also counted at its bci, per method; at VMDeath each bci is
+ *     mapped to its line through GetLineNumberTable (the entry with the greatest start at or
+ *     before it, the last of entries that start alike), and the lines summed.
  *   - Each thread has its own tree; at ThreadEnd and at VMDeath the trees are merged into one
  *     global tree by frame path.
  *
@@ -192,6 +197,7 @@ typedef struct MethodInfo {
     int code_len;
     unsigned char *code;
     uint8_t *init_checked; /* per bci: the class-initialisation check was done */
+    uint64_t *steps_at;    /* per bci: bytecodes counted there, by every thread (atomic adds) */
     char *class_internal;  /* declaring class, internal form (selected methods only) */
 } MethodInfo;
 
@@ -314,10 +320,12 @@ static void load_code(MethodInfo *mi) {
             memcpy(mi->code, bytes, len);
             mi->code_len = len;
             mi->init_checked = xmalloc(len + 1);
+            mi->steps_at = xmalloc(sizeof(uint64_t) * (len + 1));
             (*g_jvmti)->Deallocate(g_jvmti, bytes);
         } else {
             mi->code = xmalloc(8);
             mi->init_checked = xmalloc(1);
+            mi->steps_at = xmalloc(sizeof(uint64_t));
         }
         __atomic_store_n(&mi->code_loaded, 1, __ATOMIC_RELEASE);
     }
@@ -471,6 +479,16 @@ static const char *frame_name(MethodInfo *mi) {
     return mi->frame >= 0 ? g_frames[mi->frame] : "?";
 }
 
+/* One bytecode of the (selected) method of f, run at bci: counted in its context and at its bci. */
+static void count_step(Frame *f, int bci) {
+    f->node->bytecodes++;
+    f->steps++;
+    f->last_bci = bci;
+    MethodInfo *mi = f->info;
+    load_code(mi);
+    if (bci >= 0 && bci < mi->code_len) __atomic_fetch_add(&mi->steps_at[bci], 1, __ATOMIC_RELAXED);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Class initialisation on demand (HotSpot fact 2)                                            */
 
@@ -601,9 +619,7 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         /* HotSpot fact 1: the first bytecode (bci 0) is not posted if the last posted step was
          * this very location (an invoke at bci 0 calling its own method). */
         if (g_want_bytecodes && st->last_method == method && st->last_loc == 0) {
-            f->node->bytecodes++;
-            f->steps++;
-            f->last_bci = 0;
+            count_step(f, 0);
             g_stat_synth_entry++;
         }
     } else {
@@ -644,9 +660,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
         if (c->info->selected) {
             int resume = f->call_site + invoke_length(opcode_at(c->info, f->call_site));
             if (st->last_method == c->method && st->last_loc == resume) {
-                c->node->bytecodes++;
-                c->steps++;
-                c->last_bci = resume;
+                count_step(c, resume);
                 g_stat_synth_return++;
                 if (g_init_demand) init_on_demand(jni, st, c->info, resume);
             }
@@ -664,9 +678,7 @@ static void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thr
     if (f->method != method || !f->info->selected) return;
     /* HotSpot fact 1 again: the handler's first bytecode equals the last posted location. */
     if (st->last_method == method && st->last_loc == location) {
-        f->node->bytecodes++;
-        f->steps++;
-        f->last_bci = (int32_t)location;
+        count_step(f, (int)location);
         g_stat_synth_catch++;
         if (g_init_demand) init_on_demand(jni, st, f->info, (int)location);
     }
@@ -687,9 +699,7 @@ static void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
         warn("SingleStep in %s at bci %d, which is not the top frame", frame_name(mi), (int)location);
         return;
     }
-    f->node->bytecodes++;
-    f->steps++;
-    f->last_bci = (int32_t)location;
+    count_step(f, (int)location);
     g_stat_steps++;
     /* Last, because it may run Java code (and so nested events that move the stack). */
     if (g_init_demand) init_on_demand(jni, st, mi, (int)location);
@@ -748,6 +758,10 @@ static int line_cmp(const void *a, const void *b) {
     return strcmp(((const Line *)a)->path, ((const Line *)b)->path);
 }
 
+static int string_cmp(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int write_folded(const char *suffix, Line *lines, size_t n, int which) {
     size_t len = strlen(g_out) + strlen(suffix) + 1;
     char *name = xmalloc(len);
@@ -764,6 +778,84 @@ static int write_folded(const char *suffix, Line *lines, size_t n, int which) {
     fclose(f);
     free(name);
     return 1;
+}
+
+/* The line of bci: the entry with the greatest start at or before it, the last of those that
+ * start alike; 0 for none. */
+static int line_of(const jvmtiLineNumberEntry *table, jint n, int bci) {
+    int line = 0;
+    jlocation best = -1;
+    for (jint i = 0; i < n; i++) {
+        if (table[i].start_location <= bci && table[i].start_location >= best) {
+            best = table[i].start_location;
+            line = table[i].line_number;
+        }
+    }
+    return line;
+}
+
+typedef struct LineCount {
+    int line;
+    uint64_t bytecodes;
+} LineCount;
+
+static int line_count_cmp(const void *a, const void *b) {
+    int x = ((const LineCount *)a)->line, y = ((const LineCount *)b)->line;
+    return (x > y) - (x < y);
+}
+
+/* <out>.lines: "frame line bytecodes" for every line of a selected method that ran, sorted. */
+static void write_lines(void) {
+    size_t cap = 1024, n = 0;
+    char **out = xmalloc(sizeof(char *) * cap);
+    for (size_t m = 0; m < g_method_cap; m++) {
+        MethodInfo *mi = g_methods[m];
+        if (!mi || !mi->selected || !mi->code_loaded || mi->code_len == 0) continue;
+        jint entries = 0;
+        jvmtiLineNumberEntry *table = NULL;
+        if ((*g_jvmti)->GetLineNumberTable(g_jvmti, mi->id, &entries, &table) != JVMTI_ERROR_NONE) {
+            entries = 0;
+            table = NULL;
+        }
+        LineCount *counts = xmalloc(sizeof(LineCount) * mi->code_len);
+        int k = 0;
+        for (int bci = 0; bci < mi->code_len; bci++) {
+            if (!mi->steps_at[bci]) continue;
+            int line = line_of(table, entries, bci);
+            if (line == 0) continue; /* on no line: JP counts it on none either */
+            counts[k].line = line;
+            counts[k].bytecodes = mi->steps_at[bci];
+            k++;
+        }
+        if (table) (*g_jvmti)->Deallocate(g_jvmti, (unsigned char *)table);
+        qsort(counts, k, sizeof(LineCount), line_count_cmp);
+        for (int i = 0; i < k;) {
+            int line = counts[i].line;
+            uint64_t sum = 0;
+            for (; i < k && counts[i].line == line; i++) sum += counts[i].bytecodes;
+            const char *frame = g_frames[mi->frame];
+            size_t len = strlen(frame) + 48;
+            if (n == cap) out = realloc(out, sizeof(char *) * (cap *= 2));
+            if (!out) fatal("realloc", 0);
+            out[n] = xmalloc(len);
+            snprintf(out[n], len, "%s %d %llu", frame, line, (unsigned long long)sum);
+            n++;
+        }
+        free(counts);
+    }
+    qsort(out, n, sizeof(char *), string_cmp);
+    size_t len = strlen(g_out) + 8;
+    char *name = xmalloc(len);
+    snprintf(name, len, "%s.lines", g_out);
+    FILE *f = fopen(name, "w");
+    if (!f) fprintf(stderr, "jp-oracle: cannot write %s\n", name);
+    for (size_t i = 0; i < n; i++) {
+        if (f) fprintf(f, "%s\n", out[i]);
+        free(out[i]);
+    }
+    if (f) fclose(f);
+    free(name);
+    free(out);
 }
 
 static void dump(void) {
@@ -803,7 +895,10 @@ static void dump(void) {
     }
     qsort(lines, lines_n, sizeof(Line), line_cmp);
     if (g_want_calls) write_folded(".calls.folded", lines, lines_n, 0);
-    if (g_want_bytecodes) write_folded(".bytecodes.folded", lines, lines_n, 1);
+    if (g_want_bytecodes) {
+        write_folded(".bytecodes.folded", lines, lines_n, 1);
+        write_lines();
+    }
     for (size_t i = 0; i < lines_n; i++) free(lines[i].path);
     free(lines);
     free(work);
@@ -934,6 +1029,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
     caps.can_generate_method_exit_events = 1;
     caps.can_get_bytecodes = 1;
     caps.can_get_constant_pool = 1;
+    caps.can_get_line_numbers = 1;
     if (g_want_bytecodes) {
         caps.can_generate_single_step_events = 1;
         caps.can_generate_exception_events = 1;

@@ -74,7 +74,7 @@ await check('the icicle graph paints growth red and shrinkage blue', async () =>
 await check('the method table lists the method that grew most first', async () => {
   const methods = await rows(page, 'methods');
   const [status, baseValue, newValue, change, percent, name] = methods[0];
-  if (name !== 'demo.Parser.parse(Ljava/lang/String;)I') throw new Error(`first method ${name}`);
+  if (name !== 'Parser.parse(String) demo') throw new Error(`first method ${name}`);
   if ([status, baseValue, newValue, change, percent].join(' ') !== 'changed 440 572 +132 +30.0%') {
     throw new Error(`first row ${methods[0]}`);
   }
@@ -116,10 +116,46 @@ await check('clicking a frame zooms into it and clicking the top zooms out', asy
 await check('the metric switch reranks the tables by calls', async () => {
   await page.selectOption('#metric', 'calls');
   const methods = await rows(page, 'methods');
-  if (methods[0][5] !== 'demo.Lexer.peek()I' || methods[0][3] !== '-2') throw new Error(`first by calls ${methods[0]}`);
+  if (methods[0][5] !== 'Lexer.peek() demo' || methods[0][3] !== '-2') throw new Error(`first by calls ${methods[0]}`);
   await page.selectOption('#metric', 'bytecodes');
   noErrors(page);
   return `${methods[0][5]} ${methods[0][3]}`;
+});
+
+await check('the Names switch shows full names, and the page follows a dark colour scheme', async () => {
+  await page.selectOption('#names', 'full');
+  const full = (await rows(page, 'methods'))[0][5];
+  await page.selectOption('#names', 'short');
+  if (full !== 'demo.Parser.parse(java.lang.String):int') throw new Error(`in full: ${full}`);
+  // Pixels are read from a copy: reading the page's own canvas again and again makes Chromium warn.
+  const graph = () => page.evaluate(() => {
+    const canvas = document.getElementById('flame');
+    const copy = document.createElement('canvas');
+    [copy.width, copy.height] = [canvas.width, canvas.height];
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+    const found = { top: pixels[8] + pixels[9] + pixels[10], red: 0, blue: 0 };
+    // Hues rather than the light page's bright colours: in the dark, changes fade towards a dark base.
+    for (let i = 0; i < pixels.length; i += 4) {
+      const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
+      if (r - g > 60 && r - b > 60) found.red += 1;
+      if (b - r > 40 && b - g > 20) found.blue += 1;
+    }
+    return { ...found, background: getComputedStyle(document.documentElement).backgroundColor };
+  });
+  const light = await graph();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  // The page redraws the graph when the scheme changes; a frame later it has.
+  await page.waitForFunction(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
+  const dark = await graph();
+  const { red, blue } = dark;
+  await page.screenshot({ path: join(JP_WORK, 'diff-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (dark.background !== 'rgb(21, 24, 30)' || !(dark.top < light.top - 200) || red < 100 || blue < 1) throw new Error(`dark: ${JSON.stringify(dark)}, ${red} red, ${blue} blue`);
+  noErrors(page);
+  return `in full ${full}; dark background ${dark.background}, top frame ${light.top} -> ${dark.top}, ${red} red and ${blue} blue pixels; screenshot diff-dark.png`;
 });
 
 await check('a profile against itself paints no colour and lists no change', async () => {

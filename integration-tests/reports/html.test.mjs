@@ -36,6 +36,14 @@ function parse(path) {
 
 const number = (text) => Number(text.replaceAll(',', ''));
 
+// The full form of the generated profile's names (`com.example.p1.C1.m1(ILjava/lang/String;)V`),
+// as the report writes it, and their short form, as the page shows it by default.
+const fullForm = (name) => name.replace(/\((I*)Ljava\/lang\/String;\)V$/, (_, ints) => `(${[...ints].map(() => 'int').concat('java.lang.String').join(',')}):void`);
+const shortForm = (name) => {
+  const [, cls, method, ints] = /^[\w.]+\.(C\d+)\.(m\d+)\((I*)L/.exec(name);
+  return `${cls}.${method}(${[...ints].map(() => 'int').concat('String').join(',')})`;
+};
+
 // The rows of the tree as built: [name, total, self] of the top-level contexts, in order.
 function topLevel(page) {
   return page.$$eval('#tree > .node > .row', (rows) => rows.map((row) => {
@@ -57,18 +65,18 @@ await check('a.jpprof + b.jpprof: the page renders its tree and metadata from fi
     if (!meta.includes(wanted)) throw new Error(`metadata lacks ${JSON.stringify(wanted)}: ${JSON.stringify(meta)}`);
   }
   const top = await topLevel(page);
-  if (top[0][0] !== 'demo.Main.main([Ljava/lang/String;)V' || top[0][1] !== '774') throw new Error(`first row ${top[0]}`);
+  if (top[0][0] !== 'demo.Main.main(java.lang.String[]):void' || top[0][1] !== '774') throw new Error(`first row ${top[0]}`);
   return `${rows} rows built`;
 });
 
 await check('clicking a collapsed context shows its children', async () => {
-  const node = page.locator('#tree > .node', { hasText: 'demo.MainTest.main works twice()V' });
+  const node = page.locator('#tree > .node', { hasText: 'MainTest.main works twice()' });
   if (await node.getAttribute('aria-expanded') !== 'false') throw new Error('not collapsed at first');
   await node.locator('> .row').click();
   const child = node.locator('> .kids > .node > .row .name');
   await child.first().waitFor({ timeout: 5000 });
   const names = await child.allTextContents();
-  if (!names.includes('demo.Main.main([Ljava/lang/String;)V')) throw new Error(`children ${names}`);
+  if (!names.includes('Main.main(String[]) demo')) throw new Error(`children ${names}`);
   if (await node.getAttribute('aria-expanded') !== 'true') throw new Error('aria-expanded not true');
   return `children: ${names.join(', ')}`;
 });
@@ -79,7 +87,7 @@ await check('sorting by self reorders the siblings', async () => {
   const after = await topLevel(page);
   const selfs = after.map((row) => number(row[2]));
   if (selfs.some((value, i) => i > 0 && value > selfs[i - 1])) throw new Error(`self values not descending: ${selfs}`);
-  if (after[0][0] !== 'demo.MainTest.main works twice()V') throw new Error(`first by self: ${after[0][0]}`);
+  if (after[0][0] !== 'demo.MainTest.main works twice():void') throw new Error(`first by self: ${after[0][0]}`);
   await page.selectOption('#sort', 'total');
   return `${before.map((n) => n.split('(')[0]).join(', ')} -> ${after.map((row) => row[0].split('(')[0]).join(', ')}`;
 });
@@ -91,7 +99,7 @@ await check('the metric switch changes the numbers to calls', async () => {
   // main: 1 + 1 calls of its own, 10 + 2 of work, 5 + 3 of help in a.jpprof and b.jpprof.
   if (main[1] !== '22') throw new Error(`main's total calls shown as ${main[1]}`);
   const hot = await page.$$eval('#hot tbody tr', (rows) => rows.map((row) => row.cells[6].textContent));
-  if (hot[0] !== 'demo.Main.work(I)J') throw new Error(`first hot method by calls ${hot[0]}`);
+  if (hot[0] !== 'Main.work(int) demo') throw new Error(`first hot method by calls ${hot[0]}`);
   await page.selectOption('#metric', 'bytecodes');
   return `main: total ${main[1]} calls`;
 });
@@ -105,7 +113,7 @@ await check('the hot-methods table lists methods and sorts by total', async () =
   const byTotal = await rows();
   const totals = byTotal.map((row) => number(row[2]));
   if (totals.some((value, i) => i > 0 && value > totals[i - 1])) throw new Error(`totals not descending: ${totals}`);
-  if (byTotal[0][6] !== 'demo.Main.main([Ljava/lang/String;)V') throw new Error(`first by total ${byTotal[0][6]}`);
+  if (byTotal[0][6] !== 'Main.main(String[]) demo') throw new Error(`first by total ${byTotal[0][6]}`);
   await page.click('#tab-tree');
   noErrors(page);
   return `${bySelf.length} methods; by total first ${byTotal[0][6]}`;
@@ -123,11 +131,118 @@ await check('frame names and metadata cannot inject markup or script', async () 
     names: [...document.querySelectorAll('#tree .name')].map((span) => span.textContent),
   }));
   if (found.pwned !== undefined || found.images || found.bold || found.scripts !== 2) throw new Error(JSON.stringify(found));
-  if (!found.names.includes(evil)) throw new Error(`names shown: ${JSON.stringify(found.names)}`);
+  // Not a JVM method name (`.` cannot be in one): split at its last `.`, and shown as text.
+  if (!found.names.includes('m</script><img src=x onerror="window.pwned=1"><b>bold</b>() x.Evil')) {
+    throw new Error(`names shown: ${JSON.stringify(found.names)}`);
+  }
   if (!found.title.startsWith('</title><script>')) throw new Error(`title ${found.title}`);
   noErrors(evilPage);
   await evilPage.close();
   return 'the names are shown as text';
+});
+
+await check('names are short with the package muted, and the Names switch shows them in full', async () => {
+  const shown = () => page.$$eval('#tree .node > .row .name', (spans) => spans.map((span) => [span.textContent, span.querySelector('.pkg')?.textContent ?? '']));
+  const short = await shown();
+  if (!short.some(([text, pkg]) => text === 'Main.main(String[]) demo' && pkg === ' demo')) throw new Error(`short names ${JSON.stringify(short)}`);
+  const muted = await page.$eval('#tree .pkg', (span) => [getComputedStyle(span).color, getComputedStyle(span.parentElement).color]);
+  if (muted[0] === muted[1]) throw new Error(`the package has the name's colour ${muted[0]}`);
+  await page.selectOption('#names', 'full');
+  const full = await shown();
+  if (!full.some(([text, pkg]) => text === 'demo.Main.main(java.lang.String[]):void' && pkg === '')) throw new Error(`full names ${JSON.stringify(full)}`);
+  const hot = await page.$$eval('#hot tbody tr', (rows) => rows.map((row) => row.cells[6].textContent));
+  if (!hot.includes('demo.Main.work(int):long')) throw new Error(`hot methods in full ${JSON.stringify(hot)}`);
+  await page.screenshot({ path: join(JP_WORK, 'html-full-names.png') });
+  await page.selectOption('#names', 'short');
+  return `${short.map(([text]) => text).join(', ')}; in full: ${full[0][0]}; screenshot html-full-names.png`;
+});
+
+await check('the tree works from the keyboard: arrows move, expand and collapse, / searches, Esc goes back', async () => {
+  await page.click('#tab-tree');
+  const at = () => page.evaluate(() => {
+    const node = document.activeElement.closest('.node');
+    return node && {
+      name: node.querySelector(':scope > .row .name').title, selected: node.getAttribute('aria-selected'),
+      expanded: node.getAttribute('aria-expanded'), level: node.getAttribute('aria-level'),
+      tabbable: document.querySelectorAll('#tree [tabindex="0"]').length, role: node.getAttribute('role'),
+      focused: document.activeElement === node,
+      parent: node.parentElement.closest('.node')?.querySelector(':scope > .row .name').title ?? null,
+    };
+  });
+  const owner = 'demo.MainTest.main works twice():void';
+  await page.locator('#tree > .node', { hasText: 'MainTest.main works twice()' }).locator('> .row').click();
+  // The click toggled it: collapse with ArrowLeft if it is open, then ArrowRight opens it.
+  if ((await at()).expanded === 'true') await page.keyboard.press('ArrowLeft');
+  const closed = await at();
+  await page.keyboard.press('ArrowRight');
+  const opened = await at();
+  await page.keyboard.press('ArrowRight');
+  const child = await at();
+  await page.keyboard.press('ArrowLeft');
+  const back = await at();
+  await page.keyboard.press('ArrowUp');
+  const above = await at();
+  await page.keyboard.press('ArrowDown');
+  const below = await at();
+  if (closed.name !== owner || closed.expanded !== 'false' || closed.selected !== 'true' || closed.tabbable !== 1 ||
+      closed.role !== 'treeitem' || !closed.focused) throw new Error(`closed ${JSON.stringify(closed)}`);
+  if (opened.name !== owner || opened.expanded !== 'true') throw new Error(`opened ${JSON.stringify(opened)}`);
+  if (child.parent !== owner || child.level !== '2' || child.selected !== 'true') throw new Error(`child ${JSON.stringify(child)}`);
+  if (back.name !== owner || above.name === owner || below.name !== owner || below.tabbable !== 1) {
+    throw new Error(`back ${JSON.stringify(back)}, up ${JSON.stringify(above)}, down ${JSON.stringify(below)}`);
+  }
+  await page.keyboard.press('/');
+  const searching = await page.evaluate(() => document.activeElement.id);
+  await page.keyboard.type('work');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /at 1/.test(document.getElementById('search-status').textContent));
+  await page.keyboard.press('Escape');
+  const left = await at();
+  if (searching !== 'search' || !left || !left.name.startsWith('demo.Main.work(')) throw new Error(`search ${searching}, then ${JSON.stringify(left)}`);
+  await page.keyboard.press('Enter');
+  const view = await page.evaluate(() => [document.getElementById('view-flame').hidden, document.getElementById('crumbs').textContent]);
+  if (view[0] || !view[1].includes('Main.work(int)')) throw new Error(`Enter: flame hidden ${view[0]}, crumbs ${view[1]}`);
+  await page.click('#tab-tree');
+  await page.fill('#search', '');
+  await page.press('#search', 'Enter');
+  noErrors(page);
+  return `collapsed, expanded, into ${child.name}, back, up to ${above.name}; / then Esc back at ${left.name}; Enter zoomed the graph`;
+});
+
+await check('--title names the page and its header', async () => {
+  const { page: titled } = await open(browser, report(small, 'titled.html', '--title', 'Checkout <service>'));
+  const found = await titled.evaluate(() => [document.title, document.getElementById('title').textContent]);
+  if (found[0] !== 'Checkout <service> - JP report' || found[1] !== 'Checkout <service>') throw new Error(JSON.stringify(found));
+  await titled.close();
+  return JSON.stringify(found);
+});
+
+await check('the page follows a dark colour scheme, its graph too', async () => {
+  const colours = async (scheme) => {
+    const { page: themed } = await open(browser, join(JP_WORK, 'small.html'), { colorScheme: scheme });
+    await themed.click('#tab-flame');
+    const found = await themed.evaluate(() => {
+      const canvas = document.getElementById('flame');
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let sum = 0;
+      let painted = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        if (pixels[i + 3] === 0) continue;
+        sum += pixels[i] + pixels[i + 1] + pixels[i + 2];
+        painted += 1;
+      }
+      return { background: getComputedStyle(document.documentElement).backgroundColor, text: getComputedStyle(document.body).color, graph: sum / painted / 3 };
+    });
+    await themed.screenshot({ path: join(JP_WORK, `html-${scheme}.png`) });
+    noErrors(themed);
+    await themed.close();
+    return found;
+  };
+  const light = await colours('light');
+  const dark = await colours('dark');
+  if (light.background !== 'rgb(255, 255, 255)' || dark.background !== 'rgb(21, 24, 30)') throw new Error(`backgrounds ${light.background}, ${dark.background}`);
+  if (dark.text === light.text || !(dark.graph < light.graph - 40)) throw new Error(`light ${JSON.stringify(light)}, dark ${JSON.stringify(dark)}`);
+  return `background ${dark.background}, text ${dark.text}, graph brightness ${light.graph.toFixed(0)} -> ${dark.graph.toFixed(0)}; screenshots html-light.png, html-dark.png`;
 });
 
 // A deep generated profile: 100,000 contexts, mean depth about 20, recursion.
@@ -137,7 +252,7 @@ const { frames, nodes } = parse(generated);
 const minDepth = new Map();
 for (const { depth, frame } of nodes) minDepth.set(frame, Math.min(minDepth.get(frame) ?? Infinity, depth));
 const [deepFrame, deepest] = [...minDepth].sort((a, b) => b[1] - a[1])[0];
-const deepName = frames.get(deepFrame);
+const deepName = fullForm(frames.get(deepFrame));
 const meanDepth = nodes.reduce((sum, node) => sum + node.depth, 0) / nodes.length;
 let big;
 
@@ -169,8 +284,8 @@ await check('a long sibling list is built 200 rows at a time', async () => {
 });
 
 await check('search finds a method that only occurs deep, expands its path and highlights it', async () => {
-  // The middle of the name, in other case: the search is a case-insensitive substring.
-  const query = deepName.slice(4, -6).toUpperCase();
+  // The middle of the name as shown, in other case: the search is a case-insensitive substring.
+  const query = shortForm(frames.get(deepFrame)).slice(1, -3).toUpperCase();
   await big.fill('#search', query);
   await big.press('#search', 'Enter');
   await big.waitForSelector('#tree .node.current', { timeout: 10_000 });
@@ -205,7 +320,7 @@ await check('Enter moves to the next match', async () => {
   const counts = new Map();
   for (const { frame } of nodes) counts.set(frame, (counts.get(frame) || 0) + 1);
   const [frame, many] = [...counts].filter(([, n]) => n > 3 && n < 40)[0];
-  const name = frames.get(frame);
+  const name = fullForm(frames.get(frame));
   await big.fill('#search', name);
   await big.press('#search', 'Enter');
   await big.waitForFunction(() => /\(at 1\)/.test(document.getElementById('search-status').textContent));
@@ -251,8 +366,9 @@ await check('clicking a frame zooms into it, and Reset zoom goes back', async ()
   const name = (await big.innerText('#tooltip')).split('\n')[0];
   await big.mouse.click(box.x + 5, box.y + 17 * 2.5);
   await big.waitForSelector('#flame-reset', { timeout: 5000 });
-  const crumbs = await big.$$eval('#crumbs .crumb', (buttons) => buttons.map((button) => button.title));
-  if (crumbs.length !== 2 || crumbs[0] !== name) throw new Error(`crumbs ${JSON.stringify(crumbs)}, hovered ${name}`);
+  const crumbs = await big.$$eval('#crumbs .crumb', (buttons) => buttons.map((button) => button.textContent));
+  // The tooltip: the short name, then the package.
+  if (crumbs.length !== 2 || !name.startsWith(`${crumbs[0]} com.example.`)) throw new Error(`crumbs ${JSON.stringify(crumbs)}, hovered ${name}`);
   await big.mouse.move(box.x + box.width - 5, box.y + 17 * 2.5);
   const tip = await big.innerText('#tooltip');
   if (!/of the zoomed frame/.test(tip)) throw new Error(`tooltip when zoomed: ${tip}`);
@@ -272,8 +388,8 @@ await check('the metric switch redraws the graph and renumbers the tree', async 
   const calls = new Map();
   for (const node of nodes) calls.set(node.top, (calls.get(node.top) || 0) + node.calls);
   const [top, most] = [...calls].sort((a, b) => b[1] - a[1])[0];
-  if (after[0][0] !== frames.get(top) || number(after[0][1]) !== most) {
-    throw new Error(`first row ${after[0][0]} ${after[0][1]}, expected ${frames.get(top)} ${most}`);
+  if (after[0][0] !== fullForm(frames.get(top)) || number(after[0][1]) !== most) {
+    throw new Error(`first row ${after[0][0]} ${after[0][1]}, expected ${fullForm(frames.get(top))} ${most}`);
   }
   await big.click('#tab-flame');
   await big.selectOption('#metric', 'bytecodes');

@@ -114,7 +114,7 @@ await check('clicking a test shows its own call tree', async () => {
   }));
   if (tree.scope !== `Call tree of test ${invocation}`) throw new Error(`scope line ${JSON.stringify(tree.scope)}`);
   if (tree.top.length !== 1 || tree.top[0] !== `[test] ${invocation}` || tree.total !== '130') throw new Error(JSON.stringify(tree));
-  if (JSON.stringify(tree.kids) !== JSON.stringify(['demo.Parser.parse(Ljava/lang/String;)I', 'demo.Lexer.next()I'])) {
+  if (JSON.stringify(tree.kids) !== JSON.stringify(['Parser.parse(String) demo', 'Lexer.next() demo'])) {
     throw new Error(`the test's tree holds ${JSON.stringify(tree.kids)}`);
   }
   await page.screenshot({ path: join(JP_WORK, 'html-test-tree.png') });

@@ -72,7 +72,8 @@ ROOT = build.ROOT
 DEMO_SOURCES = ROOT / "examples" / "maven-demo"
 MAVEN_PROJECTS = ROOT / "integration-tests" / "maven"
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
-FIB = "org.acme.core.Fib.fib(int):long"
+# A method as the text report names it: its short name, then its package.
+FIB = "Fib.fib(int) [org.acme.core]"
 
 
 def text(path):
@@ -126,7 +127,7 @@ def hot_methods(report):
     if start is None:
         return []
     rows = [line.split() for line in lines[start + 4:]]
-    return sorted(f"{row[-1]} {row[0]} {row[4]}" for row in rows if len(row) >= 7)
+    return sorted(f"{' '.join(row[6:])} {row[0]} {row[4]}" for row in rows if len(row) >= 7)
 
 
 def fib_hot(report):
@@ -134,7 +135,7 @@ def fib_hot(report):
     lines = text(report).splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("== Hot methods")), None)
     for row in ([] if start is None else [line.split() for line in lines[start:]]):
-        if row and row[-1] == FIB:
+        if " ".join(row[6:]) == FIB:
             return " ".join(row[i] if i < len(row) else "" for i in (0, 4, 5))
     return ""
 
@@ -647,7 +648,7 @@ class MavenPlugin:
         all_fib = fib_hot(reactor / "target/site/jp/report.txt")
         if core_fib.endswith(" 465 12") and app_fib == core_fib \
                 and f"{what} -> target/jp/deps/org.acme.core/" in text(self.log(name)) \
-                and "org.acme.app.Line.of(int)" in text(reactor / "target/site/jp/report.txt") \
+                and "Line.of(int) [org.acme.app]" in text(reactor / "target/site/jp/report.txt") \
                 and all_fib.endswith(" 930 24"):
             self.checks.pass_(f"reactor: {name}: app's tests run core's classes instrumented ({what}): Fib.fib in "
                               f"app's report.txt as in core's ({app_fib}: bytecodes, calls, contexts); the reactor's "
@@ -678,7 +679,7 @@ class MavenPlugin:
             self.checks.fail("reactor: mvn verify jp:report", shown(self.log("reactor-verify"), 40))
         app_report = reactor / "app/target/site/jp/report.txt"
         ok = self.mvn_run("reactor-off", reactor, "test", "jp:report", "-Djp.reactorDependencies=false")
-        self.outcome(ok and "org.acme.app.Line.of(int)" in text(app_report) and not fib_hot(app_report)
+        self.outcome(ok and "Line.of(int) [org.acme.app]" in text(app_report) and not fib_hot(app_report)
                      and "target/jp/deps/" not in text(self.log("reactor-off")),
                      "reactor: -Djp.reactorDependencies=false: app's tests run core's classes as the reactor hands "
                      "them over, uninstrumented",

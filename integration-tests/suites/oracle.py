@@ -18,6 +18,11 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     and the bytecodes never lower than the oracle's, and equal for programs that neither throw nor
     catch. Contexts whose value is 0 are left out on both sides (the oracle lists them, jp report
     does not).
+(c) Per-line counts: the classes are instrumented with --lines too, with each analysis, and those
+    runs are held to everything of (b); besides, the profile's per-line counts (its `line`
+    records) must equal the oracle's (OUT.lines: each counted bci mapped to its line), line for
+    line, with precise; with default, they must equal them for programs that neither throw nor
+    catch, and never be lower otherwise.
 
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
@@ -37,7 +42,9 @@ from jptest.checks import Checks, indented  # noqa: E402
 
 PROGRAM = "oracle.py"
 PROGRAMS = oracle.PROGRAMS
-BBAS = ("precise", "default")
+# The instrumented variants: a name (also a directory), its analysis, and whether lines are counted.
+VARIANTS = (("precise", "precise", False), ("default", "default", False),
+            ("precise-lines", "precise", True), ("default-lines", "default", True))
 # A program that throws or catches: the default analysis may count more bytecodes than ran there.
 _THROWS_OR_CATCHES = re.compile(r"\b(throw|catch)\b")
 
@@ -149,7 +156,7 @@ class OracleSuite:
     def compare(self):
         work = work_root() / "compare"
         shutil.rmtree(work, ignore_errors=True)
-        for name in ("classes", "oracle", *BBAS):
+        for name in ("classes", "oracle", *(variant for variant, _, _ in VARIANTS)):
             (work / name).mkdir(parents=True)
         if not self.build_agent():
             return
@@ -173,18 +180,20 @@ class OracleSuite:
             java25 = temurin / "bin" / "java"
         else:
             self.checks.fail("compile: javac --release 25 failed on integration-tests/programs/java25")
-        for bba in BBAS:
-            log = work / f"instrument-{bba}.log"
+        for variant, bba, lines in VARIANTS:
+            log = work / f"instrument-{variant}.log"
+            flags = ["--bba", bba] + (["--lines"] if lines else [])
             if commands.run_logged([str(self.jp), "instrument", str(work / "classes"), "--out",
-                                    str(work / f"instrumented-{bba}"), "--bba", bba], log) != 0:
+                                    str(work / f"instrumented-{variant}"), *flags], log) != 0:
                 print(commands.read_text(log), end="", flush=True)
-                self.checks.fail(f"instrument: jp instrument --bba {bba} failed")
+                self.checks.fail(f"instrument: jp instrument {' '.join(flags)} failed")
                 return
             warnings = [line for line in commands.read_text(log).splitlines() if line.startswith("warning")]
             if warnings:
-                self.checks.fail(f"instrument: jp instrument --bba {bba} kept methods unrewritten",
+                self.checks.fail(f"instrument: jp instrument {' '.join(flags)} kept methods unrewritten",
                                  indented("\n".join(warnings), 5))
-        self.checks.pass_("build: jp, runtime, agent and programs; instrumented with both analyses")
+        self.checks.pass_("build: jp, runtime, agent and programs; instrumented with both analyses, "
+                          "with and without lines")
 
         programs = self.programs
         if not programs:
@@ -206,33 +215,39 @@ class OracleSuite:
         if status == oracle.WARNED:
             problems.append(f"the oracle reported warnings (see {expected}.stderr)")
         throws_or_catches = bool(_THROWS_OR_CATCHES.search(commands.read_text(source)))
-        for bba in BBAS:
-            out = work / bba / program
-            status = commands.run_split([str(java), "-cp", f"{work / f'instrumented-{bba}'}:{self.runtime}",
+        for variant, bba, lines in VARIANTS:
+            out = work / variant / program
+            status = commands.run_split([str(java), "-cp", f"{work / f'instrumented-{variant}'}:{self.runtime}",
                                          f"-Djp.output={out}.jpprof", f"{package}.{program}"],
                                         f"{out}.stdout", f"{out}.stderr")
             with open(f"{out}.stdout", "a") as file:
                 file.write(f"exit {status}\n")
             if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
-                problems.append(f"{bba}: stdout or exit status differs from the uninstrumented run")
+                problems.append(f"{variant}: stdout or exit status differs from the uninstrumented run")
                 details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
             for metric in oracle.METRICS:
                 failure = self.report(out, metric)
                 if failure is not None:
-                    problems.append(f"{bba}: jp report failed: {failure}")
+                    problems.append(f"{variant}: jp report failed: {failure}")
                     break
                 problem, more = self.compare_metric(expected, out, bba, metric, throws_or_catches)
                 if problem:
-                    problems.append(problem)
+                    problems.append(f"{variant}: {problem}")
                     details += more
             else:
-                if bba == "precise":
+                if variant == "precise":
                     self.paper(program, out, "paper (JP, precise)")
+            if lines:
+                problem, more = self.compare_lines(expected, out, bba, throws_or_catches)
+                if problem:
+                    problems.append(f"{variant}: {problem}")
+                    details += more
         if problems:
             self.checks.fail(f"{program}: {';'.join(problems)}", details)
         else:
             contexts = line_count(work / "precise" / f"{program}.calls.sorted")
-            self.checks.pass_(f"{program}: JP equals the oracle ({contexts} contexts)")
+            lines = line_count(work / "precise-lines" / f"{program}.lines.sorted")
+            self.checks.pass_(f"{program}: JP equals the oracle ({contexts} contexts, {lines} lines)")
 
     def report(self, out, metric):
         """`jp report` of OUT.jpprof's METRIC into OUT.METRIC.folded: None, or the first line of its
@@ -256,9 +271,25 @@ class OracleSuite:
         if bba == "default" and metric == "bytecodes" and throws_or_catches:
             lower = folded.lower_than(folded.read(jp_sorted), folded.read(oracle_sorted))
             if lower:
-                return f"{bba}: {metric} lower than the oracle's", indented("\n".join(lower), 5)
+                return f"{metric} lower than the oracle's", indented("\n".join(lower), 5)
         elif not files.same_bytes(oracle_sorted, jp_sorted):
-            return f"{bba}: {metric} differ from the oracle's", diff(oracle_sorted, jp_sorted, 8)
+            return f"{metric} differ from the oracle's", diff(oracle_sorted, jp_sorted, 8)
+        return None, ""
+
+    def compare_lines(self, expected, out, bba, throws_or_catches):
+        """JP's per-line counts (OUT.jpprof's `line` records) against the oracle's (EXPECTED.lines): a
+        problem (or None) and the details to show."""
+        jp_sorted, oracle_sorted = pathlib.Path(f"{out}.lines.sorted"), pathlib.Path(f"{expected}.lines.sorted")
+        files.write_lines(jp_sorted, folded.nonzero(oracle.profile_lines(commands.read_text(f"{out}.jpprof"))))
+        files.write_lines(oracle_sorted, folded.nonzero(folded.read(f"{expected}.lines")))
+        if not folded.read(oracle_sorted):
+            return "the oracle counted no lines", ""
+        if bba == "default" and throws_or_catches:
+            lower = folded.lower_than(folded.read(jp_sorted), folded.read(oracle_sorted))
+            if lower:
+                return "per-line bytecodes lower than the oracle's", indented("\n".join(lower), 5)
+        elif not files.same_bytes(oracle_sorted, jp_sorted):
+            return "per-line bytecodes differ from the oracle's", diff(oracle_sorted, jp_sorted, 8)
         return None, ""
 
     def run(self):

@@ -13,6 +13,7 @@
 #   time       GNU time (/usr/bin/time), for the CPU seconds of the instrument benchmark's runs
 #   chromium   Debian's Chromium, driven by the reports suite
 #   node       node and npm, for the reports suite's playwright-core and speedscope
+#   go         the Go toolchain (golang-go), whose `go tool pprof` reads the reports suite's pprof files
 #   cargo      a Rust toolchain: never installed here (rustup's is needed), only found or asked for
 #   rustfmt    cargo fmt (a rustup component)
 #   clippy     cargo clippy (a rustup component)
@@ -40,6 +41,7 @@ ensure_tools() {
             python3) command -v python3 >/dev/null 2>&1 || packages+=(python3) ;;
             time) [[ -x /usr/bin/time ]] || packages+=(time) ;;
             chromium) command -v chromium >/dev/null 2>&1 || packages+=(chromium) ;;
+            go) command -v go >/dev/null 2>&1 || packages+=(golang-go) ;;
             node) if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi ;;
             cross) python3 -c 'import ensurepip' >/dev/null 2>&1 || packages+=(python3-venv) ;;
             qemu-arm64)

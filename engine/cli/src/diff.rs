@@ -12,7 +12,7 @@ use jp_report::diff::{DiffFormat, DiffOptions, NameFilter};
 use jp_report::run::ReportWarning;
 use jp_report::ReportError;
 
-use crate::report::{percentage, size_limit, MetricFlag, SizeLimit};
+use crate::report::{percentage, size_limit, MetricFlag, NamesFlag, SizeLimit};
 
 /// How many rows each list of the text diff shows unless `--limit` says.
 const TEXT_LIMIT: usize = 50;
@@ -79,6 +79,10 @@ pub struct Args {
     /// T (powers of 1024); `0` or `unlimited` for no limit.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = size_limit)]
     max_output_size: SizeLimit,
+    /// How the text and HTML diffs name methods: `short` or `full` (as in
+    /// `jp report`); JSON always writes the full form.
+    #[arg(long, value_enum, default_value = "short")]
+    names: NamesFlag,
 }
 
 /// Runs the command and gives its exit code (see the module's doc).
@@ -96,6 +100,7 @@ pub fn main(args: &Args) -> ExitCode {
         limit,
         filter: NameFilter(args.filter.clone()),
         max_output_size: args.max_output_size.0,
+        names: args.names.into(),
     };
     let diffed = match &args.out {
         Some(path) => jp_report::diff::run(&args.base, &args.against, format, &options, path),

@@ -47,6 +47,10 @@ pub struct Args {
     /// from `--config`, else `default`).
     #[arg(long, value_enum)]
     bba: Option<BbaFlag>,
+    /// Also count the bytecodes each method runs per source line (default:
+    /// from `--config`, else off); see docs/profiling.md.
+    #[arg(long)]
+    lines: bool,
     /// Instrument only classes matching a pattern (binary names; `*` within
     /// a package segment, `**` across them). Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
@@ -54,7 +58,7 @@ pub struct Args {
     /// Copy classes matching a pattern unchanged. Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
     exclude: Vec<ClassPattern>,
-    /// A `jp.toml` with an `[instrument]` table (bba, include, exclude).
+    /// A `jp.toml` with an `[instrument]` table (bba, lines, include, exclude).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// A cache directory for incremental runs: inputs that did not change
@@ -74,7 +78,13 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         BbaFlag::Default => BbaName::Default,
         BbaFlag::Precise => BbaName::Precise,
     });
-    let (options, filter) = config::effective(args.config.as_deref(), bba, &args.include, &args.exclude)?;
+    let (options, filter) = config::effective(
+        args.config.as_deref(),
+        bba,
+        args.lines.then_some(true),
+        &args.include,
+        &args.exclude,
+    )?;
     let request = InstrumentRequest {
         inputs: args.inputs.paths.clone(),
         output: args.out.clone(),

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use jp_profile::Metric;
 use jp_report::run::ReportWarning;
-use jp_report::{Format, Options, ReportError};
+use jp_report::{Format, NameStyle, Options, ReportError};
 
 /// Exit code when no report could be made.
 const EXIT_NO_REPORT: u8 = 2;
@@ -30,6 +30,9 @@ pub enum FormatFlag {
     /// speedscope's JSON file format, both metrics as two profiles, for
     /// the speedscope viewer (speedscope.app, or offline).
     Speedscope,
+    /// pprof's gzipped protocol buffers, both metrics as two sample types,
+    /// for `go tool pprof`, Grafana Pyroscope and other pprof tools.
+    Pprof,
 }
 
 impl From<FormatFlag> for Format {
@@ -39,6 +42,7 @@ impl From<FormatFlag> for Format {
             FormatFlag::Text => Format::Text,
             FormatFlag::Html => Format::Html,
             FormatFlag::Speedscope => Format::Speedscope,
+            FormatFlag::Pprof => Format::Pprof,
         }
     }
 }
@@ -71,7 +75,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     format: FormatFlag,
     /// The count to report, for the formats that show one, and the one
-    /// that `--threshold` compares (HTML and speedscope show both counts).
+    /// that `--threshold` compares (HTML, speedscope and pprof hold both
+    /// counts; pprof shows this one first).
     #[arg(long, value_enum, default_value = "bytecodes")]
     metric: MetricFlag,
     /// Leave out contexts whose subtree total is below this percentage of
@@ -89,6 +94,35 @@ pub struct Args {
     /// or T (powers of 1024: 1G is 1 GiB); `0` or `unlimited` for no limit.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = size_limit)]
     max_output_size: SizeLimit,
+    /// How the text and HTML reports name methods: `short`
+    /// (`Leaderboard.rank(List)`, the package apart) or `full`
+    /// (`demo.Leaderboard.rank(java.util.List):java.util.List`); the HTML
+    /// page can switch. Folded and speedscope always write the full form.
+    #[arg(long, value_enum, default_value = "short")]
+    names: NamesFlag,
+    /// The report's title (text and HTML); by default the main class or jar
+    /// of the profiled command, or for a build's test worker the profiles'
+    /// directory.
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+}
+
+/// The name forms, as flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NamesFlag {
+    /// `Leaderboard.rank(List)`, the package apart.
+    Short,
+    /// `demo.Leaderboard.rank(java.util.List):java.util.List`.
+    Full,
+}
+
+impl From<NamesFlag> for NameStyle {
+    fn from(flag: NamesFlag) -> NameStyle {
+        match flag {
+            NamesFlag::Short => NameStyle::Short,
+            NamesFlag::Full => NameStyle::Full,
+        }
+    }
 }
 
 /// `--max-output-size`: a number of bytes, or none.
@@ -104,6 +138,8 @@ pub fn main(args: &Args) -> ExitCode {
         threshold: args.threshold,
         max_depth: args.max_depth,
         max_output_size: args.max_output_size.0,
+        names: args.names.into(),
+        title: args.title.clone(),
     };
     let format = args.format.into();
     let reported = match &args.out {
@@ -147,7 +183,8 @@ fn to_stdout(
 ) -> Result<Vec<ReportWarning>, ReportError> {
     let merged = jp_report::run::read_all(profiles)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    jp_report::run::render(&merged.profile, format, options, &mut stdout)
+    let options = jp_report::run::titled(options, &merged.profile, profiles);
+    jp_report::run::render(&merged.profile, format, &options, &mut stdout)
         .and_then(|()| stdout.flush())
         .map_err(|source| ReportError::writing(Path::new("stdout"), source))?;
     Ok(merged.warnings)

@@ -44,6 +44,30 @@ fn out_receives_what_stdout_would() {
 }
 
 #[test]
+fn a_pprof_report_is_gzip_on_stdout_and_in_a_file_the_same_bytes_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = profile_path("a.jpprof");
+    let b = profile_path("b.jpprof");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let target = dir.path().join("profile.pb.gz");
+    let to_file = jp(&[
+        "report",
+        a,
+        b,
+        "--format",
+        "pprof",
+        "--out",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(to_file.status.code(), Some(0));
+    let to_stdout = jp(&["report", b, a, "--format", "pprof"]);
+    assert_eq!(to_stdout.status.code(), Some(0));
+    let written = fs::read(&target).unwrap();
+    assert_eq!(written[..2], [0x1f, 0x8b], "gzip's magic number");
+    assert_eq!(written, to_stdout.stdout);
+}
+
+#[test]
 fn a_failing_profile_leaves_an_existing_report_alone() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("flame.folded");

@@ -33,7 +33,8 @@ fn html_on_stdout_is_one_whole_document_with_the_merged_profile() {
     let data = data(&page);
     assert!(data.contains("\"files\":2"), "{data}");
     assert!(data.contains("\"metric\":\"bytecodes\""));
-    assert!(data.contains("\"demo.Main.work(I)J\""));
+    assert!(data.contains("\"demo.Main.work(int):long\""), "{data}");
+    assert!(data.contains("\"Main.work(int)\""), "{data}");
     // Both profiles' totals: 26 calls and 832 bytecodes.
     assert!(data.contains("\"grand\":[26,832]"), "{data}");
 }

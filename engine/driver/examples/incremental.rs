@@ -46,7 +46,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let request = |out: &str, cache: bool, analysis: Analysis| InstrumentRequest {
         inputs: vec![classes.clone()],
         output: work.path().join(out),
-        scheme: Arc::new(ProfileOptions { analysis }),
+        scheme: Arc::new(ProfileOptions {
+            analysis,
+            lines: false,
+        }),
         filter: ClassFilter::default(),
         cache: cache.then(|| work.path().join("cache")),
     };

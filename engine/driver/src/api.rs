@@ -53,6 +53,10 @@ pub struct Request {
     /// The basic-block analysis; wins over the configuration file's.
     #[serde(default)]
     pub bba: Option<BbaName>,
+    /// Per-line counts; wins over the configuration file's. Left out of
+    /// the JSON when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<bool>,
     /// Include patterns, added to the configuration file's; checked when
     /// the request is read.
     #[serde(default)]
@@ -89,6 +93,7 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
     let (options, filter) = config::effective(
         request.config_file.as_deref(),
         request.bba,
+        request.lines,
         &request.include,
         &request.exclude,
     )?;
@@ -131,6 +136,10 @@ pub struct ReportRequest {
     /// Leave out contexts deeper than this (a top-level context is at depth 1).
     #[serde(default)]
     pub max_depth: Option<u32>,
+    /// The report's title (text and HTML); `None`: one derived from the
+    /// profiles, as `jp report` does without `--title`.
+    #[serde(default)]
+    pub title: Option<String>,
     /// The report file, written atomically; absolute.
     pub out: PathBuf,
 }
@@ -160,6 +169,7 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
     let options = jp_report::Options {
         threshold: request.threshold,
         max_depth: request.max_depth,
+        title: request.title.clone(),
         ..jp_report::Options::new(request.metric)
     };
     jp_report::run::run(&request.profiles, request.format, &options, &request.out)?;
@@ -210,6 +220,7 @@ mod tests {
                 output: "/p/out".into(),
                 cache_dir: Some("/p/cache".into()),
                 bba: Some(BbaName::Precise),
+                lines: None,
                 include: vec!["com.acme.**".parse().unwrap()],
                 exclude: vec!["**Test".parse().unwrap()],
                 config_file: Some("/p/jp.toml".into()),
@@ -386,6 +397,7 @@ mod tests {
             metric: Metric::Bytecodes,
             threshold: 0.0,
             max_depth: None,
+            title: None,
             out,
         }
     }
@@ -393,7 +405,7 @@ mod tests {
     #[test]
     fn a_report_request_reads_and_writes_the_fixed_field_names() {
         let json = r#"{"profiles":["/p/a.jpprof","/p/b.jpprof"],"format":"html","metric":"calls",
-            "threshold":1.5,"maxDepth":4,"out":"/p/index.html"}"#;
+            "threshold":1.5,"maxDepth":4,"title":"demo","out":"/p/index.html"}"#;
         let request: ReportRequest = serde_json::from_str(json).unwrap();
         assert_eq!(
             request,
@@ -403,13 +415,14 @@ mod tests {
                 metric: Metric::Calls,
                 threshold: 1.5,
                 max_depth: Some(4),
+                title: Some("demo".into()),
                 out: "/p/index.html".into(),
             }
         );
         let written = serde_json::to_string(&request).unwrap();
         assert_eq!(
             written,
-            r#"{"profiles":["/p/a.jpprof","/p/b.jpprof"],"format":"html","metric":"calls","threshold":1.5,"maxDepth":4,"out":"/p/index.html"}"#
+            r#"{"profiles":["/p/a.jpprof","/p/b.jpprof"],"format":"html","metric":"calls","threshold":1.5,"maxDepth":4,"title":"demo","out":"/p/index.html"}"#
         );
         assert_eq!(serde_json::from_str::<ReportRequest>(&written).unwrap(), request);
         for (name, format) in [
@@ -417,6 +430,7 @@ mod tests {
             ("folded", Format::Folded),
             ("speedscope", Format::Speedscope),
             ("html", Format::Html),
+            ("pprof", Format::Pprof),
         ] {
             let json = format!(r#"{{"profiles":[],"format":"{name}","out":"/o"}}"#);
             let request: ReportRequest = serde_json::from_str(&json).unwrap();
@@ -499,11 +513,13 @@ mod tests {
         let html = dir.path().join("index.html");
         let request = ReportRequest {
             metric: Metric::Calls,
+            title: Some("demo: jpProfileTest".into()),
             ..report_request(vec![dir.path().join("a.jpprof")], Format::Html, html.clone())
         };
         report(&request).unwrap();
         let page = std::fs::read_to_string(&html).unwrap();
-        assert!(page.trim_end().ends_with("</html>") && page.contains("m.A.sort()V"));
+        assert!(page.trim_end().ends_with("</html>") && page.contains("m.A.sort():void"));
+        assert!(page.contains("<title>demo: jpProfileTest - JP report</title>"));
     }
 
     #[test]

@@ -35,6 +35,8 @@ pub struct Config {
 pub struct InstrumentConfig {
     /// The basic-block analysis.
     pub bba: Option<BbaName>,
+    /// Per-line counts (docs/profiling.md, "Per-line counts").
+    pub lines: Option<bool>,
     /// Include patterns (see [`crate::filter`]), checked when read.
     #[serde(default)]
     pub include: Vec<ClassPattern>,
@@ -103,11 +105,12 @@ impl Config {
 impl Config {
     /// The profiling options and class filter that result from this file
     /// and the settings given with a request (a build script's, the command
-    /// line's): a given `bba` wins over the file's, and given patterns add to
-    /// the file's.
+    /// line's): a given `bba` or `lines` wins over the file's, and given
+    /// patterns add to the file's.
     pub fn resolve(
         &self,
         bba: Option<BbaName>,
+        lines: Option<bool>,
         include: &[ClassPattern],
         exclude: &[ClassPattern],
     ) -> (ProfileOptions, ClassFilter) {
@@ -121,7 +124,8 @@ impl Config {
             include: patterns(&self.instrument.include, include),
             exclude: patterns(&self.instrument.exclude, exclude),
         };
-        (ProfileOptions { analysis }, filter)
+        let lines = lines.or(self.instrument.lines).unwrap_or(false);
+        (ProfileOptions { analysis, lines }, filter)
     }
 }
 
@@ -135,6 +139,7 @@ impl Config {
 pub fn effective(
     file: Option<&Path>,
     bba: Option<BbaName>,
+    lines: Option<bool>,
     include: &[ClassPattern],
     exclude: &[ClassPattern],
 ) -> Result<(ProfileOptions, ClassFilter), ConfigError> {
@@ -142,7 +147,7 @@ pub fn effective(
         Some(path) => Config::load(path)?,
         None => Config::default(),
     };
-    Ok(config.resolve(bba, include, exclude))
+    Ok(config.resolve(bba, lines, include, exclude))
 }
 
 #[cfg(test)]
@@ -180,14 +185,23 @@ mod tests {
     fn given_settings_win_over_the_file_and_add_to_its_patterns() {
         let config: Config =
             toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\n").unwrap();
-        let (options, filter) = config.resolve(None, &[pattern("b.**")], &[]);
+        let (options, filter) = config.resolve(None, None, &[pattern("b.**")], &[]);
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.include, [pattern("a.**"), pattern("b.**")]);
-        let (options, _) = config.resolve(Some(BbaName::Default), &[], &[]);
+        let (options, _) = config.resolve(Some(BbaName::Default), None, &[], &[]);
         assert_eq!(options.analysis, Analysis::Default);
-        let (options, filter) = Config::default().resolve(None, &[], &[pattern("**Test")]);
+        let (options, filter) = Config::default().resolve(None, None, &[], &[pattern("**Test")]);
         assert_eq!(options.analysis, Analysis::Default);
         assert!(!filter.accepts("a.MainTest"));
+    }
+
+    #[test]
+    fn lines_come_from_the_file_unless_given_and_are_off_by_default() {
+        let config: Config = toml::from_str("[instrument]\nlines = true\n").unwrap();
+        assert!(config.resolve(None, None, &[], &[]).0.lines);
+        assert!(!config.resolve(None, Some(false), &[], &[]).0.lines);
+        assert!(Config::default().resolve(None, Some(true), &[], &[]).0.lines);
+        assert!(!Config::default().resolve(None, None, &[], &[]).0.lines);
     }
 
     #[test]
@@ -201,11 +215,12 @@ mod tests {
 
     #[test]
     fn without_a_file_the_given_settings_alone_decide() {
-        let (options, filter) = effective(None, Some(BbaName::Precise), &[pattern("a.**")], &[]).unwrap();
+        let (options, filter) =
+            effective(None, Some(BbaName::Precise), None, &[pattern("a.**")], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.include, [pattern("a.**")]);
         assert!(filter.exclude.is_empty());
-        let (options, filter) = effective(None, None, &[], &[]).unwrap();
+        let (options, filter) = effective(None, None, None, &[], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Default);
         assert!(filter.accepts("any.Class"));
     }
@@ -215,10 +230,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("jp.toml");
         std::fs::write(&file, "[instrument]\nbba = \"precise\"\nexclude = [\"**Test\"]\n").unwrap();
-        let (options, filter) = effective(Some(&file), None, &[], &[pattern("gen.**")]).unwrap();
+        let (options, filter) = effective(Some(&file), None, None, &[], &[pattern("gen.**")]).unwrap();
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.exclude, [pattern("**Test"), pattern("gen.**")]);
-        let (options, _) = effective(Some(&file), Some(BbaName::Default), &[], &[]).unwrap();
+        let (options, _) = effective(Some(&file), Some(BbaName::Default), None, &[], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Default);
     }
 
@@ -227,11 +242,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("jp.toml");
         std::fs::write(&file, "[instrument]\nbba = \"exact\"\n").unwrap();
-        let error = effective(Some(&file), None, &[], &[]).unwrap_err();
+        let error = effective(Some(&file), None, None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Parse { .. }));
         assert_eq!(error.to_string(), file.display().to_string());
         let missing = dir.path().join("missing.toml");
-        let error = effective(Some(&missing), Some(BbaName::Precise), &[], &[]).unwrap_err();
+        let error = effective(Some(&missing), Some(BbaName::Precise), None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Read { .. }));
         assert_eq!(error.to_string(), missing.display().to_string());
     }

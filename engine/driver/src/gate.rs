@@ -337,7 +337,7 @@ mod tests {
             outcome.summary
         );
         let page = std::fs::read_to_string(dir.path().join("diff.html")).unwrap();
-        assert!(page.contains("a.A.work()V") && page.trim_end().ends_with("</html>"));
+        assert!(page.contains("a.A.work():void") && page.trim_end().ends_with("</html>"));
     }
 
     #[test]

@@ -29,9 +29,14 @@ impl Scheme for ProfileOptions {
     }
 
     /// `Profile(ProfileOptions { analysis: Default })`: the text the cache
-    /// key has always held for this scheme, so existing caches stay valid.
+    /// key has always held for this scheme, so existing caches stay valid;
+    /// per-line counts add `, lines: true` before the closing brace.
     fn identifier(&self) -> String {
-        format!("Profile({self:?})")
+        let lines = if self.lines { ", lines: true" } else { "" };
+        format!(
+            "Profile(ProfileOptions {{ analysis: {:?}{lines} }})",
+            self.analysis
+        )
     }
 }
 
@@ -43,7 +48,13 @@ mod tests {
 
     #[test]
     fn the_profile_scheme_keeps_the_identifier_existing_caches_were_keyed_on() {
-        let identifier = |analysis| ProfileOptions { analysis }.identifier();
+        let identifier = |analysis| {
+            ProfileOptions {
+                analysis,
+                lines: false,
+            }
+            .identifier()
+        };
         assert_eq!(
             identifier(Analysis::Default),
             "Profile(ProfileOptions { analysis: Default })"
@@ -51,6 +62,18 @@ mod tests {
         assert_eq!(
             identifier(Analysis::Precise),
             "Profile(ProfileOptions { analysis: Precise })"
+        );
+    }
+
+    #[test]
+    fn per_line_counts_change_the_identifier() {
+        let lines = ProfileOptions {
+            analysis: Analysis::Precise,
+            lines: true,
+        };
+        assert_eq!(
+            lines.identifier(),
+            "Profile(ProfileOptions { analysis: Precise, lines: true })"
         );
     }
 }

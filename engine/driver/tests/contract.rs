@@ -62,6 +62,7 @@ fn an_instrument_request_matches_its_samples() {
             output: "/p/build/jp/classes/main".into(),
             cache_dir: Some("/p/build/jp/cache".into()),
             bba: Some(BbaName::Precise),
+            lines: Some(true),
             include: vec!["com.acme.**".parse().unwrap()],
             exclude: vec!["**Test".parse().unwrap(), "com.acme.gen.*".parse().unwrap()],
             config_file: Some("/p/jp.toml".into()),
@@ -125,9 +126,16 @@ fn a_report_request_matches_its_sample() {
             metric: Metric::Calls,
             threshold: 1.5,
             max_depth: Some(8),
+            title: Some("demo: jpProfileTest".into()),
             out: "/p/report/index.html".into(),
         },
     );
+}
+
+#[test]
+fn the_report_formats_match_their_sample() {
+    // Each format's name in requests: the facade's `ReportRequest.Format` has the same ones.
+    check_sample("report-formats.json", &Format::ALL.to_vec());
 }
 
 #[test]

@@ -33,7 +33,10 @@ const REWRITABLE: u64 = 19;
 const CLASSES: u64 = 24;
 
 fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
-    Arc::new(ProfileOptions { analysis })
+    Arc::new(ProfileOptions {
+        analysis,
+        lines: false,
+    })
 }
 
 fn request(inputs: &[&Path], out: &Path, cache: Option<&Path>, scheme: Arc<dyn Scheme>) -> InstrumentRequest {
@@ -474,6 +477,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         output: dir.path().join("out"),
         cache_dir: Some(dir.path().join("cache")),
         bba: Some(api::BbaName::Precise),
+        lines: None,
         include: vec![],
         exclude: vec!["p.Generics**".parse().unwrap()],
         config_file: Some(config),

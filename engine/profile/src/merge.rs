@@ -6,7 +6,7 @@ impl Profile {
     /// Adds `other` into this profile. A context of `other` joins the one
     /// of `self` that has the same parent context and the same frame name,
     /// or becomes a new one; calls and bytecodes add up (saturating, see
-    /// [`Profile::add`]).
+    /// [`Profile::add`]), and so do the per-line counts of each frame.
     ///
     /// Metadata: `threads` add up, `bba` becomes `mixed` when the two
     /// disagree, any other key keeps the value it had in `self` (or takes
@@ -24,6 +24,9 @@ impl Profile {
                 saturated = saturated.or(Some((into, metric)));
             }
             mapped[index] = into;
+        }
+        for (frame, line, bytecodes) in other.lines() {
+            self.add_line(frames[frame.0 as usize], line, bytecodes);
         }
         for (key, value) in &other.meta {
             let Some(mine) = self.meta.get_mut(key) else {

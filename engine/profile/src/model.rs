@@ -97,6 +97,8 @@ pub struct Profile {
     nodes: Vec<Node>,
     /// `(parent << 32 | frame)` to the child.
     child_index: HashMap<u64, NodeId, IntHash>,
+    /// Bytecodes per (frame, source line), merged over the frame's contexts.
+    lines: BTreeMap<(FrameId, u32), u64>,
 }
 
 impl Default for Profile {
@@ -108,6 +110,7 @@ impl Default for Profile {
             frame_ids: HashMap::new(),
             nodes: vec![Node::new(NodeId::ROOT, FrameId(0))],
             child_index: HashMap::default(),
+            lines: BTreeMap::new(),
         }
     }
 }
@@ -246,6 +249,30 @@ impl Profile {
         }
         path.reverse();
         path
+    }
+
+    /// The per-line counts (docs/profiling.md, "Per-line counts"): for each
+    /// frame and source line, the bytecodes the frame's method executed on
+    /// that line over all its contexts, ordered by frame, then line. Empty
+    /// for a profile made without lines.
+    pub fn lines(&self) -> impl Iterator<Item = (FrameId, u32, u64)> + '_ {
+        self.lines
+            .iter()
+            .map(|(&(frame, line), &bytecodes)| (frame, line, bytecodes))
+    }
+
+    /// Whether the profile has per-line counts.
+    pub fn has_lines(&self) -> bool {
+        !self.lines.is_empty()
+    }
+
+    /// Adds `bytecodes` to `line` of `frame`, saturating, and tells whether
+    /// the sum saturated.
+    pub fn add_line(&mut self, frame: FrameId, line: u32, bytecodes: u64) -> bool {
+        let count = self.lines.entry((frame, line)).or_insert(0);
+        let (sum, over) = count.overflowing_add(bytecodes);
+        *count = if over { u64::MAX } else { sum };
+        over
     }
 
     /// The sum of every context's value in `metric` (saturating).

@@ -10,7 +10,7 @@
 //! told apart by the file's own ids.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -19,8 +19,14 @@ use crate::hash::IntHash;
 use crate::ids::IdMap;
 use crate::model::{FrameId, NodeId, Profile};
 
-/// The newest format version this reader knows, and the one [`crate::write()`] writes.
-pub const FORMAT_VERSION: u64 = 1;
+/// The newest format version this reader knows: version 1 with per-line
+/// counts, the `line` records. [`crate::write()`] writes it only for a
+/// profile that has them.
+pub const FORMAT_VERSION: u64 = 2;
+
+/// The version of profiles without per-line counts, which readers that
+/// know nothing of lines read.
+pub const NO_LINES_FORMAT_VERSION: u64 = 1;
 
 /// A profile that cannot be read: the file, the line and what is wrong,
 /// displayed as `profiles/a.jpprof:12: node 7 refers to unknown parent 9`.
@@ -80,6 +86,17 @@ pub enum ParseErrorKind {
         /// The escape, a backslash and what follows it (if anything).
         escape: String,
     },
+    /// Two `line` records for the same frame and line.
+    #[error("line {line} of frame {frame} is counted twice")]
+    RepeatedLine {
+        /// The file's frame id.
+        frame: u64,
+        /// The line.
+        line: u64,
+    },
+    /// A `line` record of an unknown frame.
+    #[error("a `line` record refers to unknown frame {0}")]
+    UnknownLineFrame(u64),
     /// An id defined twice.
     #[error("{record} {id} is defined twice")]
     Duplicate {
@@ -203,6 +220,10 @@ enum State {
 struct Parser {
     profile: Profile,
     state: State,
+    /// The file's format version.
+    version: u64,
+    /// (file frame id, line) of the `line` records read.
+    line_records: HashSet<(u64, u32)>,
     /// File frame id to [`FrameId`].
     frames: IdMap,
     /// File node id to [`NodeId`].
@@ -218,7 +239,7 @@ impl Parser {
     fn line(&mut self, line: &[u8], complete: bool) -> Result<(), ParseErrorKind> {
         match self.state {
             State::Header => {
-                check_header(line)?;
+                self.version = check_header(line)?;
                 self.state = State::Meta;
             }
             State::Ended => return Err(ParseErrorKind::AfterEnd),
@@ -259,6 +280,7 @@ impl Parser {
             b"node" => self.node(rest)?,
             b"frame" => self.frame(rest)?,
             b"meta" => self.meta(rest)?,
+            b"line" if self.version >= 2 => self.line_count(rest)?,
             b"end" => {
                 let said = number("end", "node count", rest)?;
                 if said != self.node_records {
@@ -329,6 +351,9 @@ impl Parser {
         if id == 0 {
             return Err(malformed("node", "id 0 (ids are positive)".to_owned()));
         }
+        if !self.line_records.is_empty() {
+            return Err(malformed("node", "after a `line` record".to_owned()));
+        }
         if self.nodes.get(id).is_some() {
             return Err(ParseErrorKind::Duplicate { record: "node", id });
         }
@@ -366,6 +391,35 @@ impl Parser {
         Ok(())
     }
 
+    fn line_count(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        self.state = State::Body;
+        let mut fields = rest.split(|&b| b == b' ');
+        let mut next = |what| number("line", what, fields.next().unwrap_or_default());
+        let frame = next("frame")?;
+        let line = next("line")?;
+        let bytecodes = next("bytecodes")?;
+        if fields.next().is_some() {
+            return Err(malformed("line", "more than 3 fields".to_owned()));
+        }
+        let line = u32::try_from(line)
+            .ok()
+            .filter(|&l| l > 0)
+            .ok_or_else(|| malformed("line", format!("line {line} (lines are from 1 to 2^32 - 1)")))?;
+        let id = FrameId(
+            self.frames
+                .get(frame)
+                .ok_or(ParseErrorKind::UnknownLineFrame(frame))?,
+        );
+        if !self.line_records.insert((frame, line)) {
+            return Err(ParseErrorKind::RepeatedLine {
+                frame,
+                line: u64::from(line),
+            });
+        }
+        self.profile.add_line(id, line, bytecodes);
+        Ok(())
+    }
+
     /// Switches to telling contexts apart by (parent id, frame id), once a
     /// frame name repeats. Until now frames and nodes of the file map one
     /// to one onto the model's, so their pairs are read back from it.
@@ -392,14 +446,14 @@ impl Parser {
     }
 }
 
-fn check_header(line: &[u8]) -> Result<(), ParseErrorKind> {
+fn check_header(line: &[u8]) -> Result<u64, ParseErrorKind> {
     let version = line
         .strip_prefix(b"jp-profile ")
         .and_then(|v| number("jp-profile", "version", v).ok())
         .ok_or(ParseErrorKind::NotAProfile)?;
     match version {
         0 => Err(ParseErrorKind::NotAProfile),
-        1..=FORMAT_VERSION => Ok(()),
+        1..=FORMAT_VERSION => Ok(version),
         found => Err(ParseErrorKind::NewerVersion { found }),
     }
 }
@@ -553,9 +607,32 @@ mod tests {
     #[test]
     fn a_newer_version_is_refused_saying_so() {
         assert_eq!(
-            message("jp-profile 2\nsomething new\n"),
-            "p.jpprof:1: written by a newer JP: format version 2, this JP reads up to version 1"
+            message("jp-profile 3\nsomething new\n"),
+            "p.jpprof:1: written by a newer JP: format version 3, this JP reads up to version 2"
         );
+    }
+
+    #[test]
+    fn line_records_belong_to_version_2_after_the_nodes_once_per_frame_and_line() {
+        let v2 = |body: &str| format!("jp-profile 2\nframe 1 a.B.m()V\nnode 1 0 1 1 5\n{body}end 1\n");
+        assert!(read(&v2("line 1 3 4\nline 1 4 1\n")).is_ok());
+        assert_eq!(
+            message("jp-profile 1\nframe 1 a.B.m()V\nnode 1 0 1 1 5\nline 1 3 4\nend 1\n"),
+            "p.jpprof:4: unknown record `line`"
+        );
+        assert_eq!(
+            message(&v2("line 1 3 4\nline 1 3 1\n")),
+            "p.jpprof:5: line 3 of frame 1 is counted twice"
+        );
+        assert_eq!(
+            message(&v2("line 2 3 4\n")),
+            "p.jpprof:4: a `line` record refers to unknown frame 2"
+        );
+        assert!(message(&v2("line 1 0 4\n")).contains("malformed `line` record: line 0"));
+        assert!(message(&v2("line 1 3\n")).contains("missing bytecodes"));
+        assert!(message(&v2("line 1 3 4 5\n")).contains("more than 3 fields"));
+        let late_node = "jp-profile 2\nframe 1 a.B.m()V\nline 1 3 4\nnode 1 0 1 1 5\nend 1\n";
+        assert!(message(late_node).contains("after a `line` record"));
     }
 
     #[test]

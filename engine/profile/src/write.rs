@@ -4,17 +4,24 @@
 use std::io::{self, Write};
 
 use crate::model::Profile;
-use crate::parse::FORMAT_VERSION;
+use crate::parse::{FORMAT_VERSION, NO_LINES_FORMAT_VERSION};
 
-/// Writes `profile` in format version [`FORMAT_VERSION`]: its metadata,
-/// every frame, then every context, parent first. Frames and nodes are
-/// numbered from 1 in the model's order.
+/// Writes `profile`: its metadata, every frame, every context, parent
+/// first, then its per-line counts. Frames and nodes are numbered from 1
+/// in the model's order. The version is [`FORMAT_VERSION`] with per-line
+/// counts, else [`NO_LINES_FORMAT_VERSION`], which readers that know
+/// nothing of lines read.
 ///
 /// # Errors
 /// Those of `out`, and `InvalidInput` for a metadata key that is empty or
 /// holds a space or a line break (which no file could hold).
 pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
-    writeln!(out, "jp-profile {FORMAT_VERSION}")?;
+    let version = if profile.has_lines() {
+        FORMAT_VERSION
+    } else {
+        NO_LINES_FORMAT_VERSION
+    };
+    writeln!(out, "jp-profile {version}")?;
     for (key, value) in &profile.meta {
         if key.is_empty() || key.contains([' ', '\n']) {
             let message = format!("metadata key {key:?} cannot be written");
@@ -35,6 +42,9 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
             node.calls,
             node.bytecodes
         )?;
+    }
+    for (frame, line, bytecodes) in profile.lines() {
+        writeln!(out, "line {} {line} {bytecodes}", frame.0 + 1)?;
     }
     writeln!(out, "end {}", profile.context_count())
 }
@@ -89,6 +99,31 @@ mod tests {
         ]));
         let back = crate::parse(written(&a).as_bytes(), Path::new("p")).unwrap();
         assert_eq!(back.nodes(), a.nodes());
+    }
+
+    #[test]
+    fn a_profile_with_lines_is_version_2_and_reads_back_with_its_lines() {
+        let text = "jp-profile 2\nframe 1 a.B.m()V\nframe 2 a.B.n()V\nnode 1 0 1 1 5\nnode 2 1 2 3 9\n\
+            line 1 3 4\nline 1 7 1\nline 2 12 9\nend 2\n";
+        let profile = crate::parse(text.as_bytes(), Path::new("p")).unwrap();
+        assert_eq!(written(&profile), text);
+    }
+
+    #[test]
+    fn merged_profiles_add_their_lines_per_frame_and_line() {
+        let text = |lines: &str| format!("jp-profile 2\nframe 1 a.B.m()V\nnode 1 0 1 1 5\n{lines}end 1\n");
+        let mut a = crate::parse(text("line 1 3 4\n").as_bytes(), Path::new("a")).unwrap();
+        let b = crate::parse(text("line 1 3 6\nline 1 9 2\n").as_bytes(), Path::new("b")).unwrap();
+        a.merge(&b);
+        a.merge(&profile(&[(&["x"], 1, 1)]));
+        let back = crate::parse(written(&a).as_bytes(), Path::new("p")).unwrap();
+        let m = back.frame_id("a.B.m()V").unwrap();
+        assert_eq!(back.lines().collect::<Vec<_>>(), [(m, 3, 10), (m, 9, 2)]);
+    }
+
+    #[test]
+    fn a_profile_without_lines_is_still_written_as_version_1() {
+        assert!(written(&profile(&[(&["main"], 1, 5)])).starts_with("jp-profile 1\n"));
     }
 
     #[test]

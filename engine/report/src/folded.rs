@@ -20,6 +20,7 @@ use std::io::{self, Write};
 
 use jp_profile::{NodeId, Profile};
 
+use crate::limit::StackSize;
 use crate::{names, order, Options, Totals, Visible};
 
 /// Writes one line per shown context whose value in `options.metric` is
@@ -63,21 +64,11 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
     Ok(())
 }
 
-/// What [`write()`] would write with these options, computed without writing it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FoldedSize {
-    /// The bytes, exactly (saturating at `u64::MAX`).
-    pub bytes: u64,
-    /// The lines: the shown contexts with a value of their own.
-    pub lines: u64,
-    /// The most frames on one line.
-    pub deepest: u32,
-}
-
-/// The size of the folded report, in one pass over the nodes (a parent
+/// The size of the folded report that [`write()`] would write with these
+/// options, computed without writing it, in one pass over the nodes (a parent
 /// comes before its children, so each path's length is its parent's plus
 /// one frame).
-pub fn size(profile: &Profile, options: &Options) -> FoldedSize {
+pub fn size(profile: &Profile, options: &Options) -> StackSize {
     let visible = Visible::of(profile, &Totals::of(profile), options);
     let labels: Vec<u64> = names::readable_frames(profile)
         .iter()
@@ -86,9 +77,9 @@ pub fn size(profile: &Profile, options: &Options) -> FoldedSize {
     let nodes = profile.nodes();
     // Per node: the bytes of its path (`frame;...;frame`) and its depth.
     let mut paths = vec![(0u64, 0u32); nodes.len()];
-    let mut size = FoldedSize {
+    let mut size = StackSize {
         bytes: 0,
-        lines: 0,
+        stacks: 0,
         deepest: 0,
     };
     for (index, node) in nodes.iter().enumerate().skip(1) {
@@ -104,7 +95,7 @@ pub fn size(profile: &Profile, options: &Options) -> FoldedSize {
             // The path, a space, the value and a line break.
             let line = path.saturating_add(decimal_digits(value) + 2);
             size.bytes = size.bytes.saturating_add(line);
-            size.lines += 1;
+            size.stacks += 1;
             size.deepest = size.deepest.max(depth + 1);
         }
     }
@@ -217,7 +208,7 @@ mod tests {
                 write(&p, &options, &mut out).unwrap();
                 let size = size(&p, &options);
                 assert_eq!(size.bytes, out.len() as u64, "{metric:?} {max_depth:?}");
-                assert_eq!(size.lines, out.iter().filter(|&&b| b == b'\n').count() as u64);
+                assert_eq!(size.stacks, out.iter().filter(|&&b| b == b'\n').count() as u64);
             }
         }
         assert_eq!(size(&p, &Options::new(Metric::Bytecodes)).deepest, 3);
@@ -246,7 +237,7 @@ mod tests {
         // Line d holds d frames, d - 1 separators, " 1" or " 2" and a line break.
         let expected: u64 = (1..=200_000u64).map(|d| d * label + d - 1 + 3).sum();
         assert_eq!(
-            (size.bytes, size.lines, size.deepest),
+            (size.bytes, size.stacks, size.deepest),
             (expected, 200_000, 200_000)
         );
     }

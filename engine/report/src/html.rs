@@ -7,8 +7,10 @@
 //! Content-Security-Policy forbids it), so it opens from `file://`, offline.
 //!
 //! The data is written once, as JSON in a `<script type="application/json">`
-//! element that the page's script reads: the frame names as a string table,
-//! then the shown contexts depth first as flat arrays of depth, frame, own
+//! element that the page's script reads: the frame names as string tables,
+//! in both forms of [`names`] (full, and short with a table of packages), so
+//! that the page switches between them without a second implementation of
+//! the naming rules, then the shown contexts depth first as flat arrays of depth, frame, own
 //! calls and own bytecodes (siblings by subtree total in `--metric`, largest
 //! first, ties by name, as in [`crate::text`]), so that a million contexts
 //! take about 15 MB. The page rebuilds parents and subtree totals from those
@@ -31,7 +33,10 @@ use std::io::{self, Write};
 
 use jp_profile::{Metric, NodeId, Profile};
 
+use std::collections::HashMap;
+
 use crate::json_out::{Context, JsonOut};
+use crate::names::{self, NameStyle, ShortNames};
 use crate::tests_view::test_totals;
 use crate::{hot_methods, order, Options, Totals, Visible};
 
@@ -58,18 +63,19 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
     let totals = Totals::of(profile);
     let visible = Visible::of(profile, &totals, options);
     let contexts = Contexts::of(profile, &totals, &visible, options.metric);
-    let title = format!(
-        "{} - JP report",
-        profile.meta.get("command").map_or("JP profile", String::as_str)
-    );
+    let title = match &options.title {
+        Some(title) => title.clone(),
+        None => crate::title::default_title(profile, &[]),
+    };
+    let page_title = format!("{title} - JP report");
     let page = Page {
-        title: &title,
+        title: &page_title,
         style: STYLE,
         body: BODY,
         script: SCRIPT,
     };
     page.write(&mut out, |data| {
-        write_data(profile, options, &totals, &visible, &contexts, data)
+        write_data(profile, options, &title, &totals, &visible, &contexts, data)
     })
 }
 
@@ -156,11 +162,57 @@ impl Contexts {
     }
 }
 
+/// The frames' names in both forms ([`names`]), for this page and the
+/// diff's: `names` (the full form), `short` (the short form), `package`
+/// (an index into `packages` for each frame) and `nameStyle`, the form shown
+/// first. Packages are written once, as a profile's frames share few.
+pub(crate) fn write_names<W: Write>(
+    frames: &[Box<str>],
+    style: NameStyle,
+    page: &mut JsonOut<W>,
+) -> io::Result<()> {
+    page.raw("\"nameStyle\":");
+    page.string(match style {
+        NameStyle::Short => "short",
+        NameStyle::Full => "full",
+    });
+    page.raw(",\n\"names\":[");
+    for (position, name) in frames.iter().enumerate() {
+        page.raw(if position == 0 { "\n" } else { ",\n" });
+        page.string(&names::java_form(name));
+        page.flush_if_full()?;
+    }
+    let shorts = ShortNames::of_names(frames.iter().map(|name| &**name));
+    page.raw("],\n\"short\":[");
+    for (position, short) in shorts.0.iter().enumerate() {
+        page.raw(if position == 0 { "\n" } else { ",\n" });
+        page.string(&short.text);
+        page.flush_if_full()?;
+    }
+    let mut packages: HashMap<&str, u64> = HashMap::new();
+    let indices = shorts.0.iter().map(|short| {
+        let next = packages.len() as u64;
+        *packages.entry(short.package).or_insert(next)
+    });
+    page.raw("],\n\"package\":");
+    page.numbers(indices)?;
+    let mut by_index: Vec<(&str, u64)> = packages.into_iter().collect();
+    by_index.sort_by_key(|&(_, index)| index);
+    page.raw(",\n\"packages\":[");
+    for (position, (package, _)) in by_index.iter().enumerate() {
+        page.raw(if position == 0 { "" } else { "," });
+        page.string(package);
+    }
+    page.raw("]");
+    Ok(())
+}
+
 /// The data element's JSON: `meta`, `names`, the context arrays, `left`,
 /// `hot` and `tests` (see the script's `load` for how it reads them).
 fn write_data(
     profile: &Profile,
     options: &Options,
+    title: &str,
     totals: &Totals,
     visible: &Visible,
     contexts: &Contexts,
@@ -168,6 +220,8 @@ fn write_data(
 ) -> io::Result<()> {
     page.raw("{\"version\":1,\"generator\":");
     page.string(concat!("jp ", env!("CARGO_PKG_VERSION")));
+    page.raw(",\"title\":");
+    page.string(title);
     page.raw(",\n\"meta\":[");
     let known = KNOWN_META
         .iter()
@@ -210,13 +264,9 @@ fn write_data(
     page.number(totals.grand(Metric::Calls));
     page.raw(",");
     page.number(totals.grand(Metric::Bytecodes));
-    page.raw("],\n\"names\":[");
-    for (position, name) in profile.frames().iter().enumerate() {
-        page.raw(if position == 0 { "\n" } else { ",\n" });
-        page.string(name);
-        page.flush_if_full()?;
-    }
-    page.raw("],\n\"depth\":");
+    page.raw("],\n");
+    write_names(profile.frames(), options.names, page)?;
+    page.raw(",\n\"depth\":");
     page.numbers(contexts.depths.iter().map(|&depth| u64::from(depth)))?;
     // The root has no frame: -1.
     page.raw(",\n\"frame\":[-1");
@@ -504,8 +554,84 @@ pub(crate) mod tests {
             page.contains("<title>&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt; - JP report</title>")
         );
         let data = data(&page);
-        assert!(data["names"].as_array().unwrap().iter().any(|name| name == evil));
+        let full = evil.replace("()V", "():void");
+        assert!(data["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|name| *name == *full));
+        let short = "Evil.m</script><img src=x onerror=alert(1)><!--\u{2028}&amp;()";
+        assert!(data["short"].as_array().unwrap().iter().any(|name| name == short));
         assert_eq!(data["meta"][0], serde_json::json!(["jvm", "<b>VM</b>"]));
+    }
+
+    #[test]
+    fn names_are_written_in_both_forms_with_each_package_once_and_the_title() {
+        let p = profile(&[
+            (
+                &[
+                    "demo.Main.main([Ljava/lang/String;)V",
+                    "demo.Box.get()Ljava/lang/Object;",
+                ],
+                1,
+                1,
+            ),
+            (
+                &[
+                    "demo.Main.main([Ljava/lang/String;)V",
+                    "demo.Box.get()Ljava/lang/String;",
+                ],
+                1,
+                1,
+            ),
+            (
+                &["other.Main.main([Ljava/lang/String;)V", "[test] demo.T#t()"],
+                1,
+                1,
+            ),
+        ]);
+        let options = Options {
+            title: Some("Checkout".into()),
+            ..Options::new(Metric::Calls)
+        };
+        let page = page(&p, &options);
+        assert!(page.contains("<title>Checkout - JP report</title>"));
+        let data = data(&page);
+        assert_eq!(data["title"], "Checkout");
+        assert_eq!(data["nameStyle"], "short");
+        let strings = |key: &str| -> Vec<String> {
+            let list = data[key].as_array().unwrap();
+            list.iter()
+                .map(|value| value.as_str().unwrap().to_owned())
+                .collect()
+        };
+        let (full, short, packages) = (strings("names"), strings("short"), strings("packages"));
+        let package = numbers(&data["package"]);
+        let rows: BTreeMap<&str, (&str, &str)> = (0..full.len())
+            .map(|f| {
+                (
+                    full[f].as_str(),
+                    (short[f].as_str(), packages[package[f] as usize].as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            BTreeMap::from([
+                (
+                    "demo.Main.main(java.lang.String[]):void",
+                    ("Main.main(String[])", "demo")
+                ),
+                ("demo.Box.get():java.lang.Object", ("Box.get():Object", "demo")),
+                ("demo.Box.get():java.lang.String", ("Box.get():String", "demo")),
+                (
+                    "other.Main.main(java.lang.String[]):void",
+                    ("Main.main(String[])", "other")
+                ),
+                ("[test] demo.T#t()", ("[test] demo.T#t()", "")),
+            ])
+        );
+        assert_eq!(packages.len(), 3, "{packages:?}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! JP's reports: a merged [`Profile`](jp_profile::Profile) shown as collapsed stacks
 //! ([`folded`]), as a text tree in the spirit of ProfBuilder's ProfOut
-//! ([`text`]), as one self-contained interactive HTML page ([`html`]) and as
-//! a speedscope file ([`speedscope`]).
+//! ([`text`]), as one self-contained interactive HTML page ([`html`]), as
+//! a speedscope file ([`speedscope`]) and as a pprof file ([`pprof`]).
 //!
 //! Every format reads the same derived facts, computed once here: the
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
@@ -34,19 +34,23 @@ mod hot;
 pub mod html;
 mod json_out;
 pub mod limit;
+pub mod lines;
 pub mod names;
 pub mod order;
+pub mod pprof;
 mod read;
 pub mod run;
 pub mod speedscope;
 pub mod tests_view;
 pub mod text;
+pub mod title;
 mod totals;
 mod visible;
 
 pub use diff::DiffFormat;
 pub use hot::{hot_methods, HotMethod};
 pub use limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_SIZE};
+pub use names::NameStyle;
 pub use run::{Format, ReportError};
 pub use totals::Totals;
 pub use visible::Visible;
@@ -56,7 +60,7 @@ use jp_profile::Metric;
 use jp_profile::Profile;
 
 /// What a report shows, from `jp report`'s flags.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// The count that single-metric formats show, and that `threshold` compares.
     pub metric: Metric,
@@ -68,6 +72,11 @@ pub struct Options {
     /// The most bytes a report may take (`None`: no limit); a larger one
     /// is refused, see [`limit`].
     pub max_output_size: Option<u64>,
+    /// How the text and HTML reports name methods (the exports keep the full form).
+    pub names: NameStyle,
+    /// The report's title (text and HTML); `None`: one derived from the
+    /// profiles ([`title::default_title`]).
+    pub title: Option<String>,
 }
 
 impl Options {
@@ -78,6 +87,8 @@ impl Options {
             threshold: 0.0,
             max_depth: None,
             max_output_size: Some(DEFAULT_MAX_OUTPUT_SIZE),
+            names: NameStyle::Short,
+            title: None,
         }
     }
 }

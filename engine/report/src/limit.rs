@@ -1,13 +1,12 @@
-//! The size limit of a report: a folded report too large is refused
-//! before it is written (its size is known from the tree, see
-//! [`crate::folded::size`]), and every format goes through a
-//! [`LimitedWriter`] that stops at the limit, so that no report, whatever
-//! its shape, fills a disk.
+//! The size limit of a report: a folded or pprof report too large is
+//! refused before it is written (its size is known from the tree, see
+//! [`crate::folded::size`] and [`crate::pprof::size`]), and every format
+//! goes through a [`LimitedWriter`] that stops at the limit, so that no
+//! report, whatever its shape, fills a disk.
 
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::folded::FoldedSize;
 use crate::{DiffFormat, Format};
 
 /// The default of [`crate::Options::max_output_size`]: 1 GiB, some 70
@@ -53,6 +52,19 @@ impl From<DiffFormat> for Output {
     }
 }
 
+/// The size of a report that writes the whole stack of each context (a
+/// folded line, a pprof sample), computed from the tree before writing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StackSize {
+    /// The bytes, exactly (saturating at `u64::MAX`); for pprof, before
+    /// compression: what a reader decodes.
+    pub bytes: u64,
+    /// The stacks: the shown contexts with a value of their own.
+    pub stacks: u64,
+    /// The most frames in one stack.
+    pub deepest: u32,
+}
+
 /// A report larger than the limit; carried inside the `io::Error` of the
 /// write that met it (kind `FileTooLarge`), see [`OutputTooLarge::of`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,9 +73,9 @@ pub struct OutputTooLarge {
     pub format: Output,
     /// The limit, in bytes.
     pub limit: u64,
-    /// The size of a folded report, known before writing; `None` when
-    /// the limit was met while writing.
-    pub folded: Option<FoldedSize>,
+    /// The size of a folded or pprof report, known before writing; `None`
+    /// when the limit was met while writing.
+    pub measured: Option<StackSize>,
 }
 
 impl OutputTooLarge {
@@ -82,17 +94,28 @@ impl From<OutputTooLarge> for io::Error {
 impl fmt::Display for OutputTooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let limit = human(self.limit);
-        match &self.folded {
-            Some(size) => write!(
-                f,
-                "the folded report would be {} ({} lines, up to {} frames deep), more than the limit of {limit}, \
-                 so nothing was written: a folded line repeats every frame above its context. \
-                 Leave contexts out with --threshold or --max-depth, raise the limit with --max-output-size, \
-                 or use --format text, html or speedscope, which grow with the number of contexts, not their depth",
-                human(size.bytes),
-                size.lines,
-                size.deepest
-            ),
+        match &self.measured {
+            Some(size) => {
+                let (stacks, before, why) = match self.format {
+                    Output::Report(Format::Pprof) => (
+                        "samples",
+                        " before compression",
+                        "a pprof sample lists every frame above its context",
+                    ),
+                    _ => ("lines", "", "a folded line repeats every frame above its context"),
+                };
+                write!(
+                    f,
+                    "{} would be {}{before} ({} {stacks}, up to {} frames deep), more than the limit of {limit}, \
+                     so nothing was written: {why}. \
+                     Leave contexts out with --threshold or --max-depth, raise the limit with --max-output-size, \
+                     or use --format text, html or speedscope, which grow with the number of contexts, not their depth",
+                    self.format.describe(),
+                    human(size.bytes),
+                    size.stacks,
+                    size.deepest
+                )
+            }
             None => write!(
                 f,
                 "{} reached the limit of {limit} and was stopped there. \
@@ -150,7 +173,7 @@ impl<W: Write> Write for LimitedWriter<W> {
                 return Err(OutputTooLarge {
                     format: self.format,
                     limit,
-                    folded: None,
+                    measured: None,
                 }
                 .into());
             }

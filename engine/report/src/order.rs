@@ -1,10 +1,9 @@
 //! The order in which a report lists siblings, fixed so that a report does
 //! not depend on the order of the records or of the profiles merged.
 
-use jp_profile::{NodeId, Profile};
+use jp_profile::{FrameId, Metric, NodeId, Profile};
 
-use crate::Totals;
-use jp_profile::Metric;
+use crate::{Totals, Visible};
 
 /// Each frame's position in name order, indexed by frame id.
 pub fn frame_ranks(profile: &Profile) -> Vec<u32> {
@@ -44,6 +43,37 @@ pub fn by_total(
             rank[profile.node(child).frame.0 as usize],
         )
     });
+}
+
+/// The frames of the shown contexts, in name order, and each one's
+/// position in that order: the frame table of the exports that list each
+/// frame once (speedscope, pprof).
+pub(crate) struct FrameIndex {
+    /// The frames, in name order.
+    pub names: Vec<FrameId>,
+    /// The position in `names` of each frame, by frame id (meaningless for
+    /// a frame of no shown context).
+    pub index: Vec<u32>,
+    /// [`frame_ranks`].
+    pub rank: Vec<u32>,
+}
+
+impl FrameIndex {
+    pub fn of(profile: &Profile, visible: &Visible) -> FrameIndex {
+        let rank = frame_ranks(profile);
+        let mut by_rank: Vec<Option<FrameId>> = vec![None; rank.len()];
+        for (index, node) in profile.nodes().iter().enumerate().skip(1) {
+            if visible.is_shown(NodeId(index as u32)) {
+                by_rank[rank[node.frame.0 as usize] as usize] = Some(node.frame);
+            }
+        }
+        let names: Vec<FrameId> = by_rank.into_iter().flatten().collect();
+        let mut index = vec![0; rank.len()];
+        for (position, frame) in names.iter().enumerate() {
+            index[frame.0 as usize] = position as u32;
+        }
+        FrameIndex { names, index, rank }
+    }
 }
 
 #[cfg(test)]

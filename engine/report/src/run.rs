@@ -20,7 +20,7 @@ use crate::limit::LimitedWriter;
 pub use crate::read::{read_all, Merged, ReportWarning};
 use crate::{Options, OutputTooLarge};
 
-/// The report formats; `folded`, `text`, `html` or `speedscope` in requests.
+/// The report formats; `folded`, `text`, `html`, `speedscope` or `pprof` in requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
@@ -34,9 +34,20 @@ pub enum Format {
     Html,
     /// speedscope's JSON file format, both metrics as two profiles.
     Speedscope,
+    /// pprof's gzipped protocol buffers, both metrics as two sample types.
+    Pprof,
 }
 
 impl Format {
+    /// Every format; the engine's contract samples list their names.
+    pub const ALL: [Format; 5] = [
+        Format::Folded,
+        Format::Text,
+        Format::Html,
+        Format::Speedscope,
+        Format::Pprof,
+    ];
+
     /// The format's name in requests and on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -44,6 +55,7 @@ impl Format {
             Format::Text => "text",
             Format::Html => "html",
             Format::Speedscope => "speedscope",
+            Format::Pprof => "pprof",
         }
     }
 }
@@ -115,28 +127,46 @@ pub fn run(
     out: &Path,
 ) -> Result<Vec<ReportWarning>, ReportError> {
     let merged = read_all(profiles)?;
+    let options = &titled(options, &merged.profile, profiles);
     write_atomically(out, |sink| render(&merged.profile, format, options, sink))
         .map_err(|source| ReportError::writing(out, source))?;
     Ok(merged.warnings)
+}
+
+/// `options` with a title: the one given, else the default of `profile`
+/// read from `profiles` ([`crate::title::default_title`]).
+pub fn titled(options: &Options, profile: &Profile, profiles: &[PathBuf]) -> Options {
+    let title = options
+        .title
+        .clone()
+        .unwrap_or_else(|| crate::title::default_title(profile, profiles));
+    Options {
+        title: Some(title),
+        ..options.clone()
+    }
 }
 
 /// Writes `profile` in `format`; the one place a new format is added.
 ///
 /// # Errors
 /// Those of `out`, and an [`OutputTooLarge`] (see [`ReportError::writing`])
-/// when the report would exceed `options.max_output_size`: a folded report
-/// is measured first and then nothing is written; the other formats grow
-/// with the number of contexts and stop at the limit.
+/// when the report would exceed `options.max_output_size`: a folded or
+/// pprof report, which writes the whole stack of each context, is measured
+/// first and then nothing is written; the other formats grow with the
+/// number of contexts and stop at the limit.
 pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dyn Write) -> io::Result<()> {
     let limit = options.max_output_size;
-    if let (Format::Folded, Some(limit)) = (format, limit) {
-        let size = crate::folded::size(profile, options);
-        if size.bytes > limit {
-            let folded = Some(size);
+    if let Some(limit) = limit {
+        let measured = match format {
+            Format::Folded => Some(crate::folded::size(profile, options)),
+            Format::Pprof => Some(crate::pprof::size(profile, options)),
+            Format::Text | Format::Html | Format::Speedscope => None,
+        };
+        if let Some(size) = measured.filter(|size| size.bytes > limit) {
             return Err(OutputTooLarge {
                 format: format.into(),
                 limit,
-                folded,
+                measured: Some(size),
             }
             .into());
         }
@@ -147,6 +177,7 @@ pub fn render(profile: &Profile, format: Format, options: &Options, out: &mut dy
         Format::Text => crate::text::write(profile, options, &mut out),
         Format::Html => crate::html::write(profile, options, &mut out),
         Format::Speedscope => crate::speedscope::write(profile, options, &mut out),
+        Format::Pprof => crate::pprof::write(profile, options, &mut out),
     }
 }
 
@@ -180,6 +211,15 @@ mod tests {
     }
 
     #[test]
+    fn every_format_has_the_same_name_in_requests_and_on_the_command_line() {
+        for format in Format::ALL {
+            let json = serde_json::to_string(&format).unwrap();
+            assert_eq!(json, format!("\"{}\"", format.name()));
+            assert_eq!(serde_json::from_str::<Format>(&json).unwrap(), format);
+        }
+    }
+
+    #[test]
     fn a_folded_report_of_a_deep_chain_is_refused_before_anything_is_written() {
         let dir = tempfile::tempdir().unwrap();
         // 15,000 deep: 3 GB of folded lines.
@@ -201,10 +241,10 @@ mod tests {
         let bytes: u64 = (1..=15_000u64).map(|d| d * label + d - 1 + 3).sum();
         assert_eq!((path, source.limit), (&out, crate::DEFAULT_MAX_OUTPUT_SIZE));
         assert_eq!(
-            source.folded,
-            Some(crate::folded::FoldedSize {
+            source.measured,
+            Some(crate::limit::StackSize {
                 bytes,
-                lines: 15_000,
+                stacks: 15_000,
                 deepest: 15_000
             })
         );
@@ -220,7 +260,7 @@ mod tests {
             assert!(message.contains(hint), "{hint}: {message}");
         }
         assert_eq!(entries(dir.path()), ["chain.jpprof"]);
-        // The other formats grow with the number of contexts only.
+        // The formats of one record per context grow with the number of contexts only.
         for format in [Format::Text, Format::Html, Format::Speedscope] {
             let out = dir.path().join(format!("chain.{}", format.name()));
             run(
@@ -243,6 +283,41 @@ mod tests {
     }
 
     #[test]
+    fn a_pprof_report_of_a_deep_chain_is_refused_by_its_size_before_compression() {
+        let dir = tempfile::tempdir().unwrap();
+        // 50,000 deep: 1.2 GiB of samples, a location id (one byte) per frame.
+        let chain = write_chain(dir.path(), "chain.jpprof", 50_000);
+        let out = dir.path().join("chain.pb.gz");
+        let started = std::time::Instant::now();
+        let error = run(
+            std::slice::from_ref(&chain),
+            Format::Pprof,
+            &Options::new(Metric::Calls),
+            &out,
+        )
+        .unwrap_err();
+        assert!(started.elapsed().as_secs() < 10);
+        let ReportError::TooLarge { source, .. } = &error else {
+            panic!("{error}");
+        };
+        let size = source.measured.unwrap();
+        assert_eq!((size.stacks, size.deepest), (50_000, 50_000));
+        let ids: u64 = (1..=50_000u64).sum();
+        assert!(size.bytes > ids && size.bytes < ids + 20 * 50_000, "{size:?}");
+        let message = error.to_string();
+        for hint in [
+            "the pprof report would be 1.2 GiB before compression",
+            "50000 samples",
+            "a pprof sample lists every frame",
+            "--max-depth",
+            "--max-output-size",
+        ] {
+            assert!(message.contains(hint), "{hint}: {message}");
+        }
+        assert_eq!(entries(dir.path()), ["chain.jpprof"]);
+    }
+
+    #[test]
     fn a_report_that_reaches_the_limit_while_written_leaves_nothing_behind() {
         let dir = tempfile::tempdir().unwrap();
         let chain = write_chain(dir.path(), "chain.jpprof", 2000);
@@ -252,14 +327,21 @@ mod tests {
             max_output_size: Some(10_000),
             ..Options::new(Metric::Calls)
         };
-        for format in [Format::Text, Format::Html, Format::Speedscope, Format::Folded] {
+        for format in [
+            Format::Text,
+            Format::Html,
+            Format::Speedscope,
+            Format::Folded,
+            Format::Pprof,
+        ] {
             let error = run(std::slice::from_ref(&chain), format, &options, &out).unwrap_err();
             let ReportError::TooLarge { source, .. } = &error else {
                 panic!("{format:?}: {error}");
             };
+            let measured_first = matches!(format, Format::Folded | Format::Pprof);
             assert_eq!(
-                (source.format, source.folded.is_some()),
-                (format.into(), format == Format::Folded)
+                (source.format, source.measured.is_some()),
+                (format.into(), measured_first)
             );
             assert_eq!(entries(dir.path()), ["chain.jpprof", "report.html"]);
             assert_eq!(std::fs::read_to_string(&out).unwrap(), "the last good report\n");

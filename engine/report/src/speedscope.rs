@@ -44,10 +44,11 @@
 
 use std::io::{self, Write};
 
-use jp_profile::{FrameId, Metric, NodeId, Profile};
+use jp_profile::{Metric, NodeId, Profile};
 
 use crate::json_out::{Context, JsonOut};
-use crate::{order, Options, Totals, Visible};
+use crate::order::{self, FrameIndex};
+use crate::{Options, Totals, Visible};
 
 /// The value of `$schema` that speedscope recognises its files by.
 const SCHEMA: &str = "https://www.speedscope.app/file-format-schema.json";
@@ -163,36 +164,6 @@ fn shown_totals(profile: &Profile, visible: &Visible, metric: Metric) -> Vec<u64
         }
     }
     totals
-}
-
-/// The frames written: those of the shown contexts, in name order, and
-/// where each went.
-struct FrameIndex {
-    /// The frames, in the order written.
-    names: Vec<FrameId>,
-    /// The position in `names` of each frame, by frame id (meaningless for
-    /// a frame not written).
-    index: Vec<u32>,
-    /// [`order::frame_ranks`].
-    rank: Vec<u32>,
-}
-
-impl FrameIndex {
-    fn of(profile: &Profile, visible: &Visible) -> FrameIndex {
-        let rank = order::frame_ranks(profile);
-        let mut by_rank: Vec<Option<FrameId>> = vec![None; rank.len()];
-        for (index, node) in profile.nodes().iter().enumerate().skip(1) {
-            if visible.is_shown(NodeId(index as u32)) {
-                by_rank[rank[node.frame.0 as usize] as usize] = Some(node.frame);
-            }
-        }
-        let names: Vec<FrameId> = by_rank.into_iter().flatten().collect();
-        let mut index = vec![0; rank.len()];
-        for (position, frame) in names.iter().enumerate() {
-            index[frame.0 as usize] = position as u32;
-        }
-        FrameIndex { names, index, rank }
-    }
 }
 
 #[cfg(test)]

@@ -1,15 +1,16 @@
 //! A plain-text report in the spirit of ProfBuilder's ProfOut: a header
 //! with the profile's metadata and its totals in both metrics, then the
 //! calling-context tree twice, once with each context's own value and once
-//! with its subtree total, each line with a proportional bar, and last the
-//! hot methods. A profile of a test run also gets a Tests section, before
+//! with its subtree total, each line with a proportional bar, then the
+//! hot methods, and last, for a profile with per-line counts, the lines of
+//! the hottest methods ([`crate::lines`]). A profile of a test run also gets a Tests section, before
 //! the trees: its tests ranked by their subtree totals, each with the
 //! methods that counted the most in it ([`crate::tests_view`]).
 //!
 //! ```text
 //! bytecodes       %  bar                   context
-//!       774   93.0%  ####################  demo.Main.main([Ljava/lang/String;)V
-//!       750   90.1%  ###################     demo.Main.work(I)J
+//!       774   93.0%  ####################  Main.main(String[]) [demo]
+//!       750   90.1%  ###################     Main.work(int) [demo]
 //! ```
 //!
 //! The tree is shown by indentation, two spaces per level. Beyond depth
@@ -17,8 +18,9 @@
 //! says its depth instead (`[depth 57] `), so that a tree 100,000 contexts
 //! deep does not become gigabytes of spaces. A context whose method already
 //! occurs above it on its path is marked `R ` before its name. Frames are
-//! written in full as [`crate::names::readable`] spells them (the same as
-//! in [`crate::folded`]), so that they can be searched for and hold no
+//! written in [`Options::names`]'s form ([`crate::names::labels`]): short,
+//! with the package in brackets after the name, or in full as
+//! [`crate::folded`] writes them; either way escaped, so that they hold no
 //! control character for a terminal to act on; so are metadata values.
 //!
 //! The sections depend only on the merged tree (siblings are ordered by
@@ -66,10 +68,16 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     let visible = Visible::of(profile, &totals, options);
     let methods = hot_methods(profile, &totals, options.metric);
     let lines = tree_lines(profile, &totals, &visible, options.metric);
-    write_header(profile, &totals, methods.len(), &mut out)?;
+    write_header(
+        profile,
+        options.title.as_deref(),
+        &totals,
+        methods.len(),
+        &mut out,
+    )?;
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
-    let labels = names::readable_frames(profile);
+    let labels = names::labels(profile.frames(), options.names);
     write_tests(profile, &labels, &totals, options.metric, &mut out)?;
     let tree = Tree {
         names: &labels,
@@ -81,6 +89,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     tree.write(Section::Own, &mut out)?;
     tree.write(Section::Total, &mut out)?;
     write_hot_methods(profile, &labels, &totals, options.metric, &methods, &mut out)?;
+    crate::lines::write_text(profile, &labels, &mut out)?;
     out.flush()
 }
 
@@ -91,7 +100,13 @@ pub(crate) fn metric_name(metric: Metric) -> &'static str {
     }
 }
 
-fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut impl Write) -> io::Result<()> {
+fn write_header(
+    profile: &Profile,
+    title: Option<&str>,
+    totals: &Totals,
+    methods: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let mut rows: Vec<(&str, String)> = KNOWN_META
         .iter()
         .filter_map(|&key| Some((key, profile.meta.get(key)?.clone())))
@@ -105,7 +120,10 @@ fn write_header(profile: &Profile, totals: &Totals, methods: usize, out: &mut im
     rows.push(("contexts", thousands(profile.context_count() as u64)));
     rows.push(("methods", thousands(methods as u64)));
     let key_width = rows.iter().map(|(key, _)| key.len()).max().unwrap_or(0);
-    writeln!(out, "JP profile report")?;
+    match title {
+        Some(title) => writeln!(out, "JP profile report: {}", names::escape(title))?,
+        None => writeln!(out, "JP profile report")?,
+    }
     writeln!(out)?;
     for (key, value) in &rows {
         let (key, value) = (names::escape(key), names::escape(value));
@@ -445,7 +463,7 @@ pub(crate) fn thousands(value: u64) -> String {
 }
 
 /// `value` with thousands separators, right-aligned in `width` characters.
-fn push_thousands(line: &mut Vec<u8>, mut value: u64, width: usize) {
+pub(crate) fn push_thousands(line: &mut Vec<u8>, mut value: u64, width: usize) {
     // u64::MAX has 20 digits and 6 separators.
     let mut digits = [0u8; 26];
     let mut start = digits.len();
@@ -470,7 +488,7 @@ fn push_thousands(line: &mut Vec<u8>, mut value: u64, width: usize) {
 
 /// `value` as a percentage of `whole` with one decimal, right-aligned in 6
 /// characters (`100.0%`); 0% when `whole` is 0.
-fn push_percent(line: &mut Vec<u8>, value: u64, whole: u64) {
+pub(crate) fn push_percent(line: &mut Vec<u8>, value: u64, whole: u64) {
     let tenths = if whole == 0 {
         0
     } else {
@@ -593,6 +611,37 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
     }
 
     #[test]
+    fn names_are_short_by_default_full_on_request_and_a_title_heads_the_report() {
+        let p = profile(&[(
+            &[
+                "demo.Main.main([Ljava/lang/String;)V",
+                "demo.Box.get()Ljava/lang/Object;",
+            ],
+            1,
+            1,
+        )]);
+        let short = text(&p, &Options::new(Metric::Calls));
+        assert!(short.starts_with("JP profile report\n"), "{short}");
+        assert!(short.contains("  Main.main(String[]) [demo]\n"), "{short}");
+        assert!(short.contains("    Box.get() [demo]\n"), "{short}");
+        let options = Options {
+            names: crate::NameStyle::Full,
+            title: Some("Checkout\u{1b}[2J".into()),
+            ..Options::new(Metric::Calls)
+        };
+        let full = text(&p, &options);
+        assert!(
+            full.starts_with("JP profile report: Checkout\\u{1b}[2J\n"),
+            "{full}"
+        );
+        assert!(
+            full.contains("  demo.Main.main(java.lang.String[]):void\n"),
+            "{full}"
+        );
+        assert!(full.contains("    demo.Box.get():java.lang.Object\n"), "{full}");
+    }
+
+    #[test]
     fn a_profile_of_a_test_run_gets_a_tests_section() {
         let report = text(&crate::profile_with_tests(), &Options::new(Metric::Bytecodes));
         let start = report.find("\n== Tests").unwrap();
@@ -605,17 +654,17 @@ All 4 methods, by own bytecodes, summed over their contexts; a total counts recu
 
 rank  bytecodes       %  calls  test
    1      1,300   79.4%     52  demo.ParserTest#large()
-            900   55.0%           demo.Parser.parse(int):int
-            400   24.4%           demo.Lexer.next():int
+            900   55.0%           Parser.parse(int) [demo]
+            400   24.4%           Lexer.next() [demo]
    2        100    6.1%      1  demo.ParserTest#parses(String) > [1] \"a\\u{3b}b\"
-            100    6.1%           demo.Parser.parse(int):int
+            100    6.1%           Parser.parse(int) [demo]
    3        100    6.1%      1  demo.ParserTest#parses(String) > [2] \"c\"
-            100    6.1%           demo.Parser.parse(int):int
+            100    6.1%           Parser.parse(int) [demo]
    4        100    6.1%     71  demo.ParserTest#small()
-             60    3.7%           demo.Lexer.next():int
-             40    2.4%           demo.Parser.parse(int):int
+             60    3.7%           Lexer.next() [demo]
+             40    2.4%           Parser.parse(int) [demo]
    5         30    1.8%      1  demo.ParserTest (class-level)
-             30    1.8%           demo.Parser.<clinit>():void
+             30    1.8%           Parser.<clinit>() [demo]
 "
         );
     }
@@ -629,7 +678,7 @@ rank  bytecodes       %  calls  test
             "{}",
             tests[1]
         );
-        assert!(tests[2].ends_with("  demo.Lexer.next():int"), "{}", tests[2]);
+        assert!(tests[2].ends_with("  Lexer.next() [demo]"), "{}", tests[2]);
         let plain = text(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Calls));
         assert!(!plain.contains("== Tests"));
     }
@@ -786,7 +835,7 @@ rank  bytecodes       %  calls  test
         let mut p = profile(&[(&["a\nb\u{1b}[2J()V"], 1, 1)]);
         p.meta.insert("command".into(), "run\u{1b}]0;owned\u{7}".into());
         let report = text(&p, &Options::new(Metric::Calls));
-        assert!(report.contains("  a\\u{a}b\\u{1b}[2J():void\n"), "{report}");
+        assert!(report.contains("  a\\u{a}b\\u{1b}[2J()\n"), "{report}");
         assert!(report.contains("  run\\u{1b}]0;owned\\u{7}\n"), "{report}");
         assert!(!report.contains(['\u{1b}', '\u{7}']));
         assert!(!report.contains("a\nb"));

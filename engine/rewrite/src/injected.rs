@@ -64,6 +64,9 @@ pub const RC_POLL: (&str, &str) = ("poll", "(Lorg/jpprof/runtime/IC;I)V");
 pub const RC_TOP: (&str, &str) = ("top", "Lorg/jpprof/runtime/IC;");
 /// `void count(int)`: adds a basic block's bytecodes to a context.
 pub const IC_COUNT: (&str, &str) = ("count", "(I)V");
+/// `void line(int, int)`: adds a block's bytecodes to one source line of a context, with
+/// per-line counts on.
+pub const IC_LINE: (&str, &str) = ("line", "(II)V");
 /// `static MID[] table(String)`: the method identifiers of a class, from
 /// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
 /// name or descriptor, JVMS §4.2.2 and §4.3).

@@ -11,6 +11,7 @@
 pub mod blocks;
 pub mod hook;
 pub mod injected;
+pub mod lines;
 pub mod profile;
 pub mod suid;
 

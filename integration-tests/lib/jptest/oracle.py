@@ -5,8 +5,8 @@ numbers).
 As a program, for a run by hand:
     python3 -m jptest.oracle build [OUTDIR]      builds the agent (default: target/oracle), prints its path
     python3 -m jptest.oracle run CLASS CLASSES OUTPREFIX [ARGS...]
-        runs CLASS uninstrumented under the agent; writes OUTPREFIX.calls.folded and
-        OUTPREFIX.bytecodes.folded; the program's output passes through. Environment:
+        runs CLASS uninstrumented under the agent; writes OUTPREFIX.calls.folded,
+        OUTPREFIX.bytecodes.folded and OUTPREFIX.lines; the program's output passes through. Environment:
         ORACLE_INCLUDE  class-name prefixes to select, `;`-separated (default: CLASS's package)
         ORACLE_OPTIONS  more agent options, `,`-separated (`metrics=calls`, `init=off`, `verbose`)
         ORACLE_LIB      a prebuilt agent (default: built as by `build`)
@@ -77,6 +77,7 @@ def run(lib, java, main, classes, out, stdout, stderr, args=(), include=None, op
     out.parent.mkdir(parents=True, exist_ok=True)
     for metric in METRICS:
         pathlib.Path(f"{out}.{metric}.folded").unlink(missing_ok=True)
+    pathlib.Path(f"{out}.lines").unlink(missing_ok=True)
     # -XX:-RewriteFrequentPairs: see fact 5 in jp_oracle.c.
     command = [str(java), "-XX:-RewriteFrequentPairs", f"-agentpath:{lib}={agent_options(main, out, include, options)}",
                "-cp", str(classes), main, *args]
@@ -152,6 +153,21 @@ def paper(program, calls, bytecodes):
         return None
     problems += [problem for problem in (value_problem(*check) for check in checks) if problem]
     return name, numbers, problems
+
+
+def profile_lines(text):
+    """The per-line counts of a JP profile's TEXT (its `line` records, docs/profile-format.md) as
+    the oracle writes OUT.lines: `frame line bytecodes` lines, sorted."""
+    frames, lines = {}, []
+    for record in text.splitlines():
+        kind, _, rest = record.partition(" ")
+        if kind == "frame":
+            frame_id, _, name = rest.partition(" ")
+            frames[frame_id] = re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), name)
+        elif kind == "line":
+            frame_id, line, bytecodes = rest.split(" ")
+            lines.append(f"{frames[frame_id]} {line} {bytecodes}")
+    return sorted(lines)
 
 
 def _java():

@@ -192,12 +192,12 @@ class PluginChecks:
         return test_totals(self.folded(profiles, "bytecodes"))
 
     def first_changed_method(self, base, new):
-        """The first row of the methods that `jp diff` (text) ranks, for the profiles of the
-        directories BASE and NEW ("" when there is none)."""
+        """The first row of the methods that `jp diff` (text, full names) ranks, for the profiles of
+        the directories BASE and NEW ("" when there is none)."""
         base_profiles = profiles_in(base) or [f"{base}/*.jpprof"]
         new_profiles = profiles_in(new) or [f"{new}/*.jpprof"]
         lines = commands.stdout_of([self.jp, "diff", *map(str, base_profiles), "--against",
-                                    *map(str, new_profiles)])[0].splitlines()
+                                    *map(str, new_profiles), "--names", "full"])[0].splitlines()
         for i, line in enumerate(lines):
             if line.startswith("== Methods"):
                 return lines[i + 2] if i + 2 < len(lines) else ""

@@ -23,6 +23,17 @@ class ExpectationsTest(unittest.TestCase):
         self.assertEqual(oracle.value_problem("f", [], "a", "1"), "f: a: expected 1, got missing")
 
 
+class ProfileLinesTest(unittest.TestCase):
+    def test_line_records_read_as_the_oracle_writes_them_sorted_with_their_frames(self):
+        text = ("jp-profile 2\nframe 1 demo.B.m()V\nframe 2 demo.A.odd\\\\name()V\nnode 1 0 1 1 5\n"
+                "node 2 1 2 1 3\nline 1 7 2\nline 1 12 3\nline 2 4 3\nend 2\n")
+        self.assertEqual(oracle.profile_lines(text),
+                         ["demo.A.odd\\name()V 4 3", "demo.B.m()V 12 3", "demo.B.m()V 7 2"])
+
+    def test_a_profile_without_lines_has_none(self):
+        self.assertEqual(oracle.profile_lines("jp-profile 1\nframe 1 a.B.m()V\nnode 1 0 1 1 5\nend 1\n"), [])
+
+
 class PaperTest(unittest.TestCase):
     def test_fig4_passes_with_the_papers_numbers(self):
         name, numbers, problems = oracle.paper("Fig4", FIG4_CALLS, [f"{FIG4} 106"])

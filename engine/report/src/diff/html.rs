@@ -88,14 +88,10 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
     page.number(diff.files.1);
     page.raw("],\"tested\":");
     page.raw(if diff.both_have_tests() { "true" } else { "false" });
-    page.raw(",\n\"names\":[");
-    for (position, name) in diff.tree.frames().iter().enumerate() {
-        page.raw(if position == 0 { "\n" } else { ",\n" });
-        page.string(name);
-        page.flush_if_full()?;
-    }
+    page.raw(",\n");
+    crate::html::write_names(diff.tree.frames(), options.names, page)?;
     let contexts = depth_first(diff, metric);
-    page.raw("],\n\"depth\":");
+    page.raw(",\n\"depth\":");
     page.numbers(contexts.iter().map(|&(_, depth)| u64::from(depth)))?;
     // The root has no frame: it is written as frame 0 and never named.
     page.raw(",\n\"frame\":");

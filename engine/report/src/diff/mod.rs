@@ -64,6 +64,8 @@ pub struct DiffOptions {
     pub filter: NameFilter,
     /// The most bytes a diff may take (`None`: no limit).
     pub max_output_size: Option<u64>,
+    /// How the text and HTML diffs name methods (JSON keeps the full form).
+    pub names: crate::NameStyle,
 }
 
 impl DiffOptions {
@@ -75,6 +77,7 @@ impl DiffOptions {
             limit: None,
             filter: NameFilter::default(),
             max_output_size: Some(crate::DEFAULT_MAX_OUTPUT_SIZE),
+            names: crate::NameStyle::Short,
         }
     }
 

@@ -5,12 +5,13 @@
 //!
 //! ```text
 //! status     base    new  change  change %  method
-//! changed     750  1,000    +250    +33.3%  demo.Main.work(int):long
+//! changed     750  1,000    +250    +33.3%  Main.work(int) [demo]
 //! ```
 //!
-//! Frames are written as [`crate::names::readable`] spells them, tests by
-//! their test id.
+//! Frames are written in [`DiffOptions::names`]'s form
+//! ([`crate::names::labels`]), tests by their test id.
 
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 
 use jp_profile::Metric;
@@ -27,20 +28,23 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     let mut out = BufWriter::with_capacity(1 << 16, out);
     let metric = options.metric;
     let churn = diff.churn(metric);
+    let labels = names::labels(diff.tree.frames(), options.names);
     writeln!(out, "JP profile diff\n")?;
     write_totals(diff, options, churn, &mut out)?;
 
     let methods = diff.methods(metric);
     writeln!(out, "\n== Methods by change in own {} ==", metric_name(metric))?;
     let (rows, left_out) = shown(&methods, churn, options);
-    write_rows(diff, &rows, left_out, "method", "methods", metric, &mut out)?;
+    write_rows(
+        diff, &labels, &rows, left_out, "method", "methods", metric, &mut out,
+    )?;
 
     match diff.has_tests {
         (true, true) => {
             let tests = diff.tests(metric);
             writeln!(out, "\n== Tests by change in {} ==", metric_name(metric))?;
             let (rows, left_out) = shown(&tests, churn, options);
-            write_rows(diff, &rows, left_out, "test", "tests", metric, &mut out)?;
+            write_rows(diff, &labels, &rows, left_out, "test", "tests", metric, &mut out)?;
         }
         (true, false) => writeln!(out, "\nOnly the base profiles have tests: no test is compared.")?,
         (false, true) => writeln!(out, "\nOnly the new profiles have tests: no test is compared.")?,
@@ -52,7 +56,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
         "\n== Changed paths (subtree change in {}) ==",
         metric_name(metric)
     )?;
-    write_paths(diff, options, &mut out)?;
+    write_paths(diff, &labels, options, &mut out)?;
     out.flush()
 }
 
@@ -87,8 +91,10 @@ fn numbers(label: &str, change: &Change, metric: Metric) -> Vec<String> {
     ]
 }
 
+#[allow(clippy::too_many_arguments)]
 fn write_rows(
     diff: &Diff,
+    labels: &[Cow<str>],
     rows: &[Row],
     left_out: usize,
     what: &str,
@@ -103,7 +109,8 @@ fn write_rows(
     for row in rows {
         let mut cells = numbers(row.change.status().name(), &row.change, metric);
         let name = diff.tree.frame(row.frame);
-        let name = jp_profile::tests::test_id(name).map_or_else(|| names::readable(name), names::escape);
+        let name = jp_profile::tests::test_id(name)
+            .map_or_else(|| labels[row.frame.0 as usize].clone(), names::escape);
         cells.push(name.into_owned());
         table.row(cells);
     }
@@ -117,7 +124,12 @@ fn write_rows(
     Ok(())
 }
 
-fn write_paths(diff: &Diff, options: &DiffOptions, out: &mut impl Write) -> io::Result<()> {
+fn write_paths(
+    diff: &Diff,
+    labels: &[Cow<str>],
+    options: &DiffOptions,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let paths = changed_paths(diff, options);
     if paths.is_empty() {
         return writeln!(out, "No path changed.");
@@ -129,7 +141,7 @@ fn write_paths(diff: &Diff, options: &DiffOptions, out: &mut impl Write) -> io::
         let mut cells = numbers(status.name(), &total, options.metric);
         let mut name = Vec::new();
         push_indent(&mut name, depth);
-        name.extend_from_slice(names::readable(diff.frame_name(id)).as_bytes());
+        name.extend_from_slice(labels[diff.tree.node(id).frame.0 as usize].as_bytes());
         cells.push(String::from_utf8(name).expect("spaces and a name"));
         table.row(cells);
     }

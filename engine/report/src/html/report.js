@@ -1,6 +1,6 @@
 // JP's HTML report: reads the profile from the #jp-data element and draws the call tree, the
 // icicle graph, the hot-methods table and the tests table. Names only ever go into text nodes and
-// the canvas.
+// the canvas. Each view is drawn by its own function, registered in `views` (see `show`).
 'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -35,15 +35,29 @@
     if (id === null) return name;
     return `${isClassLevel(id) ? 'test class' : 'test'} ${id}`;
   }
+
+  // ---- Names: both forms come from the report (`names`: full, `short` and its package). ----
+  /** Frame `f`'s name in the form chosen (`state.names`), without its package. */
+  const shownName = (f) => (state.names === 'full' ? names[f] : shortNames[f]);
+  /** Frame `f`'s package when the short form is shown, else ''. */
+  const shownPackage = (f) => (state.names === 'full' ? '' : packages[packageOf[f]]);
+  /** Appends frame `f`'s package to `box`, muted, when the short form is shown. */
+  function appendPackage(box, f) {
+    const pkg = shownPackage(f);
+    if (pkg) box.append(element('span', 'pkg', ` ${pkg}`));
+  }
   /** The badge put before a test id. */
   const badge = (id) => (isClassLevel(id) ? element('span', 'badge class', 'test class') : element('span', 'badge', 'test'));
 
   // ---- The data: contexts depth first, the root at 0 with depth 0 and frame -1. ----
-  let names, lowerNames, parent, frame, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
+  let names, shortNames, packageOf, packages, lowerNames, parent, frame, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
 
   function load() {
     const data = JSON.parse($('jp-data').textContent);
     names = data.names;
+    shortNames = data.short;
+    packageOf = data.package;
+    packages = data.packages;
     count = data.depth.length;
     depth = Int32Array.from(data.depth);
     frame = Int32Array.from(data.frame);
@@ -95,12 +109,15 @@
 
   // ---- State shared by the views. ----
   // `root`: the context whose subtree the tree shows (a test's), 0 for the whole profile.
-  const state = { metric: 'bytecodes', sort: 'total', query: '', matchFrame: null, matches: [], current: -1, view: 'tree', root: 0 };
+  // `selected`: the tree's context that has the keyboard focus; `names`: 'short' or 'full'.
+  const state = {
+    metric: 'bytecodes', sort: 'total', names: 'short', query: '', matchFrame: null, matches: [], current: -1,
+    view: 'tree', root: 0, selected: -1,
+  };
 
   // ---- Header ----
   function header(data) {
-    const command = data.meta.find(([key]) => key === 'command');
-    if (command) $('title').textContent = `JP profile report: ${command[1]}`;
+    $('title').textContent = data.title;
     const list = $('meta');
     const add = (key, value) => {
       const item = element('div');
@@ -152,13 +169,16 @@
     $('tree-scope').hidden = state.root === 0;
     if (state.root === 0) {
       fillList(0, tree);
-      return;
+    } else {
+      // Rooted at a context: that context alone at the top, so that its own totals show.
+      const name = names[frame[state.root]];
+      $('tree-scope-name').textContent = `Call tree of ${readableName(name)}`;
+      Object.assign(tree, { list: [state.root], shown: 0, moreButton: null, leftLine: null });
+      showMore(tree, 1);
     }
-    // Rooted at a context: that context alone at the top, so that its own totals show.
-    const name = names[frame[state.root]];
-    $('tree-scope-name').textContent = `Call tree of ${readableName(name)}`;
-    Object.assign(tree, { list: [state.root], shown: 0, moreButton: null, leftLine: null });
-    showMore(tree, 1);
+    // One row is always in the tab order: the selected one, else the first.
+    const first = tree.querySelector('.node');
+    if (!built.has(state.selected) && first) select(Number(first.dataset.id));
   }
 
   /** Builds the children of `id` into `box`: the first chunk, and any that must be shown. */
@@ -213,8 +233,14 @@
   function nodeElement(id) {
     const node = element('div', 'node');
     node.setAttribute('role', 'treeitem');
+    node.setAttribute('aria-level', String(depth[id] - depth[state.root] + (state.root === 0 ? 0 : 1)));
+    node.setAttribute('aria-selected', id === state.selected ? 'true' : 'false');
     node.dataset.id = id;
+    // The treeitem takes the focus (one in the tab order: the selected one), so that assistive
+    // technology reads its state with it.
+    node.tabIndex = id === state.selected ? 0 : -1;
     const row = element('div', 'row');
+    row.addEventListener('click', () => select(id));
     const leaf = firstKid[id] === firstKid[id + 1] && total.calls[id] === own.calls[id] && total.bytecodes[id] === own.bytecodes[id];
     row.append(element('span', 'toggle', leaf ? '' : expanded.has(id) ? '▾' : '▸'));
     const m = state.metric;
@@ -232,15 +258,7 @@
     node.append(row);
     if (!leaf) {
       node.setAttribute('aria-expanded', expanded.has(id) ? 'true' : 'false');
-      row.tabIndex = 0;
       row.addEventListener('click', () => toggle(id));
-      row.addEventListener('keydown', (event) => {
-        const open = expanded.has(id);
-        if (event.key === 'Enter' || event.key === ' ' || (event.key === 'ArrowRight' && !open) || (event.key === 'ArrowLeft' && open)) {
-          event.preventDefault();
-          toggle(id);
-        }
-      });
       if (expanded.has(id)) openKids(node, id);
     }
     built.set(id, node);
@@ -252,22 +270,35 @@
     span.textContent = '';
     if (depth[id] > MAX_INDENT + 1) span.append(element('span', 'depth', `[depth ${format(depth[id])}] `));
     if (recursive[id]) span.append(element('span', 'rec', 'R '));
-    span.title = names[frame[id]];
+    const f = frame[id];
+    span.title = names[f];
     // A test frame: a badge, then its test id, where the search marks its matches.
     const test = testId(span.title);
-    const text = test === null ? span.title : test;
     if (test !== null) span.append(badge(test));
-    if (!state.query || !state.matchFrame[frame[id]]) {
-      span.append(text);
+    appendMarked(span, test === null ? shownName(f) : test, f);
+    appendPackage(span, f);
+  }
+
+  /**
+   * Appends `text`, the name of frame `f`, to `box` with the search's matches in it marked; all of
+   * it when the frame matches in the form not shown (a package or a qualified type).
+   */
+  function appendMarked(box, text, f) {
+    if (!state.query || !state.matchFrame[f]) {
+      box.append(text);
       return;
     }
-    const lower = lowerNames[frame[id]].slice(span.title.length - text.length);
+    const lower = text.toLowerCase();
+    if (!lower.includes(state.query)) {
+      box.append(element('mark', '', text));
+      return;
+    }
     let at = 0;
     for (let found = lower.indexOf(state.query); found >= 0; found = lower.indexOf(state.query, at)) {
-      span.append(text.slice(at, found), element('mark', '', text.slice(found, found + state.query.length)));
+      box.append(text.slice(at, found), element('mark', '', text.slice(found, found + state.query.length)));
       at = found + state.query.length;
     }
-    span.append(text.slice(at));
+    box.append(text.slice(at));
   }
 
   function openKids(node, id) {
@@ -294,6 +325,68 @@
     }
     node.setAttribute('aria-expanded', open ? 'true' : 'false');
     node.firstChild.firstChild.textContent = open ? '▾' : '▸';
+  }
+
+  // ---- The tree from the keyboard: one row in the tab order (the selected one), arrows move. ----
+  /** Makes context `id` the tree's selected row; focuses it when `focus`. */
+  function select(id, focus) {
+    const before = built.get(state.selected);
+    if (before) {
+      before.setAttribute('aria-selected', 'false');
+      before.tabIndex = -1;
+    }
+    state.selected = id;
+    const node = built.get(id);
+    if (!node) return;
+    node.setAttribute('aria-selected', 'true');
+    node.tabIndex = 0;
+    if (focus) {
+      node.focus({ preventScroll: true });
+      node.firstChild.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  /** The rows the tree shows (built, under no collapsed context), in order. */
+  function visibleRows() {
+    return Array.from($('tree').querySelectorAll('.node > .row')).filter((row) => row.offsetParent !== null);
+  }
+
+  function treeKey(event) {
+    const node = event.target;
+    if (!node.classList.contains('node')) return;
+    const id = Number(node.dataset.id);
+    const open = expanded.has(id);
+    const parentNode = node.parentElement.closest('.node');
+    const step = (by) => {
+      const rows = visibleRows();
+      const next = rows[rows.indexOf(node.firstChild) + by];
+      if (next) select(Number(next.parentElement.dataset.id), true);
+    };
+    switch (event.key) {
+      case 'ArrowDown': step(1); break;
+      case 'ArrowUp': step(-1); break;
+      case 'ArrowRight':
+        if (!node.hasAttribute('aria-expanded')) break;
+        if (!open) toggle(id);
+        else step(1);
+        break;
+      case 'ArrowLeft':
+        if (open) toggle(id);
+        else if (parentNode) select(Number(parentNode.dataset.id), true);
+        break;
+      case 'Home': select(Number(visibleRows()[0].parentElement.dataset.id), true); break;
+      case 'End': select(Number(visibleRows().pop().parentElement.dataset.id), true); break;
+      case ' ':
+        if (node.hasAttribute('aria-expanded')) toggle(id);
+        break;
+      case 'Enter':
+        // Opens the context in the flame graph, zoomed to it.
+        flame.zoom = id;
+        show('flame');
+        break;
+      default: return;
+    }
+    event.preventDefault();
   }
 
   /** Builds and expands the path to `id`, returning its element. */
@@ -343,7 +436,8 @@
     state.current = -1;
     forced.clear();
     if (query) {
-      if (!lowerNames) lowerNames = names.map((name) => name.toLowerCase());
+      // Either form: the full one holds the package and the qualified types.
+      if (!lowerNames) lowerNames = names.map((name, f) => `${name}\n${shortNames[f]}`.toLowerCase());
       state.matchFrame = new Uint8Array(names.length);
       let frames = 0;
       lowerNames.forEach((name, index) => {
@@ -390,6 +484,17 @@
     $('search-status').textContent = text;
   }
 
+  /** Esc in the search box: back to the tree, at the current match or the selected row. */
+  function leaveSearch() {
+    show('tree');
+    const at = state.current >= 0 ? state.matches[state.current] : state.selected;
+    if (at >= 0 && reveal(at)) select(at, true);
+    else {
+      const first = visibleRows()[0];
+      if (first) select(Number(first.parentElement.dataset.id), true);
+    }
+  }
+
   function goTo(index) {
     if (!state.matches.length) return;
     state.current = index % state.matches.length;
@@ -411,14 +516,15 @@
     return list.reverse();
   }
 
-  function frameColor(id) {
-    if (id === 0) return '#c9ced8';
-    if (state.matchFrame && state.matchFrame[frame[id]]) return '#d946ef';
+  /** A frame's fill: warm hues spread by its name, as light as the theme's frames are. */
+  function frameColor(id, theme) {
+    if (id === 0) return theme.root;
+    if (state.matchFrame && state.matchFrame[frame[id]]) return theme.match;
     let hash = 2166136261;
     const name = names[frame[id]];
     for (let i = 0; i < name.length; i += 3) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619);
     const spread = (hash >>> 0) % 1000;
-    return `hsl(${10 + (spread % 45)}, ${70 + (spread % 20)}%, ${58 + ((spread >> 4) % 14)}%)`;
+    return `hsl(${10 + (spread % 45)}, ${70 + (spread % 20)}%, ${theme.lightness + ((spread >> 4) % 14)}%)`;
   }
 
   function label(id) {
@@ -431,10 +537,7 @@
       const className = hash >= 0 ? test.slice(0, hash) : test;
       return `${isClassLevel(test) ? 'test class' : 'test'} ${className.slice(className.lastIndexOf('.') + 1)}${hash >= 0 ? test.slice(hash) : ''}`;
     }
-    const open = name.indexOf('(');
-    const qualified = open >= 0 ? name.slice(0, open) : name;
-    const parts = qualified.split('.');
-    return parts.length > 2 ? parts.slice(-2).join('.') : qualified;
+    return shownName(frame[id]);
   }
 
   function drawFlame() {
@@ -469,11 +572,12 @@
     }
     const height = (deepest + 1) * ROW;
     const { context, charWidth } = jpCanvas(canvas, width, height);
+    const theme = jpTheme();
     flame.rows = [];
     const place = (id, x, w, row) => {
-      context.fillStyle = frameColor(id);
+      context.fillStyle = frameColor(id, theme);
       context.fillRect(x, row * ROW, Math.max(w - 1, 0.5), ROW - 1);
-      jpFrameLabel(context, charWidth, label(id), x, row * ROW + ROW / 2, w);
+      jpFrameLabel(context, charWidth, label(id), x, row * ROW + ROW / 2, w, theme.text);
       (flame.rows[row] || (flame.rows[row] = [])).push(x, x + w, id);
     };
     above.forEach((id, row) => place(id, 0, width, row));
@@ -547,7 +651,12 @@
     }
     const m = state.metric;
     tip.textContent = '';
-    tip.append(element('div', 'tip-name', id === 0 ? 'all threads' : (recursive[id] ? 'R ' : '') + readableName(names[frame[id]])));
+    const name = element('div', 'tip-name', id === 0 ? 'all threads' : (recursive[id] ? 'R ' : '') + readableName(names[frame[id]]));
+    if (id !== 0 && testId(names[frame[id]]) === null) {
+      name.textContent = (recursive[id] ? 'R ' : '') + shownName(frame[id]);
+      appendPackage(name, frame[id]);
+    }
+    tip.append(name);
     const line = (what, value) => {
       let text = `${what}: ${format(value)} ${m} (${percent(value, grand[m])} of all`;
       if (flame.zoom !== 0) text += `, ${percent(value, total[m][flame.zoom])} of the zoomed frame`;
@@ -601,6 +710,15 @@
     moreHot();
   }
 
+  function hotName(method) {
+    const cell = element('td', 'method', method.recursive ? 'R ' : '');
+    cell.title = names[method.frame];
+    const test = testId(names[method.frame]);
+    appendMarked(cell, test === null ? shownName(method.frame) : readableName(names[method.frame]), method.frame);
+    appendPackage(cell, method.frame);
+    return cell;
+  }
+
   function moreHot() {
     const m = state.metric;
     const body = $('hot').tBodies[0];
@@ -613,7 +731,7 @@
         element('td', 'num', format(method.self[m])), element('td', 'pct', percent(method.self[m], grand[m])),
         element('td', 'num', format(method.total[m])), element('td', 'pct', percent(method.total[m], grand[m])),
         element('td', 'num', format(method.self.calls)), element('td', 'num', format(method.contexts)),
-        element('td', 'method', (method.recursive ? 'R ' : '') + names[method.frame]),
+        hotName(method),
       );
       fragment.append(tr);
     }
@@ -703,6 +821,17 @@
   }
 
   // ---- Views and controls ----
+  /**
+   * The views, by the `data-view` of their tab: `render` draws the view again after a change of
+   * metric, names or theme (a view not shown may wait until `shown`), `shown` when its tab opens.
+   */
+  const views = {
+    tree: { render: () => { renderTree(); if (state.current >= 0) goTo(state.current); } },
+    flame: { render: () => { if (state.view === 'flame') drawFlame(); }, shown: () => drawFlame() },
+    hot: { render: () => renderHot() },
+    tests: { render: () => {} },
+  };
+
   function show(view) {
     state.view = view;
     for (const tab of document.querySelectorAll('#tabs button')) {
@@ -710,15 +839,12 @@
       tab.setAttribute('aria-selected', selected ? 'true' : 'false');
       $(`view-${tab.dataset.view}`).hidden = !selected;
     }
-    if (view === 'flame') drawFlame();
-    else $('tooltip').hidden = true;
+    if (view !== 'flame') $('tooltip').hidden = true;
+    if (views[view].shown) views[view].shown();
   }
 
   function refresh() {
-    renderTree();
-    if (state.current >= 0) goTo(state.current);
-    renderHot();
-    if (state.view === 'flame') drawFlame();
+    for (const view of Object.values(views)) view.render();
   }
 
   function start() {
@@ -740,6 +866,25 @@
       state.metric = event.target.value;
       refresh();
     });
+    state.names = data.nameStyle === 'full' ? 'full' : 'short';
+    $('names').value = state.names;
+    $('names').addEventListener('change', (event) => {
+      state.names = event.target.value;
+      refresh();
+    });
+    $('tree').addEventListener('keydown', treeKey);
+    document.addEventListener('keydown', (event) => {
+      const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
+      if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        $('search').focus();
+        $('search').select();
+      } else if (event.key === 'Escape') {
+        $('tooltip').hidden = true;
+        if (event.target === $('search')) leaveSearch();
+      }
+    });
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', scheduleFlame);
     $('sort').addEventListener('change', (event) => {
       state.sort = event.target.value;
       renderTree();

@@ -12,7 +12,8 @@ use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpI
 
 use super::ids::MethodIds;
 use super::Kind;
-use crate::blocks::{blocks, loop_headers, Analysis, Block};
+use crate::blocks::{blocks, loop_headers, Analysis};
+use crate::lines::{line_blocks, LineBlock, Lines};
 use crate::{injected, WarningReason};
 
 /// The constant-pool entries of the runtime that inserted code refers to.
@@ -26,10 +27,12 @@ pub(super) struct Refs {
     rc_poll: CpIndex,
     rc_top: CpIndex,
     ic_count: CpIndex,
+    /// `IC.line`, with per-line counts on.
+    ic_line: Option<CpIndex>,
 }
 
 impl Refs {
-    pub(super) fn add(pool: &mut PoolBuilder<'_>) -> jp_classfile::Result<Refs> {
+    pub(super) fn add(pool: &mut PoolBuilder<'_>, lines: bool) -> jp_classfile::Result<Refs> {
         let mut method = |class: &str, (name, descriptor): (&str, &str)| {
             pool.add_member_ref(
                 tag::METHODREF,
@@ -48,6 +51,12 @@ impl Refs {
             rc_restore: method(rc, injected::RC_RESTORE)?,
             rc_poll: method(rc, injected::RC_POLL)?,
             ic_count: method(injected::IC_CLASS, injected::IC_COUNT)?,
+            // Only with lines on: without, the class's bytes stay what they were.
+            ic_line: if lines {
+                Some(method(injected::IC_CLASS, injected::IC_LINE)?)
+            } else {
+                None
+            },
             rc_top: CpIndex(0),
         };
         let (top_name, top_descriptor) = injected::RC_TOP;
@@ -83,7 +92,7 @@ pub(super) fn rewrite_method(
 ) -> Result<Vec<u8>, WarningReason> {
     let mut body = MethodBody::open(site.class, site.method, site.code)?;
     let code_length = Pc(site.code.code.len() as u32);
-    let blocks = blocks(&body, analysis);
+    let blocks = counted_units(&body, site, refs, analysis)?;
     let headers = loop_headers(&body);
     let handler_starts: BTreeSet<Pc> = body
         .handlers()
@@ -167,8 +176,10 @@ pub(super) fn rewrite_method(
     ]);
     body.insert_at_entry(entry);
 
-    for block in &blocks {
-        body.insert_before(block.start, add_to_local(n, block.instructions))?;
+    for unit in &blocks {
+        let mut code = add_to_local(n, unit.block.instructions);
+        code.extend(count_line(ic, unit, refs, pool)?);
+        body.insert_before(unit.block.start, code)?;
     }
     for &start in &handler_starts {
         body.insert_before(
@@ -294,6 +305,53 @@ fn locals_with(frame: &Frame, set: &[(Slot, VType)]) -> Vec<VType> {
     from_slots(&slots)
 }
 
+/// The blocks to count: with per-line counts on, cut where the line
+/// changes, each with its line.
+fn counted_units(
+    body: &MethodBody<'_>,
+    site: &Site<'_, '_>,
+    refs: &Refs,
+    analysis: Analysis,
+) -> Result<Vec<LineBlock>, WarningReason> {
+    let blocks = blocks(body, analysis);
+    if refs.ic_line.is_none() {
+        return Ok(blocks
+            .into_iter()
+            .map(|block| LineBlock { block, line: None })
+            .collect());
+    }
+    let lines = Lines::of(site.code, &site.class.constant_pool)?;
+    Ok(line_blocks(
+        body.instructions().map(|(pc, _)| pc),
+        &blocks,
+        &lines,
+    ))
+}
+
+/// `ic.line(line, size)` for a unit on a line, with lines on; nothing otherwise.
+fn count_line(
+    ic: Slot,
+    unit: &LineBlock,
+    refs: &Refs,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<Vec<Insn>, WarningReason> {
+    let (Some(ic_line), Some(line)) = (refs.ic_line, unit.line) else {
+        return Ok(Vec::new());
+    };
+    Ok(vec![
+        Insn::Local {
+            opcode: op::ALOAD,
+            index: ic,
+        },
+        push_int(u32::from(line), pool)?,
+        push_int(unit.block.instructions, pool)?,
+        Insn::Ref {
+            opcode: op::INVOKEVIRTUAL,
+            index: ic_line,
+        },
+    ])
+}
+
 /// `iinc n, count`, split where the count passes an `iinc`'s reach.
 fn add_to_local(n: Slot, count: u32) -> Vec<Insn> {
     let mut code = Vec::new();
@@ -314,12 +372,13 @@ fn add_to_local(n: Slot, count: u32) -> Vec<Insn> {
 fn count_blocks(
     body: &mut MethodBody<'_>,
     ic: Slot,
-    blocks: &[Block],
+    blocks: &[LineBlock],
     refs: &Refs,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<(), WarningReason> {
-    for block in blocks {
-        let count = vec![
+    for unit in blocks {
+        let block = &unit.block;
+        let mut count = vec![
             Insn::Local {
                 opcode: op::ALOAD,
                 index: ic,
@@ -330,6 +389,7 @@ fn count_blocks(
                 index: refs.ic_count,
             },
         ];
+        count.extend(count_line(ic, unit, refs, pool)?);
         body.insert_before(block.start, count)?;
     }
     Ok(())
@@ -343,7 +403,7 @@ fn rewrite_leaf(
     site: &Site<'_, '_>,
     ids: &MethodIds,
     refs: &Refs,
-    blocks: &[Block],
+    blocks: &[LineBlock],
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Vec<u8>, WarningReason> {
     let ic = body.add_local(1)?;

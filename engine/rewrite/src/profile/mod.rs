@@ -46,6 +46,9 @@ use method::{rewrite_method, Refs, Site};
 pub struct ProfileOptions {
     /// The basic-block analysis that places the bytecode counters.
     pub analysis: Analysis,
+    /// Whether each counted block also adds its size to its source line
+    /// (docs/profiling.md, "Per-line counts").
+    pub lines: bool,
 }
 
 /// Rewrites one class with the profiling scheme.
@@ -106,7 +109,7 @@ fn rewrite(
 ) -> Result<Rewritten, WarningReason> {
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
-    let refs = Refs::add(&mut writer.constant_pool)?;
+    let refs = Refs::add(&mut writer.constant_pool, options.lines)?;
     let ids = MethodIds::add(class, profiled, options.analysis, &mut writer)?;
     let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
     let mut warnings = Vec::new();
@@ -261,6 +264,77 @@ mod tests {
             .collect();
         assert_eq!(added, [injected::MIDS_FIELD.0.as_bytes(), b"serialVersionUID"]);
         assert!(class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some());
+    }
+
+    #[test]
+    fn with_lines_every_instruction_on_a_line_is_counted_once_on_its_line() {
+        let original = testdata("java17/TryCatchFinally.class");
+        let lines_on = ProfileOptions {
+            analysis: Analysis::Precise,
+            lines: true,
+        };
+        let rewritten = profile_class(&original, lines_on).unwrap();
+        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
+        let bytes = rewritten.bytes.unwrap();
+        let (before, after) = (
+            ClassFile::parse(&original).unwrap(),
+            ClassFile::parse(&bytes).unwrap(),
+        );
+        let mut counted = 0;
+        for method in before
+            .methods
+            .iter()
+            .filter(|m| m.attribute(names::CODE).is_some())
+        {
+            let name = mutf8::to_str_lossy(method.name);
+            let (code, insns) = code_of(&before, &name);
+            let lines = crate::lines::Lines::of(&code, &before.constant_pool).unwrap();
+            let mut expected = std::collections::BTreeMap::<u16, u32>::new();
+            for (pc, _) in jp_bytecode::insn::decode(code.code).unwrap().instructions() {
+                if let Some(line) = lines.line_at(pc) {
+                    *expected.entry(line).or_default() += 1;
+                }
+            }
+            assert!(!insns.is_empty());
+            // Each `ic.line(line, size)` pushes its two constants right before the call.
+            let (_, rewritten) = code_of(&after, &name);
+            let rewritten: Vec<Insn> = rewritten
+                .into_iter()
+                .filter(|insn| !matches!(insn, Insn::Label(_)))
+                .collect();
+            let mut got = std::collections::BTreeMap::<u16, u32>::new();
+            for window in rewritten.windows(3) {
+                let is_line_call = match &window[2] {
+                    Insn::Ref { index, .. } => after
+                        .constant_pool
+                        .member_ref(*index)
+                        .is_ok_and(|(_, n, d)| (n, d) == (b"line".as_slice(), b"(II)V".as_slice())),
+                    _ => false,
+                };
+                if is_line_call {
+                    let value = |insn: &Insn| match insn {
+                        Insn::Plain(opcode) => u32::from(opcode - op::ICONST_0),
+                        Insn::Bipush(v) => *v as u32,
+                        Insn::Sipush(v) => *v as u32,
+                        other => panic!("{other:?}"),
+                    };
+                    *got.entry(value(&window[0]) as u16).or_default() += value(&window[1]);
+                }
+            }
+            assert_eq!(got, expected, "{name}");
+            counted += got.len();
+        }
+        assert!(counted > 5, "{counted} lines counted");
+    }
+
+    #[test]
+    fn without_lines_the_class_has_no_reference_to_the_line_counter() {
+        let bytes = profile(&testdata("java17/TryCatchFinally.class"));
+        let class = ClassFile::parse(&bytes).unwrap();
+        assert!(!class
+            .constant_pool
+            .iter()
+            .any(|(_, c)| matches!(c, Constant::Utf8(text) if *text == b"line")));
     }
 
     #[test]

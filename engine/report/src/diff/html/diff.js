@@ -14,7 +14,13 @@
     calls: [data.baseCalls, data.newCalls],
     bytecodes: [data.baseBytecodes, data.newBytecodes],
   };
-  const state = { metric: data.metric, zoom: 0 };
+  // `names`: 'short' or 'full', the form the report's data gives both of.
+  const state = { metric: data.metric, zoom: 0, names: data.nameStyle === 'full' ? 'full' : 'short' };
+  const isTest = (name) => name.startsWith('[test] ');
+  /** Frame `f`'s name in the form chosen, without its package; a test by its test id. */
+  const shownName = (f) => (isTest(names[f]) ? names[f].slice(7) : state.names === 'full' ? names[f] : data.short[f]);
+  /** Frame `f`'s package when the short form is shown, else ''. */
+  const shownPackage = (f) => (state.names === 'full' ? '' : data.packages[data.package[f]]);
 
   // Parents, children and subtree totals from the depth-first arrays.
   const parent = new Int32Array(count);
@@ -83,23 +89,20 @@
     return { delta, largest };
   }
 
-  function color(delta, largest) {
-    if (delta === 0 || largest === 0) return '#dcdfe4';
+  /** Red for growth, blue for shrinkage, faded towards the theme's base colour for small changes. */
+  function color(delta, largest, theme) {
+    if (delta === 0 || largest === 0) return theme.same;
     // sqrt: small changes stay visible next to a large one.
     const t = 0.25 + 0.75 * Math.sqrt(Math.abs(delta) / largest);
     const [r, g, b] = delta > 0 ? [214, 39, 40] : [31, 95, 191];
-    const mix = (channel) => Math.round(236 + (channel - 236) * t);
-    return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
+    const mix = (channel, base) => Math.round(base + (channel - base) * t);
+    return `rgb(${mix(r, theme.base[0])},${mix(g, theme.base[1])},${mix(b, theme.base[2])})`;
   }
 
   function label(id) {
     if (id === 0) return 'all threads';
     const name = names[data.frame[id]];
-    if (name.startsWith('[test] ')) return name;
-    const open = name.indexOf('(');
-    const qualified = open >= 0 ? name.slice(0, open) : name;
-    const parts = qualified.split('.');
-    return parts.length > 2 ? parts.slice(-2).join('.') : qualified;
+    return isTest(name) ? name : shownName(data.frame[id]);
   }
 
   const flame = { rows: [], width: 0 };
@@ -139,11 +142,12 @@
     }
     const height = (deepest + 1) * ROW;
     const { context, charWidth } = jpCanvas(canvas, width, height);
+    const theme = jpTheme();
     flame.rows = [];
     const place = (id, x, w, row) => {
-      context.fillStyle = color(delta[id], largest);
+      context.fillStyle = color(delta[id], largest, theme);
       context.fillRect(x, row * ROW, Math.max(w - 1, 0.5), ROW - 1);
-      jpFrameLabel(context, charWidth, label(id), x, row * ROW + ROW / 2, w);
+      jpFrameLabel(context, charWidth, label(id), x, row * ROW + ROW / 2, w, theme.text);
       (flame.rows[row] || (flame.rows[row] = [])).push([x, x + w, id]);
     };
     above.forEach((id, row) => place(id, 0, width, row));
@@ -167,7 +171,9 @@
     const metric = state.metric;
     const [ownBase, ownNew] = [own[metric][0][id], own[metric][1][id]];
     const [base, fresh] = [total[metric][0][id], total[metric][1][id]];
-    const lines = [id === 0 ? 'all threads' : names[data.frame[id]]];
+    const f = data.frame[id];
+    const pkg = id === 0 ? '' : shownPackage(f);
+    const lines = [id === 0 ? 'all threads' : `${label(id)}${pkg ? ` (${pkg})` : ''}`];
     if (id !== 0) lines.push(`status: ${status(data.present[id], ownBase, ownNew)}`);
     lines.push(`own ${metric}: base ${format(ownBase)}, new ${format(ownNew)}, change ${signed(ownNew - ownBase)} (${percent(ownBase, ownNew)})`);
     lines.push(`subtree ${metric}: base ${format(base)}, new ${format(fresh)}, change ${signed(fresh - base)} (${percent(base, fresh)})`);
@@ -187,14 +193,16 @@
       const tr = element('tr');
       const kind = status(entry.present, entry.base, entry.fresh);
       const change = entry.fresh - entry.base;
-      const name = names[entry.frame];
+      const name = element('td', 'name', shownName(entry.frame));
+      name.title = names[entry.frame];
+      if (shownPackage(entry.frame)) name.append(element('span', 'pkg', ` ${shownPackage(entry.frame)}`));
       tr.append(
         element('td', kind, kind),
         element('td', 'num', format(entry.base)),
         element('td', 'num', format(entry.fresh)),
         element('td', `num ${change > 0 ? 'up' : change < 0 ? 'down' : ''}`, signed(change)),
         element('td', 'num', percent(entry.base, entry.fresh)),
-        element('td', 'name', what === 'test' && name.startsWith('[test] ') ? name.slice(7) : name),
+        name,
       );
       body.append(tr);
     }
@@ -238,7 +246,13 @@
     state.metric = event.target.value;
     render();
   });
+  $('names').value = state.names;
+  $('names').addEventListener('change', (event) => {
+    state.names = event.target.value;
+    render();
+  });
   window.addEventListener('resize', draw);
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', draw);
 
   summary();
   $('tests-section').hidden = !data.tested;

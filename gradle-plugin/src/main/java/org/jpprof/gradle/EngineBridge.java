@@ -68,11 +68,12 @@ final class EngineBridge {
      * @throws GradleException if a profile cannot be read (each such file is named) or the report
      *     cannot be written (the file is named)
      */
-    static void report(List<File> profiles, ReportRequest.Format format, File out) {
+    static void report(List<File> profiles, ReportRequest.Format format, String title, File out) {
         ReportRequest.Builder request = ReportRequest.builder()
                 .format(format)
                 .metric(ReportRequest.Metric.BYTECODES)
                 .out(out.toPath());
+        if (title != null) request.title(title);
         for (File profile : profiles) {
             request.profile(profile.toPath());
         }

@@ -111,6 +111,12 @@ public class JpPlugin implements Plugin<Project> {
         task.setDescription("Renders the profiles of the profiled test tasks of this project and its"
                 + " subprojects as one report, build/reports/jp/aggregate/index.html and report.txt.");
         task.conventionProfiles(BuildProfiles.of(project), new Layout(project).jpDir("profiles"));
+        task.conventionTitle(project.provider(new Callable<String>() {
+            @Override
+            public String call() {
+                return project.getName() + " and its subprojects";
+            }
+        }));
         task.conventionOutputDir(project.provider(new Callable<File>() {
             @Override
             public File call() {
@@ -356,6 +362,14 @@ public class JpPlugin implements Plugin<Project> {
                 @Override
                 public File call() {
                     return new File(layout.buildDir(), "reports/jp");
+                }
+            }));
+            task.conventionTitle(project.provider(new Callable<String>() {
+                @Override
+                public String call() {
+                    List<String> names = new ArrayList<>();
+                    for (Test test : testTasks.profilingTasks()) names.add(test.getName());
+                    return names.isEmpty() ? project.getName() : project.getName() + ": " + String.join(", ", names);
                 }
             }));
         }

@@ -11,8 +11,10 @@ import org.gradle.api.file.FileCollection;
 import org.gradle.api.provider.Provider;
 import org.gradle.api.specs.Spec;
 import org.gradle.api.tasks.CacheableTask;
+import org.gradle.api.tasks.Input;
 import org.gradle.api.tasks.InputFiles;
 import org.gradle.api.tasks.Internal;
+import org.gradle.api.tasks.Optional;
 import org.gradle.api.tasks.OutputDirectory;
 import org.gradle.api.tasks.PathSensitive;
 import org.gradle.api.tasks.PathSensitivity;
@@ -36,6 +38,7 @@ import org.jpprof.engine.ReportRequest;
 public class JpReport extends DefaultTask {
     private final ProfilesSetting profiles;
     private final Setting<File> outputDir = new Setting<>();
+    private final Setting<String> title = new Setting<>();
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     public JpReport() {
@@ -79,6 +82,23 @@ public class JpReport extends DefaultTask {
         this.outputDir.convention(outputDir);
     }
 
+    /** @param title the plugin's title, the project and its profiled test tasks */
+    void conventionTitle(Provider<String> title) {
+        this.title.convention(title);
+    }
+
+    /** @return the reports' title, by default {@code <project>: <profiled test tasks>} */
+    @Input
+    @Optional
+    public String getTitle() {
+        return title.get();
+    }
+
+    /** @param title the reports' title, shown in the HTML page's title and header and atop report.txt */
+    public void setTitle(String title) {
+        this.title.set(title);
+    }
+
     /** @return the directory of the report ({@code build/reports/jp}) */
     @OutputDirectory
     public File getOutputDir() {
@@ -114,8 +134,8 @@ public class JpReport extends DefaultTask {
             setDidWork(false);
             return;
         }
-        EngineBridge.report(files, ReportRequest.Format.HTML, getHtmlFile());
-        EngineBridge.report(files, ReportRequest.Format.TEXT, getTextFile());
+        EngineBridge.report(files, ReportRequest.Format.HTML, getTitle(), getHtmlFile());
+        EngineBridge.report(files, ReportRequest.Format.TEXT, getTitle(), getTextFile());
         getLogger()
                 .lifecycle(
                         "jp: report of {} profile{}: {} and {}",

@@ -20,6 +20,9 @@ public class IC {
     /** Bytecodes the method itself executed in this context. */
     public long bytecodes;
 
+    /** Bytecodes per source line, with per-line counts on; null while none. */
+    private LineCounts lines;
+
     /** The children, an open-addressing table keyed by {@link MID#id}; null while empty. */
     private IC[] children;
     private int childCount;
@@ -34,6 +37,23 @@ public class IC {
     /** Adds a basic block's bytecodes. */
     public final void count(int n) {
         bytecodes += n;
+    }
+
+    /**
+     * Adds a basic block's bytecodes to its source line (with per-line counts on: each counted
+     * block lies within one line). Its context's own count is added apart, as without lines.
+     */
+    public final void line(int line, int n) {
+        LineCounts counts = lines;
+        if (counts == null || line < counts.first || line - counts.first >= counts.counts.length) {
+            counts = lines = LineCounts.covering(counts, line);
+        }
+        counts.counts[line - counts.first] += n;
+    }
+
+    /** The per-line counts; null when none. */
+    final LineCounts lines() {
+        return lines;
     }
 
     /** The child context for {@code mid}, created when new, with its invocation counted. */
@@ -111,6 +131,7 @@ public class IC {
                 IC merged = target.child(child.mid);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
+                merged.lines = LineCounts.add(merged.lines, child.lines);
                 if (child.children != null) {
                     work.push(child);
                     work.push(merged);

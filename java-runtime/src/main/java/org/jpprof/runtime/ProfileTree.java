@@ -44,6 +44,12 @@ final class ProfileTree {
     }
 
     final Node root = new Node(null, null);
+    /** Per-line counts by frame name, merged over every context of the frame. */
+    final Map<String, LineCounts> lines = new HashMap<String, LineCounts>();
+
+    private void addLines(String frame, LineCounts from) {
+        if (from != null) lines.put(frame, LineCounts.add(lines.get(frame), from));
+    }
 
     /** Adds the tree below {@code top} (a thread's root, say). Iterative: trees of deep recursions are deep. */
     void add(IC top) {
@@ -57,6 +63,7 @@ final class ProfileTree {
                 Node merged = into.child(child.mid.frame);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
+                addLines(child.mid.frame, child.lines());
                 work.push(new Object[] {child, merged});
             }
         }
@@ -64,6 +71,9 @@ final class ProfileTree {
 
     /** Adds another merged tree. */
     void add(ProfileTree other) {
+        for (Map.Entry<String, LineCounts> entry : other.lines.entrySet()) {
+            addLines(entry.getKey(), entry.getValue());
+        }
         ArrayDeque<Node[]> work = new ArrayDeque<Node[]>();
         work.push(new Node[] {other.root, root});
         while (!work.isEmpty()) {

@@ -22,11 +22,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Writes a merged tree in the profile format of docs/profile-format.md, version 1. */
+/**
+ * Writes a merged tree in the profile format of docs/profile-format.md: version 1, or version 2
+ * when it has per-line counts.
+ */
 final class ProfileWriter {
     private ProfileWriter() {}
 
     static final int FORMAT_VERSION = 1;
+    /** The version of profiles with {@code line} records. */
+    static final int LINES_FORMAT_VERSION = 2;
 
     /** Siblings in frame-name order, so that the same profile always reads the same. */
     private static final Comparator<ProfileTree.Node> BY_FRAME = new Comparator<ProfileTree.Node>() {
@@ -88,7 +93,7 @@ final class ProfileWriter {
     }
 
     static void write(ProfileTree tree, Map<String, String> meta, Writer out) throws IOException {
-        out.write("jp-profile " + FORMAT_VERSION + "\n");
+        out.write("jp-profile " + (tree.lines.isEmpty() ? FORMAT_VERSION : LINES_FORMAT_VERSION) + "\n");
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
         }
@@ -116,7 +121,31 @@ final class ProfileWriter {
                     .append(Long.toUnsignedString(node.bytecodes)).append('\n');
             out.append(line);
         }
+        writeLines(tree, frames, out);
         out.write("end " + nodes.size() + "\n");
+    }
+
+    /** The {@code line} records, by frame id, then line; lines with no count are left out. */
+    private static void writeLines(ProfileTree tree, Map<String, Integer> frames, Writer out) throws IOException {
+        List<String> byId = new ArrayList<String>(tree.lines.keySet());
+        Collections.sort(byId, new Comparator<String>() {
+            @Override
+            public int compare(String a, String b) {
+                return frames.get(a).compareTo(frames.get(b));
+            }
+        });
+        StringBuilder line = new StringBuilder();
+        for (String frame : byId) {
+            LineCounts counts = tree.lines.get(frame);
+            for (int i = 0; i < counts.counts.length; i++) {
+                if (counts.counts[i] == 0) continue;
+                line.setLength(0);
+                line.append("line ").append(frames.get(frame).intValue()).append(' ')
+                        .append(counts.first + i).append(' ')
+                        .append(Long.toUnsignedString(counts.counts[i])).append('\n');
+                out.append(line);
+            }
+        }
     }
 
     /** Every context of the tree, each after its parent. Iterative: trees of recursions are deep. */

@@ -74,8 +74,9 @@ public class ReportMojo extends AbstractJpMojo {
     private void write(List<File> profiles, ReportRequest.Metric chosen, File dir, MavenProject module)
             throws MojoExecutionException {
         File html = new File(dir, "index.html");
-        Reports.report(profiles, ReportRequest.Format.HTML, chosen, html);
-        Reports.report(profiles, ReportRequest.Format.TEXT, chosen, new File(dir, "report.txt"));
+        String title = module.getArtifactId();
+        Reports.report(profiles, ReportRequest.Format.HTML, chosen, title, html);
+        Reports.report(profiles, ReportRequest.Format.TEXT, chosen, title, new File(dir, "report.txt"));
         getLog().info("jp: report of " + module.getArtifactId() + " (" + profiles.size() + " profile"
                 + (profiles.size() == 1 ? "" : "s") + "): " + html.toURI());
     }

@@ -18,17 +18,19 @@ final class Reports {
      * @param profiles the profiles
      * @param format the report's format
      * @param metric the metric to show first, or {@code null} for the report's default
+     * @param title the report's title, the module's artifactId
      * @param out the report file
      * @throws MojoExecutionException if a profile cannot be read or the report cannot be
      *     written, naming the file
      */
-    static void report(List<File> profiles, ReportRequest.Format format, ReportRequest.Metric metric, File out)
+    static void report(
+            List<File> profiles, ReportRequest.Format format, ReportRequest.Metric metric, String title, File out)
             throws MojoExecutionException {
         ReportRequest.Builder request = ReportRequest.builder();
         for (File profile : profiles) {
             request.profile(profile.toPath());
         }
-        request.format(format).out(out.toPath());
+        request.format(format).title(title).out(out.toPath());
         if (metric != null) {
             request.metric(metric);
         }

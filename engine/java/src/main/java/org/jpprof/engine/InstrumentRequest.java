@@ -68,6 +68,7 @@ public final class InstrumentRequest {
     private final Path output;
     private final Path cacheDir;
     private final Bba bba;
+    private final Boolean lines;
     private final List<String> include;
     private final List<String> exclude;
     private final Path configFile;
@@ -77,6 +78,7 @@ public final class InstrumentRequest {
         this.output = builder.output;
         this.cacheDir = builder.cacheDir;
         this.bba = builder.bba;
+        this.lines = builder.lines;
         this.include = Requests.frozen(builder.include);
         this.exclude = Requests.frozen(builder.exclude);
         this.configFile = builder.configFile;
@@ -111,6 +113,11 @@ public final class InstrumentRequest {
         return bba;
     }
 
+    /** @return whether to count bytecodes per source line, or {@code null} for the configured choice */
+    public Boolean lines() {
+        return lines;
+    }
+
     /** @return the class patterns to instrument (empty: all classes) */
     public List<String> include() {
         return include;
@@ -138,6 +145,7 @@ public final class InstrumentRequest {
         Requests.path(out.append(','), "cacheDir", cacheDir);
         out.append(",\"bba\":");
         Json.writeString(out, bba == null ? null : bba.jsonName());
+        if (lines != null) out.append(",\"lines\":").append(lines.booleanValue());
         Requests.list(out.append(','), "include", include);
         Requests.list(out.append(','), "exclude", exclude);
         Requests.path(out.append(','), "configFile", configFile);
@@ -155,6 +163,7 @@ public final class InstrumentRequest {
         private Path output;
         private Path cacheDir;
         private Bba bba;
+        private Boolean lines;
         private final List<String> include = new ArrayList<>();
         private final List<String> exclude = new ArrayList<>();
         private Path configFile;
@@ -215,6 +224,18 @@ public final class InstrumentRequest {
          */
         public Builder bba(Bba bba) {
             this.bba = bba;
+            return this;
+        }
+
+        /**
+         * Sets whether each method's bytecodes are also counted per source line (docs/profiling.md,
+         * "Per-line counts"); left out of the JSON when {@code null}.
+         *
+         * @param lines whether to count lines, or {@code null} for the configured choice
+         * @return this builder
+         */
+        public Builder lines(Boolean lines) {
+            this.lines = lines;
             return this;
         }
 

@@ -34,7 +34,9 @@ public final class ReportRequest {
         /** Collapsed stacks ({@code frame;frame value}), for flame-graph tools, in one metric. */
         FOLDED,
         /** speedscope's JSON file format, both metrics. */
-        SPEEDSCOPE;
+        SPEEDSCOPE,
+        /** pprof's gzipped protocol buffers, both metrics as two sample types. */
+        PPROF;
 
         /**
          * The format's name in requests and on {@code jp report}'s command line.
@@ -79,6 +81,7 @@ public final class ReportRequest {
     private final Metric metric;
     private final double threshold;
     private final Integer maxDepth;
+    private final String title;
     private final Path out;
 
     private ReportRequest(Builder builder) {
@@ -87,6 +90,7 @@ public final class ReportRequest {
         this.metric = builder.metric;
         this.threshold = builder.threshold;
         this.maxDepth = builder.maxDepth;
+        this.title = builder.title;
         this.out = builder.out;
     }
 
@@ -124,6 +128,11 @@ public final class ReportRequest {
         return maxDepth;
     }
 
+    /** @return the report's title, or {@code null} for the one the engine derives from the profiles */
+    public String title() {
+        return title;
+    }
+
     /** @return the report file, absolute */
     public Path out() {
         return out;
@@ -143,6 +152,9 @@ public final class ReportRequest {
         Json.writeString(json, metric.jsonName());
         json.append(",\"threshold\":").append(threshold);
         json.append(",\"maxDepth\":").append(maxDepth == null ? "null" : maxDepth.toString());
+        json.append(",\"title\":");
+        if (title == null) json.append("null");
+        else Json.writeString(json, title);
         Requests.path(json.append(','), "out", out);
         return json.append('}').toString();
     }
@@ -159,6 +171,7 @@ public final class ReportRequest {
         private Metric metric = Metric.BYTECODES;
         private double threshold;
         private Integer maxDepth;
+        private String title;
         private Path out;
 
         private Builder() {}
@@ -198,7 +211,8 @@ public final class ReportRequest {
 
         /**
          * Sets the count that the text and folded formats show, and that the threshold compares
-         * (the HTML and speedscope reports show both). The default is {@link Metric#BYTECODES}.
+         * (the HTML, speedscope and pprof reports hold both; pprof shows this one first). The
+         * default is {@link Metric#BYTECODES}.
          *
          * @param metric the metric
          * @return this builder
@@ -239,6 +253,18 @@ public final class ReportRequest {
                         "the maximum depth is " + depth + "; top-level contexts are at depth 1");
             }
             this.maxDepth = depth;
+            return this;
+        }
+
+        /**
+         * Sets the report's title, shown by the text and HTML reports. By default the engine derives
+         * one from the profiles (the profiled program, or the profiles' directory).
+         *
+         * @param title the title, for example {@code demo: jpProfileTest}
+         * @return this builder
+         */
+        public Builder title(String title) {
+            this.title = Objects.requireNonNull(title, "title");
             return this;
         }
 

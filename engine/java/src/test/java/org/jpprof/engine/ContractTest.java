@@ -13,6 +13,7 @@ import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ class ContractTest {
                 .output(p("/p/build/jp/classes/main"))
                 .cacheDir(p("/p/build/jp/cache"))
                 .bba(InstrumentRequest.Bba.PRECISE)
+                .lines(true)
                 .include("com.acme.**")
                 .exclude("**Test", "com.acme.gen.*")
                 .configFile(p("/p/jp.toml"))
@@ -73,9 +75,19 @@ class ContractTest {
                 .metric(ReportRequest.Metric.CALLS)
                 .threshold(1.5)
                 .maxDepth(8)
+                .title("demo: jpProfileTest")
                 .out(p("/p/report/index.html"))
                 .build()
                 .toJson());
+    }
+
+    @Test
+    void the_report_formats_should_be_the_engines() {
+        Set<Object> facade = new HashSet<>();
+        for (ReportRequest.Format format : ReportRequest.Format.values()) {
+            facade.add(format.jsonName());
+        }
+        assertEquals(new HashSet<>((List<?>) Json.parse(sample("report-formats.json"))), facade);
     }
 
     @Test

@@ -19,12 +19,13 @@ class InstrumentRequestTest {
                 .output(Paths.get("/w/out"))
                 .cacheDir(Paths.get("/w/cache"))
                 .bba(InstrumentRequest.Bba.PRECISE)
+                .lines(false)
                 .include("com.acme.**", "org.x.*")
                 .exclude("com.acme.gen.*")
                 .configFile(Paths.get("/w/jp.toml"))
                 .build();
         assertEquals("{\"inputs\":[\"/w/classes\",\"/w/lib/a \\\"b\\\".jar\"],\"output\":\"/w/out\","
-                + "\"cacheDir\":\"/w/cache\",\"bba\":\"precise\",\"include\":[\"com.acme.**\","
+                + "\"cacheDir\":\"/w/cache\",\"bba\":\"precise\",\"lines\":false,\"include\":[\"com.acme.**\","
                 + "\"org.x.*\"],\"exclude\":[\"com.acme.gen.*\"],\"configFile\":\"/w/jp.toml\"}",
                 request.toJson());
     }

@@ -20,13 +20,15 @@ class ReportRequestTest {
                 .metric(ReportRequest.Metric.CALLS)
                 .threshold(2.5)
                 .maxDepth(7)
+                .title("shop \"checkout\"")
                 .out(Paths.get("/w/report.json"))
                 .build();
         assertEquals("{\"profiles\":[\"/w/a.jpprof\",\"/w/b \\\"c\\\".jpprof\"],\"format\":\"speedscope\","
-                + "\"metric\":\"calls\",\"threshold\":2.5,\"maxDepth\":7,\"out\":\"/w/report.json\"}",
+                + "\"metric\":\"calls\",\"threshold\":2.5,\"maxDepth\":7,\"title\":\"shop \\\"checkout\\\"\","
+                + "\"out\":\"/w/report.json\"}",
                 request.toJson());
         Map<?, ?> parsed = (Map<?, ?>) Json.parse(request.toJson());
-        assertEquals(Arrays.asList("profiles", "format", "metric", "threshold", "maxDepth", "out"),
+        assertEquals(Arrays.asList("profiles", "format", "metric", "threshold", "maxDepth", "title", "out"),
                 Arrays.asList(parsed.keySet().toArray()));
     }
 
@@ -40,15 +42,17 @@ class ReportRequestTest {
         assertEquals(ReportRequest.Metric.BYTECODES, request.metric());
         assertEquals(0.0, request.threshold());
         assertNull(request.maxDepth());
+        assertNull(request.title());
         assertEquals("{\"profiles\":[\"/w/a.jpprof\"],\"format\":\"html\",\"metric\":\"bytecodes\","
-                + "\"threshold\":0.0,\"maxDepth\":null,\"out\":\"/w/index.html\"}", request.toJson());
+                + "\"threshold\":0.0,\"maxDepth\":null,\"title\":null,\"out\":\"/w/index.html\"}", request.toJson());
     }
 
     @Test
     void format_and_metric_names_should_be_the_engine_names() {
-        assertEquals(Arrays.asList("html", "text", "folded", "speedscope"), Arrays.asList(
+        assertEquals(Arrays.asList("html", "text", "folded", "speedscope", "pprof"), Arrays.asList(
                 ReportRequest.Format.HTML.jsonName(), ReportRequest.Format.TEXT.jsonName(),
-                ReportRequest.Format.FOLDED.jsonName(), ReportRequest.Format.SPEEDSCOPE.jsonName()));
+                ReportRequest.Format.FOLDED.jsonName(), ReportRequest.Format.SPEEDSCOPE.jsonName(),
+                ReportRequest.Format.PPROF.jsonName()));
         assertEquals("calls", ReportRequest.Metric.CALLS.jsonName());
         assertEquals("bytecodes", ReportRequest.Metric.BYTECODES.jsonName());
     }

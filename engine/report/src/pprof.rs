@@ -1,0 +1,660 @@
+//! pprof's profile format (`profile.proto` of github.com/google/pprof,
+//! gzipped protocol buffers), for `go tool pprof`, Grafana Pyroscope and
+//! the other tools that read it.
+//!
+//! Both metrics go into one file as two sample types, `calls/count` and
+//! `bytecodes/count`; `default_sample_type` is `options.metric`'s. Each
+//! shown context with a value of its own is one sample: its own (self)
+//! values, and its stack as location ids, innermost first. pprof adds the
+//! samples up into its totals, so the subtree totals come out as JP's.
+//! Each frame is one function:
+//! - `name`: the readable frame ([`crate::names::readable`]) without its
+//!   return type, `pkg.Class.method(java.util.List,int)`, which pprof's
+//!   views shorten as they do for Java; the return type stays when two
+//!   frames of the file would otherwise read the same (bridge methods);
+//! - `system_name`: the frame exactly as the profile names it, with its
+//!   JVMS descriptor: stable and unambiguous; empty when it is the name
+//!   already (a test frame), since pprof would shorten such a name as if it
+//!   were a C++ one, dropping a test's parameter list;
+//! - `filename`: empty, since a class's source file is not known here.
+//!
+//! A test frame (`[test] <test id>`) is a function like any other, so that
+//! a test stays at the bottom of the stacks under it. Each function has one
+//! location, with one line, numbered 0: the locations are made in one place
+//! ([`Locations`]), which takes a line number for when a profile has them.
+//! One mapping holds every location and says that their functions are
+//! known, so that pprof does not look for a binary to symbolize.
+//!
+//! The metadata that describes the run (`jvm`, `bba`, `command`) goes into
+//! comments; times and the process id do not, nor does anything else that
+//! differs between two runs: the same profile gives the same bytes. Ids,
+//! the string table and the samples follow the frames' name order and,
+//! depth first, the siblings' name order, so the file depends on neither
+//! the order of the records nor that of the profiles merged. pprof's values
+//! are signed: a count above `i64::MAX` is written as `i64::MAX`.
+//!
+//! Contexts that `--threshold` or `--max-depth` hide are left out, as in
+//! [`crate::folded`]. As in a folded line, a sample lists every frame above
+//! its context, so the file grows with the contexts' depths: [`size`] gives
+//! its exact size before compression, which the size limit applies to (it
+//! is what a reader decodes and holds), before anything is written.
+
+mod proto;
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use jp_profile::{Metric, Node, NodeId, Profile};
+use prost::encoding::encoded_len_varint;
+use prost::Message;
+
+use crate::limit::StackSize;
+use crate::order::{self, FrameIndex};
+use crate::{names, Options, Totals, Visible};
+use proto::{Function, Line, Location, Mapping, Sample, ValueType};
+
+/// The sample types, in the order of each sample's values.
+const SAMPLE_TYPES: [(Metric, &str); 2] = [(Metric::Calls, "calls"), (Metric::Bytecodes, "bytecodes")];
+
+/// The metadata written as comments (`key: value`), in this order.
+const COMMENTED_META: [&str; 3] = ["jvm", "bba", "command"];
+
+/// Profile field number of a sample, for writing samples one by one.
+const SAMPLE_FIELD: u32 = 2;
+
+/// The id of the one mapping, which every location is in.
+const MAPPING: u64 = 1;
+
+/// Writes `profile` as a gzipped pprof file: the tables first, then the
+/// samples one by one (a protocol buffer's fields may come in any number
+/// of pieces, so the samples never need to be held together).
+///
+/// # Errors
+/// Those of `out`.
+pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Result<()> {
+    let file = File::of(profile, options);
+    let mut gzip = GzEncoder::new(out, Compression::default());
+    gzip.write_all(&file.tables.encode_to_vec())?;
+    let mut buffer: Vec<u8> = Vec::with_capacity(1 << 16);
+    let mut sample = Sample::default();
+    // Location ids of the current path, outermost first.
+    let mut stack: Vec<u64> = Vec::new();
+    // (context, number of frames above it); pushed in reverse order, popped in order.
+    let mut work: Vec<(NodeId, usize)> = Vec::new();
+    let mut siblings: Vec<NodeId> = Vec::new();
+    let mut push_children = |id: NodeId, depth: usize, work: &mut Vec<(NodeId, usize)>| {
+        order::by_name(profile, id, &file.frames.rank, &mut siblings);
+        let shown = siblings
+            .iter()
+            .rev()
+            .filter(|&&child| file.visible.is_shown(child));
+        work.extend(shown.map(|&child| (child, depth)));
+    };
+    push_children(NodeId::ROOT, 0, &mut work);
+    while let Some((id, depth)) = work.pop() {
+        let node = profile.node(id);
+        stack.truncate(depth);
+        stack.push(file.location[node.frame.0 as usize]);
+        if has_value(node) {
+            sample.location_id.clear();
+            sample.location_id.extend(stack.iter().rev());
+            sample.value.clear();
+            sample.value.extend(values(node));
+            prost::encoding::message::encode(SAMPLE_FIELD, &sample, &mut buffer);
+            if buffer.len() >= 1 << 16 {
+                gzip.write_all(&buffer)?;
+                buffer.clear();
+            }
+        }
+        push_children(id, depth + 1, &mut work);
+    }
+    gzip.write_all(&buffer)?;
+    gzip.finish()?.flush()
+}
+
+/// The size of the file that [`write()`] would write with these options,
+/// before compression, computed without writing it: the tables, then one
+/// pass over the nodes (a parent comes before its children, so each
+/// stack's ids take its parent's bytes and its own frame's).
+pub fn size(profile: &Profile, options: &Options) -> StackSize {
+    let file = File::of(profile, options);
+    let nodes = profile.nodes();
+    // Per node: the bytes of its stack's location ids, and its depth.
+    let mut stacks = vec![(0u64, 0u32); nodes.len()];
+    let mut size = StackSize {
+        bytes: file.tables.encoded_len() as u64,
+        stacks: 0,
+        deepest: 0,
+    };
+    for (index, node) in nodes.iter().enumerate().skip(1) {
+        if !file.visible.is_shown(NodeId(index as u32)) {
+            continue;
+        }
+        let (above, depth) = stacks[node.parent.0 as usize];
+        let ids = above.saturating_add(varint_len(file.location[node.frame.0 as usize]));
+        stacks[index] = (ids, depth + 1);
+        if has_value(node) {
+            let values: u64 = values(node).iter().map(|&value| varint_len(value as u64)).sum();
+            let sample = packed_len(ids).saturating_add(packed_len(values));
+            size.bytes = size.bytes.saturating_add(field_len(sample));
+            size.stacks += 1;
+            size.deepest = size.deepest.max(depth + 1);
+        }
+    }
+    size
+}
+
+/// Whether a context is a sample: it has a value of its own in a metric.
+fn has_value(node: &Node) -> bool {
+    node.calls != 0 || node.bytecodes != 0
+}
+
+/// A context's own values, in the order of [`SAMPLE_TYPES`].
+fn values(node: &Node) -> [i64; 2] {
+    SAMPLE_TYPES.map(|(metric, _)| i64::try_from(node.value(metric)).unwrap_or(i64::MAX))
+}
+
+fn varint_len(value: u64) -> u64 {
+    encoded_len_varint(value) as u64
+}
+
+/// The bytes of a length-delimited field of `len` bytes with a one-byte key.
+fn field_len(len: u64) -> u64 {
+    1 + varint_len(len) + len
+}
+
+/// The bytes of a packed repeated field whose values take `len` bytes (none when empty).
+fn packed_len(len: u64) -> u64 {
+    if len == 0 {
+        0
+    } else {
+        field_len(len)
+    }
+}
+
+/// What a file holds besides its samples, and what writing them needs.
+struct File {
+    /// The profile without its samples: sample types, locations,
+    /// functions, strings, comments.
+    tables: proto::Profile,
+    /// Which contexts are written.
+    visible: Visible,
+    /// The functions' frames, in name order.
+    frames: FrameIndex,
+    /// The location id of each frame, by frame id (0 for a frame not written).
+    location: Vec<u64>,
+}
+
+impl File {
+    fn of(profile: &Profile, options: &Options) -> File {
+        let visible = Visible::of(profile, &Totals::of(profile), options);
+        let frames = FrameIndex::of(profile, &visible);
+        let mut strings = Strings::new();
+        let unit = strings.index("count");
+        let sample_type = SAMPLE_TYPES
+            .iter()
+            .map(|&(_, name)| ValueType {
+                r#type: strings.index(name),
+                unit,
+            })
+            .collect();
+        let default_sample_type = SAMPLE_TYPES
+            .iter()
+            .find(|&&(metric, _)| metric == options.metric)
+            .map_or(0, |&(_, name)| strings.index(name));
+        let mut comment = vec![strings.index(concat!("jp ", env!("CARGO_PKG_VERSION")))];
+        for key in COMMENTED_META {
+            if let Some(value) = profile.meta.get(key) {
+                comment.push(strings.index(&format!("{key}: {}", names::escape(value))));
+            }
+        }
+        let mut function = Vec::with_capacity(frames.names.len());
+        let mut locations = Locations::default();
+        let mut location = vec![0; profile.frames().len()];
+        let function_names = function_names(frames.names.iter().map(|&frame| profile.frame(frame)));
+        for (position, (&frame, name)) in frames.names.iter().zip(&function_names).enumerate() {
+            let id = position as u64 + 1;
+            let exact = profile.frame(frame);
+            function.push(Function {
+                id,
+                name: strings.index(name),
+                // pprof shortens a name that is its own system name as if it were C++
+                // (`[test] a.T#f()` to `[test] a.T#f`); an empty one keeps it whole.
+                system_name: if exact == name { 0 } else { strings.index(exact) },
+                filename: 0,
+            });
+            location[frame.0 as usize] = locations.id(id, 0);
+        }
+        let tables = proto::Profile {
+            sample_type,
+            sample: Vec::new(),
+            mapping: vec![Mapping {
+                id: MAPPING,
+                has_functions: true,
+            }],
+            location: locations.list,
+            function,
+            string_table: strings.table,
+            comment,
+            default_sample_type,
+        };
+        File {
+            tables,
+            visible,
+            frames,
+            location,
+        }
+    }
+}
+
+/// The string table: each string once, by index, "" first.
+struct Strings {
+    table: Vec<String>,
+    index: HashMap<String, i64>,
+}
+
+impl Strings {
+    fn new() -> Strings {
+        Strings {
+            table: vec![String::new()],
+            index: HashMap::from([(String::new(), 0)]),
+        }
+    }
+
+    fn index(&mut self, text: &str) -> i64 {
+        if let Some(&index) = self.index.get(text) {
+            return index;
+        }
+        let index = self.table.len() as i64;
+        self.table.push(text.to_owned());
+        self.index.insert(text.to_owned(), index);
+        index
+    }
+}
+
+/// The locations of a file: one per function and line, numbered from 1 in
+/// the order first asked for.
+#[derive(Default)]
+struct Locations {
+    list: Vec<Location>,
+    ids: HashMap<(u64, i64), u64>,
+}
+
+impl Locations {
+    /// The id of the location of line `line` (0: unknown) of the function `function`.
+    fn id(&mut self, function: u64, line: i64) -> u64 {
+        let next = self.list.len() as u64 + 1;
+        let id = *self.ids.entry((function, line)).or_insert(next);
+        if id == next {
+            self.list.push(Location {
+                id,
+                mapping_id: MAPPING,
+                line: vec![Line {
+                    function_id: function,
+                    line,
+                }],
+            });
+        }
+        id
+    }
+}
+
+/// The name of each frame as a person reads it: a method as
+/// [`names::readable`] writes it but without the return type, unless two
+/// frames would then read the same; a test frame with only its control
+/// characters escaped.
+fn function_names<'a>(frames: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let full: Vec<(String, bool)> = frames
+        .map(|frame| match jp_profile::tests::test_id(frame) {
+            Some(_) => (names::escape(frame).into_owned(), false),
+            None => (names::readable(frame).into_owned(), true),
+        })
+        .collect();
+    let short: Vec<&str> = full
+        .iter()
+        .map(|(name, method)| if *method { without_return_type(name) } else { name })
+        .collect();
+    let mut count: HashMap<&str, u32> = HashMap::new();
+    for &name in &short {
+        *count.entry(name).or_default() += 1;
+    }
+    full.iter()
+        .zip(&short)
+        .map(|((full, _), &name)| {
+            if count[name] > 1 {
+                full.clone()
+            } else {
+                name.to_owned()
+            }
+        })
+        .collect()
+}
+
+/// `a.B.f(int)` for `a.B.f(int):long`; a name without a return type as it is.
+fn without_return_type(readable: &str) -> &str {
+    match readable.rsplit_once("):") {
+        Some((head, returns)) if !returns.contains(['(', ')']) => &readable[..head.len() + 1],
+        _ => readable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile;
+    use flate2::read::GzDecoder;
+    use std::io::Read;
+
+    fn bytes(profile: &Profile, options: &Options) -> Vec<u8> {
+        let mut out = Vec::new();
+        write(profile, options, &mut out).unwrap();
+        out
+    }
+
+    fn unzipped(gzipped: &[u8]) -> Vec<u8> {
+        let mut raw = Vec::new();
+        GzDecoder::new(gzipped).read_to_end(&mut raw).unwrap();
+        raw
+    }
+
+    fn decode(profile: &Profile, options: &Options) -> proto::Profile {
+        proto::Profile::decode(&unzipped(&bytes(profile, options))[..]).unwrap()
+    }
+
+    fn string(file: &proto::Profile, index: i64) -> &str {
+        &file.string_table[index as usize]
+    }
+
+    fn function(file: &proto::Profile, location: u64) -> &Function {
+        let location = file.location.iter().find(|l| l.id == location).unwrap();
+        let id = location.line[0].function_id;
+        file.function.iter().find(|f| f.id == id).unwrap()
+    }
+
+    /// The frame a function stands for: its system name, or its name when that is exact.
+    fn exact<'a>(file: &'a proto::Profile, function: &Function) -> &'a str {
+        let index = if function.system_name == 0 {
+            function.name
+        } else {
+            function.system_name
+        };
+        string(file, index)
+    }
+
+    /// Each sample as (stack outermost first, by exact frame, joined by `;`, values).
+    fn samples(file: &proto::Profile) -> Vec<(String, Vec<i64>)> {
+        file.sample
+            .iter()
+            .map(|sample| {
+                let mut frames: Vec<&str> = sample
+                    .location_id
+                    .iter()
+                    .map(|&id| exact(file, function(file, id)))
+                    .collect();
+                frames.reverse();
+                (frames.join(";"), sample.value.clone())
+            })
+            .collect()
+    }
+
+    fn sample() -> Profile {
+        profile(&[
+            (&["demo.Main.main([Ljava/lang/String;)V"], 1, 12),
+            (
+                &["demo.Main.main([Ljava/lang/String;)V", "demo.Main.work(I)J"],
+                10,
+                500,
+            ),
+            (
+                &[
+                    "demo.Main.main([Ljava/lang/String;)V",
+                    "demo.Main.work(I)J",
+                    "demo.Main.help()V",
+                ],
+                5,
+                0,
+            ),
+            (
+                &["demo.Main.main([Ljava/lang/String;)V", "demo.Main.idle()V"],
+                0,
+                0,
+            ),
+            (&["demo.Main.<clinit>()V"], 1, 4),
+        ])
+    }
+
+    #[test]
+    fn each_context_is_a_sample_of_its_own_values_with_its_stack_leaf_first() {
+        let file = decode(&sample(), &Options::new(Metric::Bytecodes));
+        let main = "demo.Main.main([Ljava/lang/String;)V";
+        assert_eq!(
+            samples(&file),
+            [
+                ("demo.Main.<clinit>()V".to_owned(), vec![1, 4]),
+                (main.to_owned(), vec![1, 12]),
+                (format!("{main};demo.Main.work(I)J"), vec![10, 500]),
+                (format!("{main};demo.Main.work(I)J;demo.Main.help()V"), vec![5, 0]),
+            ]
+        );
+        let help = &file.sample[3];
+        assert_eq!(
+            string(&file, function(&file, help.location_id[0]).system_name),
+            "demo.Main.help()V"
+        );
+    }
+
+    #[test]
+    fn two_sample_types_and_the_metric_shown_first() {
+        for (metric, name) in [(Metric::Bytecodes, "bytecodes"), (Metric::Calls, "calls")] {
+            let file = decode(&sample(), &Options::new(metric));
+            let types: Vec<(&str, &str)> = file
+                .sample_type
+                .iter()
+                .map(|t| (string(&file, t.r#type), string(&file, t.unit)))
+                .collect();
+            assert_eq!(types, [("calls", "count"), ("bytecodes", "count")]);
+            assert_eq!(string(&file, file.default_sample_type), name);
+        }
+    }
+
+    #[test]
+    fn ids_are_not_zero_and_every_reference_resolves() {
+        let file = decode(&crate::profile_with_tests(), &Options::new(Metric::Calls));
+        assert_eq!(file.string_table[0], "");
+        let functions: Vec<u64> = file.function.iter().map(|f| f.id).collect();
+        let locations: Vec<u64> = file.location.iter().map(|l| l.id).collect();
+        assert_eq!(functions, (1..=functions.len() as u64).collect::<Vec<_>>());
+        assert_eq!(locations, (1..=locations.len() as u64).collect::<Vec<_>>());
+        assert_eq!(
+            file.mapping,
+            [Mapping {
+                id: 1,
+                has_functions: true
+            }]
+        );
+        for location in &file.location {
+            assert_eq!((location.line.len(), location.mapping_id), (1, 1));
+            assert!(functions.contains(&location.line[0].function_id));
+            assert_eq!(location.line[0].line, 0);
+        }
+        for sample in &file.sample {
+            assert!(sample.location_id.iter().all(|id| locations.contains(id)));
+            assert_eq!(sample.value.len(), 2);
+        }
+        for f in &file.function {
+            let test = string(&file, f.name).starts_with("[test] ");
+            assert!(f.name > 0 && (f.system_name > 0) != test && f.filename == 0);
+        }
+        let strings = file.string_table.len() as i64;
+        assert!(file.comment.iter().all(|&c| c > 0 && c < strings));
+    }
+
+    #[test]
+    fn functions_are_named_as_java_signatures_and_keep_the_exact_frame_as_system_name() {
+        let p = profile(&[
+            (&["demo.Main.main([Ljava/lang/String;)V"], 1, 1),
+            (&["a.B.f(Ljava/util/List;[I)J"], 1, 1),
+            (&["a.B.f(I)J"], 1, 1),
+            (&["a.B.get()Ljava/lang/Object;"], 1, 1),
+            (&["a.B.get()Ljava/lang/String;"], 1, 1),
+            (&["[test] a.BTest#parses(String) > [1] \"x;y\""], 1, 1),
+            (&["[test] a.BTest#bell\u{7}()"], 1, 1),
+            (&["odd\u{1b}[2J()V"], 1, 1),
+        ]);
+        let file = decode(&p, &Options::new(Metric::Calls));
+        let mut named: Vec<(&str, &str)> = file
+            .function
+            .iter()
+            .map(|f| (string(&file, f.system_name), string(&file, f.name)))
+            .collect();
+        named.sort();
+        assert_eq!(
+            named,
+            [
+                ("", "[test] a.BTest#parses(String) > [1] \"x;y\""),
+                ("[test] a.BTest#bell\u{7}()", "[test] a.BTest#bell\\u{7}()"),
+                ("a.B.f(I)J", "a.B.f(int)"),
+                ("a.B.f(Ljava/util/List;[I)J", "a.B.f(java.util.List,int[])"),
+                ("a.B.get()Ljava/lang/Object;", "a.B.get():java.lang.Object"),
+                ("a.B.get()Ljava/lang/String;", "a.B.get():java.lang.String"),
+                (
+                    "demo.Main.main([Ljava/lang/String;)V",
+                    "demo.Main.main(java.lang.String[])"
+                ),
+                ("odd\u{1b}[2J()V", "odd\\u{1b}[2J()"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_test_frame_stays_a_frame_at_the_bottom_of_its_stacks() {
+        let file = decode(&crate::profile_with_tests(), &Options::new(Metric::Bytecodes));
+        let stacks = samples(&file);
+        let large = "[test] demo.ParserTest#large();demo.Parser.parse(I)I";
+        assert!(stacks.contains(&(large.to_owned(), vec![2, 900])), "{stacks:?}");
+        assert!(stacks.contains(&(format!("{large};demo.Lexer.next()I"), vec![50, 400])));
+    }
+
+    #[test]
+    fn the_run_is_described_in_comments_without_times() {
+        let mut p = sample();
+        for (key, value) in [
+            ("jvm", "OpenJDK 64-Bit Server VM 17.0.15"),
+            ("bba", "precise"),
+            ("command", "demo.Main --fast"),
+            ("start", "2026-01-01T00:00:00Z"),
+            ("end", "2026-01-01T00:00:01Z"),
+            ("pid", "4242"),
+        ] {
+            p.meta.insert(key.into(), value.into());
+        }
+        let file = decode(&p, &Options::new(Metric::Calls));
+        let comments: Vec<&str> = file.comment.iter().map(|&c| string(&file, c)).collect();
+        assert_eq!(
+            comments,
+            [
+                concat!("jp ", env!("CARGO_PKG_VERSION")),
+                "jvm: OpenJDK 64-Bit Server VM 17.0.15",
+                "bba: precise",
+                "command: demo.Main --fast"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_same_profile_gives_the_same_bytes_whatever_the_order_of_insertion() {
+        let a = profile(&[(&["m", "b"], 1, 2), (&["m", "a"], 3, 4), (&["n"], 5, 6)]);
+        let b = profile(&[(&["n"], 5, 6), (&["m", "a"], 3, 4), (&["m", "b"], 1, 2)]);
+        let options = Options::new(Metric::Bytecodes);
+        assert_eq!(bytes(&a, &options), bytes(&a, &options));
+        assert_eq!(bytes(&a, &options), bytes(&b, &options));
+        let file = decode(&b, &options);
+        let names: Vec<&str> = file.function.iter().map(|f| string(&file, f.name)).collect();
+        assert_eq!(names, ["a", "b", "m", "n"]);
+        let stacks: Vec<String> = samples(&file).into_iter().map(|(stack, _)| stack).collect();
+        assert_eq!(stacks, ["m;a", "m;b", "n"]);
+    }
+
+    #[test]
+    fn threshold_and_max_depth_leave_out_what_they_hide() {
+        let p = profile(&[
+            (&["main"], 1, 10),
+            (&["main", "big"], 1, 80),
+            (&["main", "big", "deep"], 1, 7),
+            (&["main", "small"], 1, 4),
+            (&["main", "small", "tiny"], 1, 1),
+        ]);
+        let options = Options {
+            threshold: 6.0,
+            ..Options::new(Metric::Bytecodes)
+        };
+        let file = decode(&p, &options);
+        let stacks: Vec<String> = samples(&file).into_iter().map(|(stack, _)| stack).collect();
+        assert_eq!(stacks, ["main", "main;big", "main;big;deep"]);
+        assert_eq!(file.function.len(), 3);
+        let options = Options {
+            max_depth: Some(1),
+            ..Options::new(Metric::Calls)
+        };
+        assert_eq!(samples(&decode(&p, &options)), [("main".to_owned(), vec![1, 10])]);
+    }
+
+    #[test]
+    fn counts_beyond_a_signed_64_bit_value_are_capped() {
+        let p = profile(&[(&["main"], u64::MAX, 7)]);
+        let file = decode(&p, &Options::new(Metric::Calls));
+        assert_eq!(file.sample[0].value, [i64::MAX, 7]);
+    }
+
+    #[test]
+    fn an_empty_profile_is_a_valid_file() {
+        let file = decode(&Profile::new(), &Options::new(Metric::Calls));
+        assert!(file.sample.is_empty() && file.function.is_empty());
+        assert_eq!(file.sample_type.len(), 2);
+    }
+
+    #[test]
+    fn the_size_is_exactly_what_is_written_before_compression() {
+        let p = profile(&[
+            (&["m.A.main([Ljava/lang/String;)V"], 1, 0),
+            (&["m.A.main([Ljava/lang/String;)V", "m.A.f(I)J"], 12, 1234),
+            (&["m.A.main([Ljava/lang/String;)V", "m.A.f(I)J", "x\ny"], 7, 9),
+            (&["m.A.main([Ljava/lang/String;)V", "m.A.g()V"], 0, 0),
+            (&["z"], 10_000_000_000, u64::MAX),
+        ]);
+        for metric in [Metric::Calls, Metric::Bytecodes] {
+            for max_depth in [None, Some(1), Some(2)] {
+                let options = Options {
+                    max_depth,
+                    ..Options::new(metric)
+                };
+                let raw = unzipped(&bytes(&p, &options));
+                let size = size(&p, &options);
+                assert_eq!(size.bytes, raw.len() as u64, "{metric:?} {max_depth:?}");
+                let file = proto::Profile::decode(&raw[..]).unwrap();
+                assert_eq!(size.stacks, file.sample.len() as u64);
+            }
+        }
+        assert_eq!(size(&p, &Options::new(Metric::Calls)).deepest, 3);
+    }
+
+    #[test]
+    fn deep_recursion_does_not_overflow_the_stack_and_is_sized_exactly() {
+        let frames: Vec<&str> = (0..3000).map(|i| if i % 2 == 0 { "f" } else { "g" }).collect();
+        let mut p = profile(&[(&frames, 1, 1)]);
+        let mut id = NodeId::ROOT;
+        for &name in &frames {
+            id = p.child(id, p.frame_id(name).unwrap()).unwrap();
+            p.add(id, 1, 1);
+        }
+        let options = Options::new(Metric::Calls);
+        let raw = unzipped(&bytes(&p, &options));
+        assert_eq!(size(&p, &options).bytes, raw.len() as u64);
+        let file = proto::Profile::decode(&raw[..]).unwrap();
+        assert_eq!(file.sample.len(), 3000);
+        assert_eq!(file.sample[2999].location_id.len(), 3000);
+        assert_eq!(file.sample[2999].value, [2, 2]);
+    }
+}
