@@ -83,6 +83,10 @@ GRADLES = {"gradle": "gradle", "gradle8": str(ROOT / "integration-tests" / "grad
 LEADERBOARD_CLASS = "org/example/leaderboard/Leaderboard.class"
 NOTIFIER = "org/junit/runner/notification/RunNotifier.class"
 WOULD_INSTALL_GRADLE = "ensure_tools: would run: apt-get update && apt-get install -y --no-install-recommends gradle"
+# Methods as the text reports (report.txt) name them: the short name, then the package.
+RANK_IN_REPORT = "Leaderboard.rank(List) [org.example.leaderboard]"
+FIB_IN_REPORT = "Fib.fib(int) [org.acme.core]"
+ROW_IN_REPORT = "Table.row(int) [org.acme.app]"
 FIB_CALLS = re.compile(r";org\.acme\.core\.Fib\.fib\(int\):long [0-9]+$")
 TEST_CLASS = re.compile(r"^\[test\] [a-z.]*\.([A-Za-z]*)#")
 
@@ -394,7 +398,7 @@ class GradleSuite:
 
         html, report = demo / "build/reports/jp/index.html", demo / "build/reports/jp/report.txt"
         if complete_page(html) and "Leaderboard.rank" in text(html) \
-                and "org.example.leaderboard.Leaderboard.rank(java.util.List):java.util.List" in text(report) \
+                and RANK_IN_REPORT in text(report) \
                 and found("^jp: report of [0-9]* profiles?: " + re.escape(f"{html} and report.txt"), self.log("demo")):
             checks.pass_(f"demo: jpReport wrote build/reports/jp/index.html ({html.stat().st_size} bytes, a complete "
                          "page) and report.txt naming Leaderboard.rank")
@@ -601,8 +605,8 @@ class GradleSuite:
         app_row = re.compile(r"^\[test\] org\.acme\.app\.TableTest#[^;]*;"
                              + re.escape("org.acme.app.Table.row(int):java.lang.String"))
         self.outcome(bool(core) and bool(app)
-                     and "org.acme.core.Fib.fib" in text(multi / "core/build/reports/jp/report.txt")
-                     and "org.acme.app.Table.row" in text(multi / "app/build/reports/jp/report.txt")
+                     and FIB_IN_REPORT in text(multi / "core/build/reports/jp/report.txt")
+                     and ROW_IN_REPORT in text(multi / "app/build/reports/jp/report.txt")
                      and ends_page(multi / "core/build/reports/jp/index.html")
                      and ends_page(multi / "app/build/reports/jp/index.html")
                      and any(map(core_fib.match, self.folded_calls(core)))
@@ -621,8 +625,7 @@ class GradleSuite:
                      "expected 59)")
         aggregate = multi / "build/reports/jp/aggregate"
         self.outcome(all(name in text(aggregate / "report.txt") for name in
-                         ("org.acme.core.Fib.fib", "org.acme.app.Table.row", "org.acme.core.FibTest",
-                          "org.acme.app.TableTest")) and ends_page(aggregate / "index.html"),
+                         (FIB_IN_REPORT, ROW_IN_REPORT, "org.acme.core.FibTest", "org.acme.app.TableTest")) and ends_page(aggregate / "index.html"),
                      "multi: the root project's jpAggregateReport holds both projects' tests and methods",
                      "multi: jpAggregateReport of core and app", shown(log))
 
