@@ -1,8 +1,9 @@
-# Shared by the suites in bash that drive JP's build plugins in real builds (suites/gradle.sh):
-# the PASS/FAIL/SKIP lines, and bash functions over integration-tests/lib/jptest/plugin_checks.py,
-# which holds the checks and says what each one checks. Source it after setting `suite` (the
-# suite's name) and `work` (its scratch directory), and with `jp` naming the CLI binary and
-# `version` JP's version. It sets `failed=0`.
+# The PASS/FAIL/SKIP lines of the suites that were in bash, and bash functions over
+# integration-tests/lib/jptest/plugin_checks.py, which holds the checks and says what each one
+# checks. No suite sources it any more: the build-plugin suites are in Python (suites/gradle.py,
+# suites/gradle8.py, suites/maven-plugin.py). Source it after setting `suite` (the suite's name)
+# and `work` (its scratch directory), and with `jp` naming the CLI binary and `version` JP's
+# version. It sets `failed=0`.
 # shellcheck shell=bash
 
 _build_suite_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -8,6 +8,8 @@
 - `jdks`: finding a JDK 17 with jmods and a Temurin 25.
 - `surefire`: reading JUnit XML reports (Surefire's, Gradle's, the console launcher's).
 - `plugin_checks`: the checks shared by the build-plugin suites (Maven's and Gradle's).
+- `gradle_logs`: reading a Gradle build's output: the outcomes of its tasks.
+- `gradle_suite`: the gradle and gradle8 suites' steps, the plugin in real Gradle builds.
 - `folded`: reading folded profiles and comparing JP's with the counting oracle's.
 - `oracle`: the counting oracle's agent, built and run; what the test programs say it counts.
 - `roundtrip`: the summary line of `jp roundtrip`.

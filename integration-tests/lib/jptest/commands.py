@@ -7,11 +7,13 @@ import time
 GRACE_SECONDS = 60
 
 
-def run(args, stdout=None, stderr=None, cwd=None, timeout=None):
-    """Runs ARGS with stdin closed; returns its exit status and, with stdout=subprocess.PIPE, its
-    output (else None). After TIMEOUT seconds it gets SIGTERM, as from timeout(1), so that a JVM's
-    shutdown hooks still run (a profile is still written), and the status is 124."""
-    with subprocess.Popen(args, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL, cwd=cwd) as process:
+def run(args, stdout=None, stderr=None, cwd=None, timeout=None, env=None):
+    """Runs ARGS with stdin closed, in the environment ENV (this one when None); returns its exit
+    status and, with stdout=subprocess.PIPE, its output (else None). After TIMEOUT seconds it gets
+    SIGTERM, as from timeout(1), so that a JVM's shutdown hooks still run (a profile is still
+    written), and the status is 124."""
+    with subprocess.Popen(args, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL, cwd=cwd,
+                          env=env) as process:
         try:
             out, _ = process.communicate(timeout=timeout)
             return process.returncode, out
@@ -25,10 +27,10 @@ def run(args, stdout=None, stderr=None, cwd=None, timeout=None):
             return 124, out
 
 
-def run_logged(args, log, cwd=None, timeout=None, append=False):
+def run_logged(args, log, cwd=None, timeout=None, append=False, env=None):
     """Runs ARGS with stdout and stderr into the file LOG; returns the exit status (see run)."""
     with open(log, "ab" if append else "wb") as out:
-        return run(args, out, subprocess.STDOUT, cwd, timeout)[0]
+        return run(args, out, subprocess.STDOUT, cwd, timeout, env)[0]
 
 
 def run_split(args, stdout, stderr, timeout=None):

@@ -50,6 +50,18 @@ def jar_differences(first, second):
                       or name not in theirs_names or ours.read(name) != theirs.read(name))
 
 
+def remove_entry(jar, entry):
+    """Rewrites the jar JAR without its entry ENTRY (as `zip -d` does), through a file beside it that
+    replaces it whole."""
+    jar = pathlib.Path(jar)
+    partial = jar.with_name(f"{jar.name}.partial")
+    with zipfile.ZipFile(jar) as source, zipfile.ZipFile(partial, "w") as copy:
+        for item in source.infolist():
+            if item.filename != entry:
+                copy.writestr(item, source.read(item))
+    os.replace(partial, jar)
+
+
 def sorted_lines(text):
     """TEXT's lines sorted bytewise, as `LC_ALL=C sort` sorts them."""
     return sorted(text.splitlines(), key=lambda line: line.encode(errors="surrogateescape"))

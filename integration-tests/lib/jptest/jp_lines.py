@@ -16,6 +16,12 @@ def cli_summary(text):
     return "\n".join(line[len(_CLI):] for line in text.splitlines() if line.startswith(_CLI))
 
 
+def plugin_line(text):
+    """The first jpInstrument line of a Gradle build's output TEXT, whole; "" for none."""
+    match = _PLUGIN.search(text)
+    return match.group() if match else ""
+
+
 def plugin_summary(text):
     """What follows the directory in the first jpInstrument line of a Gradle build's output TEXT;
     "" for none."""

@@ -1,6 +1,6 @@
-"""The checks shared by the suites that drive JP's build plugins in real builds (suites/gradle.sh and
-suites/maven-plugin.py): what a test run's profiles, per-test contexts, IDE files and regression
-gate must show, whichever build tool made them.
+"""The checks shared by the suites that drive JP's build plugins in real builds (the gradle suites of
+jptest.gradle_suite and suites/maven-plugin.py): what a test run's profiles, per-test contexts, IDE
+files and regression gate must show, whichever build tool made them.
 
     plugin = PluginChecks(NamedChecks("maven-plugin"), jp, work, version)
     plugin.demo_profiles("target/jp/profiles/run-*", *profiles)   # PASS or FAIL lines

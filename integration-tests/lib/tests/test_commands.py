@@ -18,6 +18,12 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(status, 3)
         self.assertEqual(sorted(commands.read_text(self.log).splitlines()), ["err", "out"])
 
+    def test_a_command_runs_in_the_environment_it_is_given(self):
+        status = commands.run_logged(["sh", "-c", 'echo "$JP_SEEN"; exit 4'], self.log,
+                                     env={"PATH": "/usr/bin:/bin", "JP_SEEN": "given"})
+        self.assertEqual(status, 4)
+        self.assertEqual(commands.read_text(self.log), "given\n")
+
     def test_a_command_past_its_time_limit_returns_124_as_timeout_does(self):
         self.assertEqual(commands.run_logged(["sleep", "5"], self.log, timeout=0.2), 124)
         self.assertEqual(commands.stdout_of(["sleep", "5"], timeout=0.2), ("", 124))

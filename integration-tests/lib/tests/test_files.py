@@ -43,6 +43,14 @@ class FilesTest(unittest.TestCase):
         b = self.jar("b.jar", {"A.class": b"1", "B.class": b"x"})
         self.assertEqual(files.jar_differences(a, b), ["B.class", "C.class"])
 
+    def test_remove_entry_leaves_the_other_entries_as_they_were(self):
+        jar = self.jar("a.jar", {"a/Kept.class": b"kept", "a/Gone.jar": b"gone", "b/Other.txt": b"other"})
+        files.remove_entry(jar, "a/Gone.jar")
+        with zipfile.ZipFile(jar) as archive:
+            self.assertEqual(archive.namelist(), ["a/Kept.class", "b/Other.txt"])
+            self.assertEqual(archive.read("a/Kept.class"), b"kept")
+        self.assertEqual(sorted(path.name for path in self.base.iterdir()), ["a.jar"])
+
     def test_same_bytes_needs_both_files_as_cmp_does(self):
         a = self.tree("a", {"x": b"1", "y": b"1", "z": b"2"})
         self.assertTrue(files.same_bytes(a / "x", a / "y"))

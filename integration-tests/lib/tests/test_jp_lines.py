@@ -19,6 +19,11 @@ class JpLinesTest(unittest.TestCase):
         self.assertEqual(summary, "1 rewritten, 9999 reused, 0 kept unchanged in 115 ms")
         self.assertEqual(jp_lines.plugin_summary("BUILD SUCCESSFUL\n"), "")
 
+    def test_the_plugin_line_is_the_first_jpinstrument_line_whole(self):
+        self.assertEqual(jp_lines.plugin_line(GRADLE), "jp: jpInstrument -> build/jp/classes/main: 1 rewritten, "
+                                                       "9999 reused, 0 kept unchanged in 115 ms")
+        self.assertEqual(jp_lines.plugin_line("jp: jpInstrumentTest -> x: 1 rewritten\n"), "")
+
     def test_the_engine_time_ends_the_plugin_summary(self):
         self.assertEqual(jp_lines.engine_milliseconds("1 rewritten, 9999 reused in 115 ms"), 115)
         self.assertIsNone(jp_lines.engine_milliseconds(""))
