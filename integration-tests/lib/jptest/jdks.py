@@ -1,13 +1,8 @@
-"""The JDKs the suites use besides the default one: a JDK 17 with jmods and a Temurin 25.
-
-As a program, for the scripts still in bash (integration-tests/lib/jdks.sh wraps it):
-    python3 -m jptest.jdks jdk17 | temurin25 | find MAJOR CANDIDATE... | version HOME
-"""
+"""The JDKs the suites use besides the default one: a JDK 17 with jmods and a Temurin 25."""
 import glob
 import os
 import pathlib
 import re
-import sys
 
 
 def jdk_version(home):
@@ -64,24 +59,3 @@ def default_java_and_javac():
         path = home / "bin" / tool
         tools.append(str(path) if os.access(path, os.X_OK) else tool)
     return tuple(tools)
-
-
-def main(argv):
-    """`jdk17`, `temurin25`, `find MAJOR CANDIDATE...` print a JDK's home (status 1 when there is
-    none); `version HOME` prints its JAVA_VERSION."""
-    command, *args = argv
-    if command == "version":
-        print(jdk_version(args[0]) or "")
-        return 0
-    if command == "find":
-        home = find_jdk(args[0], args[1:], lambda home: True)
-    else:
-        home = {"jdk17": find_jdk17, "temurin25": find_temurin25}[command]()
-    if home is None:
-        return 1
-    print(home)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -4,18 +4,11 @@ files and regression gate must show, whichever build tool made them.
 
     plugin = PluginChecks(NamedChecks("maven-plugin"), jp, work, version)
     plugin.demo_profiles("target/jp/profiles/run-*", *profiles)   # PASS or FAIL lines
-
-As a program, for the suites still in bash (lib/build-suite.sh wraps it):
-    python3 -m jptest.plugin_checks SUITE JP WORK VERSION COMMAND ARGS...
-where COMMAND is a check (gate-diff, testng, demo-profiles, demo-tests, ide-settings,
-params-contexts: exit status 1 when one of its checks failed) or a value (total-calls and
-testng-version are printed; complete-page and no-crash are the exit status, 1 when not).
 """
 import os
 import pathlib
 import re
 import shutil
-import sys
 
 from jptest import build, commands, surefire
 from jptest.checks import NamedChecks, indented
@@ -414,29 +407,3 @@ class PluginChecks:
         else:
             self.checks.fail(f"{what}; java with its class path and JVM options runs {main} instrumented",
                              shown(items) + shown(run_log))
-
-
-def main(argv):
-    suite, jp, work, version, command, *args = argv
-    checks = NamedChecks(suite)
-    plugin = PluginChecks(checks, jp, work, version)
-    values = {
-        "total-calls": lambda: [str(plugin.total_calls(args))],
-        "testng-version": lambda: [testng_version(commands.read_text(TESTNG_POM))],
-    }
-    if command in values:
-        sys.stdout.writelines(f"{line}\n" for line in values[command]())
-        return 0
-    if command == "complete-page":
-        return 0 if complete_page(args[0]) else 1
-    if command == "no-crash":
-        return 0 if no_crash(*args) else 1
-    check = {"gate-diff": plugin.gate_diff, "testng": plugin.testng,
-             "demo-profiles": plugin.demo_profiles, "demo-tests": plugin.demo_tests,
-             "ide-settings": plugin.ide_settings, "params-contexts": plugin.params_contexts}[command]
-    check(*args)
-    return checks.status()
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,12 +1,6 @@
-"""Reading JUnit XML reports: Surefire's `TEST-*.xml`, Gradle's, and the console launcher's.
-
-As a program, for the suites still in bash:
-    python3 -m jptest.surefire results DIR   one line per test, `class<TAB>test<TAB>status`, sorted
-    python3 -m jptest.surefire ids DIR       one line per test of DIR/TEST-*.xml, `class#test`, sorted
-    python3 -m jptest.surefire counts DIR    `RUN BROKEN`: tests run, and failed or in error
-"""
+"""Reading JUnit XML reports: Surefire's `TEST-*.xml`, Gradle's, and the console launcher's:
+each test's status (`results`), the tests' ids (`test_ids`), and the counts run and broken (`counts`)."""
 import pathlib
-import sys
 import xml.etree.ElementTree as ElementTree
 
 
@@ -46,16 +40,3 @@ def counts(directory):
             run += int(suite.get("tests", 0))
             broken += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
     return run, broken
-
-
-def main(argv):
-    command, directory = argv
-    if command == "counts":
-        print(*counts(directory))
-        return
-    for line in {"results": results, "ids": test_ids}[command](directory):
-        print(line)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

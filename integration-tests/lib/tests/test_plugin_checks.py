@@ -1,10 +1,9 @@
-import contextlib
 import io
 import pathlib
 import tempfile
 import unittest
 
-from jptest import plugin_checks
+from jptest import commands, plugin_checks
 
 DEMO = "[test] org.example.leaderboard.LeaderboardTest"
 RANK = plugin_checks.RANK
@@ -112,18 +111,15 @@ class FilesTest(unittest.TestCase):
                          "org.example.WordsTest#trims(); outside tests: org.example.Words.trim():void 1\n")
         self.assertEqual(plugin.checks.status(), 1)
 
-    def test_as_a_program_a_failed_check_is_status_1_and_a_value_is_printed(self):
+    def test_a_failed_check_is_status_1_a_complete_page_is_one_and_testng_has_a_version(self):
         calls = self.write("calls.folded", f"{PARAMS} > [1] a, 1;{SPLIT} 1\n")
         page = self.write("page.html", "<!DOCTYPE html></html>\n")
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            failed = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "params-contexts", str(calls),
-                                         str(calls)])
-            page_status = plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "complete-page", str(page)])
-            plugin_checks.main(["gradle", "jp", str(self.path), "1.0", "testng-version"])
-        self.assertEqual((failed, page_status), (1, 0))
-        self.assertTrue(out.getvalue().startswith("FAIL gradle per-test: params: invocations told apart (0 of 3; "))
-        self.assertRegex(out.getvalue(), r"\n[0-9]+\.[0-9.]+\n$")
+        plugin, out = self.checks()
+        plugin.params_contexts(calls, calls)
+        self.assertEqual(plugin.checks.status(), 1)
+        self.assertTrue(out.getvalue().startswith("FAIL maven-plugin per-test: params: invocations told apart (0 of 3; "))
+        self.assertTrue(plugin_checks.complete_page(page))
+        self.assertRegex(plugin_checks.testng_version(commands.read_text(plugin_checks.TESTNG_POM)), r"^[0-9]+\.[0-9.]+$")
 
     def params(self, third_calls):
         lines = []
