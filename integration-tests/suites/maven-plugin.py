@@ -63,6 +63,7 @@ import zipfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
 from jptest import build, commands, files, surefire  # noqa: E402
+from jptest.commands import first_match, found, read_text as text  # noqa: E402
 from jptest.plugin_checks import NamedChecks, PluginChecks, complete_page, no_crash, ranks_rank_first, shown, \
     squeezed, testng_version  # noqa: E402
 
@@ -74,21 +75,6 @@ MAVEN_PROJECTS = ROOT / "integration-tests" / "maven"
 _COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 # A method as the text report names it: its short name, then its package.
 FIB = "Fib.fib(int) [org.acme.core]"
-
-
-def text(path):
-    return commands.read_text(path)
-
-
-def found(pattern, path):
-    """Whether a line of the file at PATH matches the regular expression PATTERN."""
-    return re.search(pattern, text(path), re.MULTILINE) is not None
-
-
-def first_match(pattern, path):
-    """The first text of the file at PATH that PATTERN matches, or ""."""
-    match = re.search(pattern, text(path), re.MULTILINE)
-    return match.group() if match else ""
 
 
 def edit(path, old, new, count=-1):

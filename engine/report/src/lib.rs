@@ -109,6 +109,25 @@ pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
     profile
 }
 
+/// A profile in which `--threshold 6` (in bytecodes, the options given
+/// with it) keeps `main`, `main;big` and `main;big;deep` and leaves out
+/// `main;small` and `main;small;tiny`, for tests.
+#[cfg(test)]
+pub(crate) fn threshold_case() -> (Profile, Options) {
+    let profile = profile(&[
+        (&["main"], 1, 10),
+        (&["main", "big"], 1, 80),
+        (&["main", "big", "deep"], 1, 7),
+        (&["main", "small"], 1, 4),
+        (&["main", "small", "tiny"], 1, 1),
+    ]);
+    let options = Options {
+        threshold: 6.0,
+        ..Options::new(Metric::Bytecodes)
+    };
+    (profile, options)
+}
+
 /// Writes [`profile`]`(paths)` as the file `name` in `dir`, for tests.
 #[cfg(test)]
 pub(crate) fn write_profile(

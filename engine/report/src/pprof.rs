@@ -589,17 +589,7 @@ mod tests {
 
     #[test]
     fn threshold_and_max_depth_leave_out_what_they_hide() {
-        let p = profile(&[
-            (&["main"], 1, 10),
-            (&["main", "big"], 1, 80),
-            (&["main", "big", "deep"], 1, 7),
-            (&["main", "small"], 1, 4),
-            (&["main", "small", "tiny"], 1, 1),
-        ]);
-        let options = Options {
-            threshold: 6.0,
-            ..Options::new(Metric::Bytecodes)
-        };
+        let (p, options) = crate::threshold_case();
         let file = decode(&p, &options);
         let stacks: Vec<String> = samples(&file).into_iter().map(|(stack, _)| stack).collect();
         assert_eq!(stacks, ["main", "main;big", "main;big;deep"]);

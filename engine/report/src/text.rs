@@ -704,17 +704,7 @@ rank  bytecodes       %  calls  test
 
     #[test]
     fn a_threshold_leaves_out_small_contexts_and_says_so() {
-        let p = profile(&[
-            (&["main"], 1, 10),
-            (&["main", "big"], 1, 80),
-            (&["main", "big", "deep"], 1, 7),
-            (&["main", "small"], 1, 4),
-            (&["main", "small", "tiny"], 1, 1),
-        ]);
-        let options = Options {
-            threshold: 6.0,
-            ..Options::new(Metric::Bytecodes)
-        };
+        let (p, options) = crate::threshold_case();
         let report = text(&p, &options);
         let lines = section(&report, "Contexts by subtree total");
         assert_eq!(lines.len(), 1 + 3 + 1, "{report}");

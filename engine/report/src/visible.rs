@@ -72,7 +72,6 @@ impl Visible {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile;
 
     fn shown_paths(p: &Profile, visible: &Visible) -> Vec<String> {
         let mut paths: Vec<String> = (1..p.nodes().len() as u32)
@@ -85,13 +84,7 @@ mod tests {
     }
 
     fn sample() -> Profile {
-        profile(&[
-            (&["main"], 1, 10),
-            (&["main", "big"], 1, 80),
-            (&["main", "big", "deep"], 1, 7),
-            (&["main", "small"], 1, 4),
-            (&["main", "small", "tiny"], 1, 1),
-        ])
+        crate::threshold_case().0
     }
 
     #[test]

@@ -1,4 +1,5 @@
 """Running the commands a suite checks, with their output in a log file."""
+import re
 import subprocess
 import time
 
@@ -90,6 +91,17 @@ def read_text(path):
             return file.read().decode(errors="replace")
     except FileNotFoundError:
         return ""
+
+
+def found(pattern, path):
+    """Whether a line of the file at PATH matches the regular expression PATTERN."""
+    return re.search(pattern, read_text(path), re.MULTILINE) is not None
+
+
+def first_match(pattern, path):
+    """The first text of the file at PATH that PATTERN matches, or ""."""
+    match = re.search(pattern, read_text(path), re.MULTILINE)
+    return match.group() if match else ""
 
 
 def tail(path, lines):

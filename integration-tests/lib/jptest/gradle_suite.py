@@ -72,6 +72,7 @@ import subprocess
 
 from jptest import build, commands, files, gradle_logs, jp_lines, surefire
 from jptest.checks import NamedChecks
+from jptest.commands import first_match, found, read_text as text
 from jptest.plugin_checks import TESTNG_POM, PluginChecks, complete_page, no_crash, shown, testng_version
 
 ROOT = build.ROOT
@@ -175,21 +176,6 @@ dependencies {
     integrationTestImplementation project(':app')
 }
 """
-
-
-def text(path):
-    return commands.read_text(path)
-
-
-def found(pattern, path):
-    """Whether a line of the file at PATH matches the regular expression PATTERN."""
-    return re.search(pattern, text(path), re.MULTILINE) is not None
-
-
-def first_match(pattern, path):
-    """The first text of the file at PATH that PATTERN matches, or ""."""
-    match = re.search(pattern, text(path), re.MULTILINE)
-    return match.group() if match else ""
 
 
 def first_line_with(part, path):

@@ -39,6 +39,15 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(commands.tail(self.log, 2), "2\n3")
         self.assertEqual(commands.read_text(self.log.with_name("none.log")), "")
 
+    def test_found_and_first_match_read_a_log_by_lines_and_a_missing_log_as_empty(self):
+        log = pathlib.Path(self.dir.name) / "build.log"
+        log.write_text("> Task :jpInstrument\njp: jpInstrument -> build/jp: 3 rewritten\n")
+        self.assertTrue(commands.found(r"^jp: jpInstrument -> ", log))
+        self.assertFalse(commands.found(r"^rewritten", log))
+        self.assertEqual(commands.first_match(r"[0-9]+ rewritten", log), "3 rewritten")
+        self.assertEqual(commands.first_match(r"reused", log), "")
+        self.assertFalse(commands.found(r".", log.with_name("missing.log")))
+
     def test_a_timed_command_leaves_its_cpu_seconds(self):
         cpu = self.log.with_name("run.cpu")
         self.assertEqual(commands.run_timed(["sh", "-c", "echo out"], self.log, cpu), 0)
