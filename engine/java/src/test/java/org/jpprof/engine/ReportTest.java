@@ -20,6 +20,8 @@ class ReportTest {
     /** The frames as the folded and text reports write them: Java signatures, no `;`. */
     private static final String MAIN_SHOWN = "demo.Main.main(java.lang.String[]):void";
     private static final String SORT_SHOWN = "demo.Main.sort(int[]):void";
+    /** {@link #SORT} as the text report names it by default: short, its package after it. */
+    private static final String SORT_READ = "Main.sort(int[]) [demo]";
 
     @TempDir
     Path temp;
@@ -73,7 +75,7 @@ class ReportTest {
         assertTrue(page.startsWith("<!DOCTYPE html>"), "an HTML document");
         assertTrue(page.trim().endsWith("</html>"), "a complete page");
         assertTrue(page.contains("demo.Main.sort"), "the page names the hot method");
-        assertTrue(read(text).contains(SORT_SHOWN), read(text));
+        assertTrue(read(text).contains(SORT_READ), read(text));
     }
 
     @Test
