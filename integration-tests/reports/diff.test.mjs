@@ -15,9 +15,9 @@ const base = join(JP_PROFILES, 'diff_base.jpprof');
 const changed = join(JP_PROFILES, 'diff_new.jpprof');
 const generator = join(dirname(fileURLToPath(import.meta.url)), '../bench/generate-profile.py');
 
-function diff(from, to, name) {
+function diff(from, to, name, ...more) {
   const out = join(JP_WORK, name);
-  execFileSync(JP, ['diff', from, '--against', to, '--format', 'html', '--out', out]);
+  execFileSync(JP, ['diff', from, '--against', to, '--format', 'html', '--out', out, ...more]);
   return out;
 }
 
@@ -60,6 +60,15 @@ await check('diff_base against diff_new: the page renders its summary from file:
   const summary = await page.innerText('#summary');
   if (!summary.includes('2,440 → 2,622 (+182, +7.5%)')) throw new Error(`summary: ${JSON.stringify(summary)}`);
   return summary.replaceAll('\n', ' ');
+});
+
+await check('--title names the page and its header, markup shown as text', async () => {
+  const title = 'Parser <b>before</b> & after';
+  const titled = await open(browser, diff(base, changed, 'diff-titled.html', '--title', title));
+  const [header, documentTitle, bold] = await titled.evaluate(() => [document.getElementById('title').textContent, document.title, document.querySelectorAll('h1 b').length]);
+  await titled.close();
+  if (header !== title || documentTitle !== `${title} - JP profile diff` || bold !== 0) throw new Error(`header ${JSON.stringify(header)}, title ${JSON.stringify(documentTitle)}, ${bold} bold`);
+  return `header ${JSON.stringify(header)}, title ${JSON.stringify(documentTitle)}`;
 });
 
 await check('the icicle graph paints growth red and shrinkage blue', async () => {

@@ -83,6 +83,10 @@ pub struct Args {
     /// `jp report`); JSON always writes the full form.
     #[arg(long, value_enum, default_value = "short")]
     names: NamesFlag,
+    /// The title of the text and HTML diffs (the page's title and header,
+    /// the text's first line).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
 }
 
 /// Runs the command and gives its exit code (see the module's doc).
@@ -101,6 +105,7 @@ pub fn main(args: &Args) -> ExitCode {
         filter: NameFilter(args.filter.clone()),
         max_output_size: args.max_output_size.0,
         names: args.names.into(),
+        title: args.title.clone(),
     };
     let diffed = match &args.out {
         Some(path) => jp_report::diff::run(&args.base, &args.against, format, &options, path),

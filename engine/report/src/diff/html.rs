@@ -34,8 +34,12 @@ const SCRIPT: &str = include_str!("html/diff.js");
 /// # Errors
 /// Those of `out`.
 pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Result<()> {
+    let title = match &options.title {
+        Some(title) => format!("{title} - JP profile diff"),
+        None => "JP profile diff".to_owned(),
+    };
     let page = Page {
-        title: "JP profile diff",
+        title: &title,
         style: STYLE,
         body: BODY,
         script: SCRIPT,
@@ -75,6 +79,8 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
     page.string(concat!("jp ", env!("CARGO_PKG_VERSION")));
     page.raw(",\"metric\":");
     page.string(metric_name(metric));
+    page.raw(",\"title\":");
+    page.string(options.title.as_deref().unwrap_or("JP profile diff"));
     page.raw(",\"threshold\":");
     page.string(&options.threshold.to_string());
     page.raw(",\"filter\":");
@@ -180,6 +186,26 @@ mod tests {
         let first = data["methods"][0].as_u64().unwrap() as usize;
         assert_eq!(names[first], "f");
         assert_eq!(data["methods"].as_array().unwrap().len(), 2 * 6);
+    }
+
+    #[test]
+    fn a_title_names_the_page_and_its_header_as_text() {
+        let p = profile(&[(&["main"], 1, 10)]);
+        let diff = Diff::of(&p, &p, &NameFilter::default());
+        assert_eq!(data(&page(&diff))["title"], "JP profile diff");
+        let options = DiffOptions {
+            title: Some("<b>checkout</b>".into()),
+            ..DiffOptions::new(Metric::Bytecodes)
+        };
+        let mut out = Vec::new();
+        write(&diff, &options, &mut out).unwrap();
+        let titled = String::from_utf8(out).unwrap();
+        assert!(
+            titled.contains("<title>&lt;b&gt;checkout&lt;/b&gt; - JP profile diff</title>"),
+            "{titled}"
+        );
+        assert_eq!(data(&titled)["title"], "<b>checkout</b>");
+        assert!(!titled.contains("<b>"));
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub struct DiffOptions {
     pub max_output_size: Option<u64>,
     /// How the text and HTML diffs name methods (JSON keeps the full form).
     pub names: crate::NameStyle,
+    /// What the text and HTML diffs are called (`None`: no title but
+    /// "JP profile diff").
+    pub title: Option<String>,
 }
 
 impl DiffOptions {
@@ -78,6 +81,7 @@ impl DiffOptions {
             filter: NameFilter::default(),
             max_output_size: Some(crate::DEFAULT_MAX_OUTPUT_SIZE),
             names: crate::NameStyle::Short,
+            title: None,
         }
     }
 

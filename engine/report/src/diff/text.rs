@@ -29,7 +29,10 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     let metric = options.metric;
     let churn = diff.churn(metric);
     let labels = names::labels(diff.tree.frames(), options.names);
-    writeln!(out, "JP profile diff\n")?;
+    match &options.title {
+        Some(title) => writeln!(out, "JP profile diff: {}\n", names::escape(title))?,
+        None => writeln!(out, "JP profile diff\n")?,
+    }
     write_totals(diff, options, churn, &mut out)?;
 
     let methods = diff.methods(metric);
@@ -243,6 +246,23 @@ mod tests {
         assert!(text.contains("No method changed.\n"), "{text}");
         assert!(text.contains("No path changed.\n"), "{text}");
         assert!(text.contains("changed    0 "), "{text}");
+    }
+
+    #[test]
+    fn a_title_follows_the_first_words_escaped() {
+        let p = profile(&[(&["m.A.main()V"], 1, 10)]);
+        let diff = Diff::of(&p, &p, &NameFilter::default());
+        let untitled = text(&diff, &DiffOptions::new(Metric::Bytecodes));
+        assert!(untitled.starts_with("JP profile diff\n\n"), "{untitled}");
+        let options = DiffOptions {
+            title: Some("checkout\u{1b}[2J before and after".into()),
+            ..DiffOptions::new(Metric::Bytecodes)
+        };
+        let titled = text(&diff, &options);
+        assert!(
+            titled.starts_with("JP profile diff: checkout\\u{1b}[2J before and after\n\n"),
+            "{titled}"
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
   const MAX_ROWS = 900;
   const MAX_ABOVE = 40;
   const data = JSON.parse($('jp-data').textContent);
+  $('title').textContent = data.title;
   const names = data.names;
   const count = data.depth.length;
   const own = {
