@@ -21,6 +21,8 @@ step 5 are left out there, and step 9 only runs there.
   3a. per-test contexts under Gradle's JUnit 4 framework: each of the demo's tests is its own
      top-level context with its set-up inside, through a hooked copy of junit's jar in
      build/jp/junit (RunNotifier rewritten, every other entry the same, junit's jar untouched);
+  3b. per-line counts: with `jp { lines = true }`, report.txt lists Leaderboard.rank's lines,
+     which add up exactly to its own bytecodes, and the page holds Leaderboard.java's lines;
   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
      every class; an edited class is the only one rewritten and the output equals a clean
      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -392,6 +394,30 @@ class GradleSuite:
             checks.fail("demo: jpReport wrote build/reports/jp/index.html (a complete page) and report.txt naming "
                         "Leaderboard.rank", shown(self.log("demo")) + (shown(report, 15) if report.is_file() else ""))
         self.ide()
+
+    def lines(self):
+        """3b: `jp { lines = true }` (with the demo's precise BBA) counts bytecodes per source line:
+        report.txt lists Leaderboard.rank's lines, which add up to its own bytecodes in the hot
+        methods, and the page holds the method's source from src/main/java beside the counts."""
+        lines = self.copy_project(DEMO_SOURCES, self.work / "lines")
+        append(lines / "build.gradle", "\njp {\n    lines = true\n}\n")
+        built = self.gradle_run("lines", lines, *TASKS)
+        report, html = lines / "build/reports/jp/report.txt", lines / "build/reports/jp/index.html"
+        hot_methods = text(report).partition("== Hot methods")[2].partition("\n== ")[0]
+        hot = re.search(r"^ *([0-9,]+) .*  " + re.escape(RANK_IN_REPORT) + "$", hot_methods, re.MULTILINE)
+        by_lines = re.search(r"^" + re.escape(RANK_IN_REPORT) + r"  ([0-9,]+) bytecodes, ([0-9]+) lines?$",
+                             text(report), re.MULTILINE)
+        source = '"file":"org/example/leaderboard/Leaderboard.java"' in text(html) \
+            and "ranked.set(j + 1, current);" in text(html)
+        self.outcome(built and "== Lines of the hot methods" in text(report) and hot is not None
+                     and by_lines is not None and by_lines.group(1) == hot.group(1) and source,
+                     f"lines: jp {{ lines = true }}: report.txt gives Leaderboard.rank's "
+                     f"{by_lines.group(2) if by_lines else '?'} lines, adding up to its "
+                     f"{hot.group(1) if hot else '?'} own bytecodes, and the page shows them beside "
+                     "Leaderboard.java",
+                     "lines: jp { lines = true }: report.txt's lines of Leaderboard.rank, adding up to its own "
+                     "bytecodes, and the page's source of Leaderboard.java",
+                     shown(self.log("lines"), 40) + (shown(report, 60) if report.is_file() else ""))
 
     def per_test_demo(self):
         """3a: the demo is plain JUnit 4, run by Gradle's own JUnit 4 executor (Gradle 4.4.1 has
@@ -1011,6 +1037,7 @@ test {{ useTestNG() }}
             self.install()
             self.api()
             self.demo()
+            self.lines()
             self.at_once()
             self.incremental()
             if self.suite == "gradle":
