@@ -33,6 +33,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Handing over never waits for the lock (the threads may be virtual threads by the million): a
  * tree that finds the lock taken waits in a queue that whoever gets the lock next merges.
  *
+ * <p>The work of each thread group ({@link ThreadGroups}) is kept apart, from the hand-over to the
+ * profile. The agent keeps at most {@link #MAX_GROUPS} groups, and puts the threads of any other
+ * group in {@link ThreadGroups#OTHER}: memory stays bounded however threads are named.
+ *
  * <p>Work done during shutdown, in other shutdown hooks above all, is in the profile however the
  * hooks interleave: a thread that returns to its root three times or more during shutdown hands
  * its tree over at every return, and every tree handed over after the profile was written at
@@ -44,29 +48,55 @@ final class DefaultAgent implements Profiler {
     private final String output;
     private final String start = Instant.now().toString();
     /** Trees handed over (detached from their roots) and not merged yet. */
-    private final Queue<IC> handedOver = new ConcurrentLinkedQueue<IC>();
-    /** Guards {@link #finished} and writing. */
+    private final Queue<HandedOver> handedOver = new ConcurrentLinkedQueue<HandedOver>();
+    /** Guards {@link #finished}, the groups' batches and writing. */
     private final ReentrantLock lock = new ReentrantLock();
-    /** The merged trees of finished work. Guarded by lock. */
+    /** The merged trees of finished work, per group. Guarded by lock. */
     private final ProfileTree finished = new ProfileTree();
-    /**
-     * Handed-over trees merged by method identity, the cheap way, before they go to
-     * {@link #finished} by frame name: at every write, and every {@link #BATCH} trees, so that
-     * it keeps few identifiers of unloaded classes. Guarded by lock.
-     */
-    private IC batch = new IC(null, null);
+    /** Trees merged into the groups' batches since they last went to {@link #finished}. Guarded by lock. */
     private int batched;
     private final ArrayDeque<IC> mergeWork = new ArrayDeque<IC>();
     private static final int BATCH = 1 << 16;
+    /** The most groups kept apart; the threads of any other group are {@link #otherThreads}. */
+    static final int MAX_GROUPS = 256;
+    /** The groups by name, at most {@link #MAX_GROUPS}. */
+    private final ConcurrentHashMap<String, Group> groups = new ConcurrentHashMap<String, Group>();
+    private final Group otherThreads = new Group(ThreadGroups.OTHER);
     /** Roots that are in no slot, with their threads, weakly. */
     private final Map<RC, Registration> unslotted = new ConcurrentHashMap<RC, Registration>();
     private final ReferenceQueue<Thread> collected = new ReferenceQueue<Thread>();
-    /** Threads registered so far. */
-    private final LongAdder threads = new LongAdder();
     /** Set when the write at exit starts. */
     private volatile boolean exiting;
     /** Where the profile was written at exit, once it was: later work writes it again. */
     private volatile Path writtenAtExit;
+
+    /** A thread group: how many threads it has had, and its work not in {@link #finished} yet. */
+    static final class Group {
+        final String name;
+        final LongAdder threads = new LongAdder();
+        /**
+         * Handed-over trees merged by method identity, the cheap way, before they go to
+         * {@link #finished} by frame name: at every write, and every {@link #BATCH} trees of all
+         * groups, so that the agent keeps few identifiers of unloaded classes. Null while empty.
+         * Guarded by the agent's lock.
+         */
+        IC batch;
+
+        Group(String name) {
+            this.name = name;
+        }
+    }
+
+    /** A tree detached from its root, with the group of its thread. */
+    private static final class HandedOver {
+        final Group group;
+        final IC tree;
+
+        HandedOver(Group group, IC tree) {
+            this.group = group;
+            this.tree = tree;
+        }
+    }
 
     /** A thread, weakly, with its root. */
     private static final class Registration extends WeakReference<Thread> {
@@ -85,12 +115,39 @@ final class DefaultAgent implements Profiler {
 
     @Override
     public long register(Thread thread, RC root) {
-        threads.increment();
+        Group group = group(root.threadGroup);
+        group.threads.increment();
+        root.group = group;
         root.foldEveryReturn = exiting;
         if (!root.inSlot) {
             unslotted.put(root, new Registration(thread, root, collected));
         }
         return granularity;
+    }
+
+    /** The group {@code name}, or {@link #otherThreads} once {@link #MAX_GROUPS} groups exist. */
+    private Group group(String name) {
+        Group group = groups.get(name);
+        if (group != null) return group;
+        if (groups.size() >= MAX_GROUPS) return otherThreads;
+        synchronized (groups) { // rare: at most MAX_GROUPS times, and when the map is full
+            group = groups.get(name);
+            if (group == null) {
+                if (groups.size() >= MAX_GROUPS) return otherThreads;
+                group = new Group(name);
+                groups.put(name, group);
+            }
+            return group;
+        }
+    }
+
+    /**
+     * The group of a registered root. Its thread set it when registering, and another thread (one
+     * that takes its slot, the writer) may not see that yet: then the group is looked up again.
+     */
+    private Group groupOf(RC root) {
+        Group group = root.group;
+        return group != null ? group : group(root.threadGroup);
     }
 
     @Override
@@ -142,14 +199,14 @@ final class DefaultAgent implements Profiler {
         if (!exiting && lock.tryLock()) {
             try {
                 mergeHandedOver();
-                merge(root);
+                merge(groupOf(root), root);
                 root.dropChildren();
             } finally {
                 lock.unlock();
             }
             return;
         }
-        handedOver.add(root.detachChildren());
+        handedOver.add(new HandedOver(groupOf(root), root.detachChildren()));
         if (exiting) {
             lock.lock();
             try {
@@ -170,29 +227,41 @@ final class DefaultAgent implements Profiler {
      * Under lock.
      */
     private void mergeHandedOver() {
-        for (IC tree; (tree = handedOver.poll()) != null;) {
-            merge(tree);
+        for (HandedOver tree; (tree = handedOver.poll()) != null;) {
+            merge(tree.group, tree.tree);
         }
         for (Object ref; (ref = collected.poll()) != null;) {
             Registration registration = (Registration) ref;
             if (unslotted.remove(registration.root, registration)) {
-                merge(registration.root);
+                merge(groupOf(registration.root), registration.root);
                 registration.root.dropChildren();
             }
         }
     }
 
     /** Under lock. */
-    private void merge(IC tree) {
-        batch.addTree(tree, mergeWork);
-        if (++batched == BATCH) flushBatch();
+    private void merge(Group group, IC tree) {
+        if (group.batch == null) group.batch = new IC(null, null);
+        group.batch.addTree(tree, mergeWork);
+        if (++batched == BATCH) flushBatches();
     }
 
     /** Under lock. */
-    private void flushBatch() {
-        finished.add(batch);
-        batch = new IC(null, null);
+    private void flushBatches() {
+        for (Group group : allGroups()) {
+            if (group.batch != null) {
+                finished.add(group.name, group.batch);
+                group.batch = null;
+            }
+        }
         batched = 0;
+    }
+
+    /** Every group, {@link #otherThreads} included. */
+    private List<Group> allGroups() {
+        List<Group> all = new ArrayList<Group>(groups.values());
+        all.add(otherThreads);
+        return all;
     }
 
     /** The roots of this agent whose counts are not merged yet (after merging what can be). */
@@ -260,13 +329,19 @@ final class DefaultAgent implements Profiler {
     private Path writeTo(Path target) {
         try {
             mergeHandedOver();
-            flushBatch();
+            flushBatches();
             ProfileTree tree = new ProfileTree();
             tree.add(finished);
             for (RC root : roots()) {
-                tree.add(root);
+                tree.add(groupOf(root).name, root);
             }
-            ProfileWriter.write(tree, meta(), target);
+            long threads = 0;
+            for (Group group : allGroups()) {
+                long count = group.threads.sum();
+                if (count > 0) tree.group(group.name).threads += count;
+                threads += count;
+            }
+            ProfileWriter.write(tree, meta(threads), target);
             return target;
         } catch (Exception | LinkageError e) {
             Agents.warn("cannot write the profile to " + target + ": " + e);
@@ -275,12 +350,12 @@ final class DefaultAgent implements Profiler {
     }
 
     /** Under lock. */
-    private Map<String, String> meta() {
+    private Map<String, String> meta(long threads) {
         Map<String, String> meta = new LinkedHashMap<String, String>();
         meta.put("agent", "default");
         meta.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         meta.put("bba", MID.analyses());
-        meta.put("threads", Long.toString(threads.sum()));
+        meta.put("threads", Long.toString(threads));
         meta.put("start", start);
         meta.put("end", Instant.now().toString());
         meta.put("pid", pid());

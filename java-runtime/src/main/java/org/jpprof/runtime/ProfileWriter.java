@@ -18,13 +18,14 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Writes a merged tree in the profile format of docs/profile-format.md: version 1, or version 2
- * when it has per-line counts.
+ * Writes a merged tree in the profile format of docs/profile-format.md: version 3 when it has
+ * thread groups, else version 2 when it has per-line counts, else version 1.
  */
 final class ProfileWriter {
     private ProfileWriter() {}
@@ -32,6 +33,8 @@ final class ProfileWriter {
     static final int FORMAT_VERSION = 1;
     /** The version of profiles with {@code line} records. */
     static final int LINES_FORMAT_VERSION = 2;
+    /** The version of profiles with {@code thread} records. */
+    static final int GROUPS_FORMAT_VERSION = 3;
 
     /** Siblings in frame-name order, so that the same profile always reads the same. */
     private static final Comparator<ProfileTree.Node> BY_FRAME = new Comparator<ProfileTree.Node>() {
@@ -93,14 +96,43 @@ final class ProfileWriter {
     }
 
     static void write(ProfileTree tree, Map<String, String> meta, Writer out) throws IOException {
-        out.write("jp-profile " + (tree.lines.isEmpty() ? FORMAT_VERSION : LINES_FORMAT_VERSION) + "\n");
+        out.write("jp-profile " + version(tree) + "\n");
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
         }
-        // Every frame first (the format wants no meta after them), then the nodes in pre-order,
-        // a parent before its children.
-        List<ProfileTree.Node> nodes = preOrder(tree);
+        // Every frame first (the format wants no meta after them, and no frame after a thread
+        // record), then the nodes of no group and those of each group, in pre-order: a parent
+        // before its children.
+        List<ProfileTree.Node> ungrouped = preOrder(tree.root);
+        Map<String, List<ProfileTree.Node>> grouped = new LinkedHashMap<String, List<ProfileTree.Node>>();
+        for (Map.Entry<String, ProfileTree.Group> group : tree.groups.entrySet()) {
+            grouped.put(group.getKey(), preOrder(group.getValue().root));
+        }
         Map<String, Integer> frames = new HashMap<String, Integer>();
+        writeFrames(ungrouped, frames, out);
+        for (List<ProfileTree.Node> nodes : grouped.values()) {
+            writeFrames(nodes, frames, out);
+        }
+        Map<ProfileTree.Node, Integer> ids = new IdentityHashMap<ProfileTree.Node, Integer>();
+        writeNodes(ungrouped, frames, ids, out);
+        for (Map.Entry<String, List<ProfileTree.Node>> group : grouped.entrySet()) {
+            long threads = tree.groups.get(group.getKey()).threads;
+            out.write("thread " + Long.toUnsignedString(threads) + " " + escape(group.getKey()) + "\n");
+            writeNodes(group.getValue(), frames, ids, out);
+        }
+        writeLines(tree, frames, out);
+        out.write("end " + ids.size() + "\n");
+    }
+
+    /** The lowest version that holds what {@code tree} has. */
+    private static int version(ProfileTree tree) {
+        if (!tree.groups.isEmpty()) return GROUPS_FORMAT_VERSION;
+        return tree.lines.isEmpty() ? FORMAT_VERSION : LINES_FORMAT_VERSION;
+    }
+
+    /** The {@code frame} records of the frames that {@code nodes} use first, numbered on from {@code frames}. */
+    private static void writeFrames(List<ProfileTree.Node> nodes, Map<String, Integer> frames, Writer out)
+            throws IOException {
         for (ProfileTree.Node node : nodes) {
             if (!frames.containsKey(node.frame)) {
                 int id = frames.size() + 1;
@@ -108,7 +140,11 @@ final class ProfileWriter {
                 out.write("frame " + id + " " + escape(node.frame) + "\n");
             }
         }
-        Map<ProfileTree.Node, Integer> ids = new IdentityHashMap<ProfileTree.Node, Integer>();
+    }
+
+    /** The {@code node} records of {@code nodes}, numbered on from {@code ids}. */
+    private static void writeNodes(List<ProfileTree.Node> nodes, Map<String, Integer> frames,
+            Map<ProfileTree.Node, Integer> ids, Writer out) throws IOException {
         StringBuilder line = new StringBuilder();
         for (ProfileTree.Node node : nodes) {
             int id = ids.size() + 1;
@@ -121,8 +157,6 @@ final class ProfileWriter {
                     .append(Long.toUnsignedString(node.bytecodes)).append('\n');
             out.append(line);
         }
-        writeLines(tree, frames, out);
-        out.write("end " + nodes.size() + "\n");
     }
 
     /** The {@code line} records, by frame id, then line; lines with no count are left out. */
@@ -148,11 +182,11 @@ final class ProfileWriter {
         }
     }
 
-    /** Every context of the tree, each after its parent. Iterative: trees of recursions are deep. */
-    private static List<ProfileTree.Node> preOrder(ProfileTree tree) {
+    /** Every context below {@code root}, each after its parent. Iterative: trees of recursions are deep. */
+    private static List<ProfileTree.Node> preOrder(ProfileTree.Node root) {
         List<ProfileTree.Node> out = new ArrayList<ProfileTree.Node>();
         ArrayDeque<ProfileTree.Node> work = new ArrayDeque<ProfileTree.Node>();
-        pushChildren(tree.root, work);
+        pushChildren(root, work);
         while (!work.isEmpty()) {
             ProfileTree.Node node = work.pop();
             out.add(node);

@@ -41,6 +41,11 @@ public final class RC extends IC {
     private final long threadId;
     /** The owning thread, weakly: a root keeps no thread alive. */
     private final WeakReference<Thread> owner;
+    /**
+     * The group of the owning thread ({@link ThreadGroups#of}), from its name when the root was
+     * made: a thread renamed later stays in its first group.
+     */
+    final String threadGroup;
     /** The innermost active context; the root itself while no instrumented method runs. */
     public IC top = this;
     /** Bytecodes (an upper bound) left before the agent's next report for this thread. */
@@ -54,6 +59,8 @@ public final class RC extends IC {
     boolean foldEveryReturn;
     /** Whether this root is in its thread's slot, where the default agent finds it. */
     boolean inSlot;
+    /** Where the default agent keeps this thread's work apart; set when it registers the root. */
+    DefaultAgent.Group group;
     /**
      * The open test contexts, outermost first, each followed by the context that was current
      * when it began: {@code [test, before, test, before, ...]}. Null until a test begins.
@@ -65,6 +72,7 @@ public final class RC extends IC {
         super(null, null);
         this.threadId = ThreadIds.AVAILABLE ? ThreadIds.of(owner) : NO_ID;
         this.owner = new WeakReference<Thread>(owner);
+        this.threadGroup = ThreadGroups.of(owner.getName());
     }
 
     /** The calling thread's root, created and registered with the agent on first use. */

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -52,8 +53,9 @@ class LinesTest {
         for (Thread thread : threads) thread.join();
 
         agent.write();
+        assertEquals(Collections.singletonMap("Thread-#", 4L), ProfileFile.read(target).groups);
         List<String> lines = Files.readAllLines(target);
-        assertEquals("jp-profile 2", lines.get(0));
+        assertEquals("jp-profile 3", lines.get(0));
         int run = frameId(lines, "t.Lines.run()V");
         int step = frameId(lines, "t.Lines.step()V");
         List<String> records = lines.stream().filter(l -> l.startsWith("line ")).collect(Collectors.toList());

@@ -21,6 +21,7 @@ import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,10 +57,10 @@ class ProfileTest {
         Path written = JP.writeProfile(); // where the build's jp.output says, or jp-<pid>.jpprof
         assertNotNull(written);
         ProfileFile profile = ProfileFile.read(written);
-        ProfileFile.Node run = profile.get("t.Worker.run()V");
+        ProfileFile.Context run = profile.get("t.Worker.run()V");
         assertEquals(4, run.calls);
         assertEquals(8, run.bytecodes);
-        ProfileFile.Node step = profile.get("t.Worker.run()V", "t.Worker.step()V");
+        ProfileFile.Context step = profile.get("t.Worker.run()V", "t.Worker.step()V");
         assertEquals(40, step.calls);
         assertEquals(40, step.bytecodes);
         assertEquals("default", profile.meta.get("agent"));
@@ -79,11 +80,12 @@ class ProfileTest {
         assertEquals(0, agent.running(), "threads still held after they ended");
         ProfileFile profile = ProfileFile.read(agent.write());
         assertEquals("200", profile.meta.get("threads"));
+        assertEquals(Collections.singletonMap("Thread-#", 200L), profile.groups);
         assertEquals(2, profile.nodes.size());
-        ProfileFile.Node run = profile.get("t.Short.run()V");
+        ProfileFile.Context run = profile.get("t.Short.run()V");
         assertEquals(200, run.calls);
         assertEquals(600, run.bytecodes);
-        ProfileFile.Node step = profile.get("t.Short.run()V", "t.Short.step(I)V");
+        ProfileFile.Context step = profile.get("t.Short.run()V", "t.Short.step(I)V");
         assertEquals(400, step.calls);
         assertEquals(800, step.bytecodes);
     }
@@ -142,11 +144,13 @@ class ProfileTest {
         assertFalse(end.isBefore(Instant.parse(before)));
         assertEquals(ManagementFactory.getRuntimeMXBean().getName().split("@")[0], profile.meta.get("pid"));
         assertEquals(3, profile.frames.size());
+        String group = ThreadGroups.of(Thread.currentThread().getName());
+        assertEquals(Collections.singletonMap(group, 1L), profile.groups);
         assertEquals(2 + depth, profile.nodes.size());
         // Top-level contexts are children of the thread roots, siblings in name order.
         assertEquals("t.F.<clinit>()V", profile.nodes.get(0).frame);
         assertEquals(0, profile.nodes.get(0).parent);
-        ProfileFile.Node top = profile.get("t.F.main([Ljava/lang/String;)V");
+        ProfileFile.Node top = profile.getIn(group, "t.F.main([Ljava/lang/String;)V");
         assertEquals(0, top.parent);
         assertEquals(1, top.calls);
         assertEquals(4, top.bytecodes);
