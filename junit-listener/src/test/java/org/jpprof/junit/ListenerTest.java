@@ -187,7 +187,10 @@ class ListenerTest {
         }
     }
 
-    /** The test JVM's profile now: calls by path of frame names ({@code a / b}), top-level first. */
+    /**
+     * The test JVM's profile now: calls by path of frame names ({@code a / b}), top-level first,
+     * merged over thread groups (a path may be in several).
+     */
     private static Map<String, Long> profile() throws IOException {
         Path written = JP.writeProfile();
         assertNotNull(written, "the default agent writes the test JVM's profile");
@@ -202,7 +205,7 @@ class ListenerTest {
                 String frame = frames.get(fields[3]);
                 String path = fields[2].equals("0") ? frame : paths.get(fields[2]) + " / " + frame;
                 paths.put(fields[1], path);
-                calls.put(path, Long.parseLong(fields[4]));
+                calls.merge(path, Long.parseLong(fields[4]), Long::sum);
             }
         }
         return calls;
