@@ -5,7 +5,9 @@
 //!
 //! A [`Profile`] is an arena of [`Node`]s under one root, which stands for
 //! the thread roots of every JVM merged in. Frames are interned names,
-//! `binary.class.Name.method(Descriptor)`. This crate knows nothing of
+//! `binary.class.Name.method(Descriptor)`. A profile of format version 3
+//! also keeps what each thread group ran ([`Profile::thread_groups`],
+//! [`Profile::thread_group`]). This crate knows nothing of
 //! class files or of the instrumentation: the names are only text here.
 //!
 //! ```
@@ -29,8 +31,10 @@ mod merge;
 mod model;
 mod parse;
 pub mod tests;
+mod threads;
 mod write;
 
 pub use model::{Children, FrameId, Metric, Node, NodeId, Profile};
+pub use threads::ThreadGroup;
 pub use parse::{parse, parse_file, ParseError, ParseErrorKind, FORMAT_VERSION};
 pub use write::write;

@@ -1,6 +1,7 @@
 //! Merging profiles: contexts with the same path of frame names add up.
 
 use crate::model::{FrameId, Metric, NodeId, Profile};
+use crate::threads::ThreadGroup;
 
 impl Profile {
     /// Adds `other` into this profile. A context of `other` joins the one
@@ -14,6 +15,9 @@ impl Profile {
     ///
     /// Gives the first context whose sum saturated, and in which metric, if any.
     pub fn merge(&mut self, other: &Profile) -> Option<(NodeId, Metric)> {
+        if !other.thread_groups().is_empty() {
+            self.group_all_contexts();
+        }
         let frames: Vec<FrameId> = other.frames().iter().map(|name| self.intern(name)).collect();
         // Parents come before their children, so each parent is mapped first.
         let mut mapped = vec![NodeId::ROOT; other.nodes().len()];
@@ -25,6 +29,7 @@ impl Profile {
             }
             mapped[index] = into;
         }
+        self.merge_groups(other, &mapped);
         for (frame, line, bytecodes) in other.lines() {
             self.add_line(frames[frame.0 as usize], line, bytecodes);
         }
@@ -44,6 +49,35 @@ impl Profile {
         }
         self.files += other.files;
         saturated
+    }
+}
+
+impl Profile {
+    /// Adds the thread groups of `other`, whose contexts `mapped` maps
+    /// into this profile's, to the groups of the same name (new ones last).
+    /// A profile without groups merged into one with groups puts its
+    /// contexts in no group.
+    fn merge_groups(&mut self, other: &Profile, mapped: &[NodeId]) {
+        if self.thread_groups().is_empty() {
+            return;
+        }
+        let ungrouped;
+        let groups = match other.thread_groups() {
+            [] if other.context_count() == 0 => return,
+            [] => {
+                ungrouped = [ThreadGroup::all_contexts(other)];
+                &ungrouped[..]
+            }
+            groups => groups,
+        };
+        for group in groups {
+            let into = self.group_mut(group.name());
+            into.add_threads(group.threads());
+            for &(context, calls, bytecodes) in group.counts() {
+                into.push(mapped[context.0 as usize], calls, bytecodes);
+            }
+            into.normalize();
+        }
     }
 }
 

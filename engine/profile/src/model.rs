@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::hash::IntHash;
+use crate::threads::ThreadGroup;
 
 /// A context's position in the arena. [`NodeId::ROOT`] is the root, which
 /// stands for the thread roots and has no frame or counts of its own.
@@ -80,10 +81,14 @@ impl Node {
     }
 }
 
-/// A profile: one calling-context tree, its frames and its metadata.
+/// A profile: one calling-context tree, its frames and its metadata, and
+/// the thread groups whose counts add up to it ([`Profile::thread_groups`]).
 ///
 /// Invariants: a node's parent comes before it in [`Profile::nodes`], and no
-/// two children of a node have the same frame.
+/// two children of a node have the same frame. The mutators
+/// ([`Profile::add`], [`Profile::add_path`], [`Profile::child_or_insert`])
+/// change the merged tree alone: they are for building a profile without
+/// groups; [`Profile::merge`] keeps the groups.
 #[derive(Debug, Clone)]
 pub struct Profile {
     /// The `meta` records (`agent`, `jvm`, `bba`, `threads`, ...), by key.
@@ -99,6 +104,8 @@ pub struct Profile {
     child_index: HashMap<u64, NodeId, IntHash>,
     /// Bytecodes per (frame, source line), merged over the frame's contexts.
     lines: BTreeMap<(FrameId, u32), u64>,
+    /// The thread groups ([`crate::threads`]); empty, or adding up to the tree.
+    pub(crate) threads: Vec<ThreadGroup>,
 }
 
 impl Default for Profile {
@@ -111,6 +118,7 @@ impl Default for Profile {
             nodes: vec![Node::new(NodeId::ROOT, FrameId(0))],
             child_index: HashMap::default(),
             lines: BTreeMap::new(),
+            threads: Vec::new(),
         }
     }
 }

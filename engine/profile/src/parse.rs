@@ -19,13 +19,17 @@ use crate::hash::IntHash;
 use crate::ids::IdMap;
 use crate::model::{FrameId, NodeId, Profile};
 
-/// The newest format version this reader knows: version 1 with per-line
-/// counts, the `line` records. [`crate::write()`] writes it only for a
+/// The newest format version this reader knows: version 2 with thread
+/// groups, the `thread` records. [`crate::write()`] writes it only for a
 /// profile that has them.
-pub const FORMAT_VERSION: u64 = 2;
+pub const FORMAT_VERSION: u64 = 3;
 
-/// The version of profiles without per-line counts, which readers that
-/// know nothing of lines read.
+/// The version of profiles with per-line counts, the `line` records, and
+/// no thread groups.
+pub const LINES_FORMAT_VERSION: u64 = 2;
+
+/// The version of profiles without per-line counts or thread groups, which
+/// readers that know nothing of either read.
 pub const NO_LINES_FORMAT_VERSION: u64 = 1;
 
 /// A profile that cannot be read: the file, the line and what is wrong,
@@ -115,7 +119,18 @@ pub enum ParseErrorKind {
         /// The id it refers to.
         id: u64,
     },
-    /// Two nodes with the same parent and frame.
+    /// Two `thread` records with the same name.
+    #[error("thread group `{0}` is defined twice")]
+    RepeatedThreadGroup(String),
+    /// A node whose parent is a node of another thread group.
+    #[error("node {node} has parent {parent}, a node of another thread group")]
+    ParentInOtherGroup {
+        /// The node.
+        node: u64,
+        /// Its parent.
+        parent: u64,
+    },
+    /// Two nodes of one thread group with the same parent and frame.
     #[error("node {node} has the same parent and frame as node {first}")]
     RepeatedContext {
         /// The second node.
@@ -230,9 +245,18 @@ struct Parser {
     nodes: IdMap,
     node_records: u64,
     /// Set once two frames share a name: (file parent id, file frame id) to
-    /// the file id of the node that has them. Until then, the model's child
-    /// index alone tells repeated contexts apart.
+    /// the file id of the node that has them (a top-level node's parent is
+    /// written as its section, see [`Parser::parent_key`]). Until then, the
+    /// model's child index and [`Parser::section_of`] tell repeated
+    /// contexts apart.
     pairs: Option<HashMap<(u64, u64), u64, IntHash>>,
+    /// The thread group being read: 0 before the first `thread` record,
+    /// then 1, 2, ... for each.
+    section: u32,
+    /// The last section that has a node of each context of the model,
+    /// plus one (0: none yet). Sections are contiguous, so a context has a
+    /// node of the current section exactly when it is marked with it.
+    section_of: Vec<u32>,
 }
 
 impl Parser {
@@ -268,6 +292,9 @@ impl Parser {
             )),
             State::Ended => {
                 self.profile.files = 1;
+                for group in &mut self.profile.threads {
+                    group.normalize();
+                }
                 Ok(self.profile)
             }
         }
@@ -281,6 +308,7 @@ impl Parser {
             b"frame" => self.frame(rest)?,
             b"meta" => self.meta(rest)?,
             b"line" if self.version >= 2 => self.line_count(rest)?,
+            b"thread" if self.version >= 3 => self.thread(rest)?,
             b"end" => {
                 let said = number("end", "node count", rest)?;
                 if said != self.node_records {
@@ -324,6 +352,11 @@ impl Parser {
         if name.is_empty() {
             return Err(malformed("frame", "missing name".to_owned()));
         }
+        if self.section > 0 {
+            // Frames first: a repeated frame name then maps file nodes to
+            // the model's one to one (see tell_contexts_by_file_ids).
+            return Err(malformed("frame", "after a `thread` record".to_owned()));
+        }
         if self.frames.get(id).is_some() {
             return Err(ParseErrorKind::Duplicate { record: "frame", id });
         }
@@ -366,9 +399,13 @@ impl Parser {
             0 => NodeId::ROOT,
             _ => NodeId(self.nodes.get(parent).ok_or_else(|| unknown("parent", parent))?),
         };
+        if parent_node != NodeId::ROOT && !self.in_section(parent_node) {
+            return Err(ParseErrorKind::ParentInOtherGroup { node: id, parent });
+        }
         let frame_id = FrameId(self.frames.get(frame).ok_or_else(|| unknown("frame", frame))?);
+        let key = (self.parent_key(parent), frame);
         if let Some(pairs) = &mut self.pairs {
-            match pairs.entry((parent, frame)) {
+            match pairs.entry(key) {
                 Entry::Occupied(first) => {
                     return Err(ParseErrorKind::RepeatedContext {
                         node: id,
@@ -380,15 +417,67 @@ impl Parser {
                 }
             }
         }
-        let (node, new) = self.profile.insert_child(parent_node, frame_id);
-        if !new && self.pairs.is_none() {
+        let (node, _) = self.profile.insert_child(parent_node, frame_id);
+        if self.in_section(node) && self.pairs.is_none() {
             let first = self.nodes.id_of(node.0).unwrap_or_default();
             return Err(ParseErrorKind::RepeatedContext { node: id, first });
         }
         self.profile.add(node, calls, bytecodes);
+        if self.section > 0 {
+            let group = self.profile.threads.last_mut().expect("a group per section");
+            group.push(node, calls, bytecodes);
+        }
+        self.mark_section(node);
         self.nodes.insert(id, node.0);
         self.node_records += 1;
         Ok(())
+    }
+
+    /// `thread <threads> <name>`: the nodes that follow are that group's.
+    fn thread(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        self.state = State::Body;
+        if !self.line_records.is_empty() {
+            return Err(malformed("thread", "after a `line` record".to_owned()));
+        }
+        let (threads, name) = split_field(rest);
+        let threads = number("thread", "thread count", threads)?;
+        if name.is_empty() {
+            return Err(malformed("thread", "missing name".to_owned()));
+        }
+        let name = unescape("thread", utf8("thread", "name", name)?)?;
+        if self.profile.threads.iter().any(|group| group.name() == name) {
+            return Err(ParseErrorKind::RepeatedThreadGroup(name));
+        }
+        // Nodes read before the first group are in none.
+        if self.section == 0 {
+            self.profile.group_all_contexts();
+        }
+        self.profile.group_mut(&name).add_threads(threads);
+        self.section += 1;
+        Ok(())
+    }
+
+    /// Whether the current section has a node of `context`.
+    fn in_section(&self, context: NodeId) -> bool {
+        self.section_of.get(context.0 as usize) == Some(&(self.section + 1))
+    }
+
+    fn mark_section(&mut self, context: NodeId) {
+        let index = context.0 as usize;
+        if self.section_of.len() <= index {
+            self.section_of.resize(index + 1, 0);
+        }
+        self.section_of[index] = self.section + 1;
+    }
+
+    /// The file parent id of a node, as [`Parser::pairs`] keys it: a
+    /// top-level node's parent 0 becomes one past the largest id, less the
+    /// section, as top-level nodes of two groups may share a frame.
+    fn parent_key(&self, parent: u64) -> u64 {
+        match parent {
+            0 => u64::MAX - u64::from(self.section),
+            _ => parent,
+        }
     }
 
     fn line_count(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
@@ -439,7 +528,8 @@ impl Parser {
             .enumerate()
             .skip(1)
             .map(|(index, node)| {
-                let key = (node_ids[node.parent.0 as usize], frame_ids[node.frame.0 as usize]);
+                let parent = self.parent_key(node_ids[node.parent.0 as usize]);
+                let key = (parent, frame_ids[node.frame.0 as usize]);
                 (key, node_ids[index])
             });
         self.pairs = Some(pairs.collect());
@@ -607,9 +697,70 @@ mod tests {
     #[test]
     fn a_newer_version_is_refused_saying_so() {
         assert_eq!(
-            message("jp-profile 3\nsomething new\n"),
-            "p.jpprof:1: written by a newer JP: format version 3, this JP reads up to version 2"
+            message("jp-profile 4\nsomething new\n"),
+            "p.jpprof:1: written by a newer JP: format version 4, this JP reads up to version 3"
         );
+    }
+
+    #[test]
+    fn thread_records_belong_to_version_3_and_start_a_group_of_its_own() {
+        let v3 = |body: &str| format!("jp-profile 3\nframe 1 a.B.m()V\nframe 2 a.B.n()V\n{body}");
+        assert!(read(&v3("thread 1 main\nnode 1 0 1 1 5\nthread 2 w-#\nnode 2 0 1 1 5\nend 2\n")).is_ok());
+        assert_eq!(
+            message("jp-profile 2\nthread 1 main\nend 0\n"),
+            "p.jpprof:2: unknown record `thread`"
+        );
+        assert_eq!(
+            message(&v3("thread 1 main\nnode 1 0 1 1 5\nnode 2 0 1 1 5\nend 2\n")),
+            "p.jpprof:6: node 2 has the same parent and frame as node 1"
+        );
+        assert_eq!(
+            message(&v3("thread 1 main\nnode 1 0 1 1 5\nthread 2 w-#\nnode 2 1 2 1 5\nend 2\n")),
+            "p.jpprof:7: node 2 has parent 1, a node of another thread group"
+        );
+        assert_eq!(
+            message(&v3("thread 1 main\nthread 2 main\nend 0\n")),
+            "p.jpprof:5: thread group `main` is defined twice"
+        );
+        assert_eq!(
+            message(&v3("thread x main\nend 0\n")),
+            "p.jpprof:4: malformed `thread` record: thread count `x` is not an unsigned decimal number"
+        );
+        assert_eq!(
+            message(&v3("thread 1\nend 0\n")),
+            "p.jpprof:4: malformed `thread` record: missing name"
+        );
+        assert_eq!(
+            message(&v3("thread 1 main\nframe 3 a.B.o()V\nend 0\n")),
+            "p.jpprof:5: malformed `frame` record: after a `thread` record"
+        );
+    }
+
+    #[test]
+    fn nodes_before_the_first_thread_record_are_in_no_group() {
+        let profile = read(
+            "jp-profile 3\nframe 1 a()V\nnode 1 0 1 2 3\nthread 1 main\nnode 2 0 1 1 1\nend 2\n",
+        )
+        .unwrap();
+        let groups: Vec<(&str, (u64, u64))> = profile
+            .thread_groups()
+            .iter()
+            .map(|group| (group.name(), group.totals()))
+            .collect();
+        assert_eq!(groups, [("", (2, 3)), ("main", (1, 1))]);
+        assert_eq!(profile.context_count(), 1);
+    }
+
+    #[test]
+    fn repeated_frame_names_merge_within_a_group_and_across_groups() {
+        let profile = read(
+            "jp-profile 3\nframe 1 a()V\nframe 2 a()V\nthread 1 main\nnode 1 0 1 1 1\nnode 2 0 2 1 1\n\
+             thread 1 w-#\nnode 3 0 1 5 5\nend 3\n",
+        )
+        .unwrap();
+        assert_eq!(profile.context_count(), 1);
+        assert_eq!(profile.thread_groups()[0].counts(), [(NodeId(1), 2, 2)]);
+        assert_eq!(profile.node(NodeId(1)).calls, 7);
     }
 
     #[test]

@@ -3,21 +3,27 @@
 
 use std::io::{self, Write};
 
-use crate::model::Profile;
-use crate::parse::{FORMAT_VERSION, NO_LINES_FORMAT_VERSION};
+use crate::model::{Node, Profile};
+use crate::parse::{FORMAT_VERSION, LINES_FORMAT_VERSION, NO_LINES_FORMAT_VERSION};
+use crate::threads::ThreadGroup;
 
 /// Writes `profile`: its metadata, every frame, every context, parent
-/// first, then its per-line counts. Frames and nodes are numbered from 1
-/// in the model's order. The version is [`FORMAT_VERSION`] with per-line
-/// counts, else [`NO_LINES_FORMAT_VERSION`], which readers that know
-/// nothing of lines read.
+/// first, then its per-line counts. Frames are numbered from 1 in the
+/// model's order, and so are nodes in file order. A profile with thread
+/// groups is written as version [`FORMAT_VERSION`], each group's contexts
+/// after its `thread` record (those in no group first, before any); one
+/// without them as the lowest version that holds it: [`LINES_FORMAT_VERSION`]
+/// with per-line counts, else [`NO_LINES_FORMAT_VERSION`], which readers
+/// that know nothing of lines read.
 ///
 /// # Errors
 /// Those of `out`, and `InvalidInput` for a metadata key that is empty or
 /// holds a space or a line break (which no file could hold).
 pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
-    let version = if profile.has_lines() {
+    let version = if !profile.thread_groups().is_empty() {
         FORMAT_VERSION
+    } else if profile.has_lines() {
+        LINES_FORMAT_VERSION
     } else {
         NO_LINES_FORMAT_VERSION
     };
@@ -32,21 +38,45 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
     for (index, frame) in profile.frames().iter().enumerate() {
         writeln!(out, "frame {} {}", index + 1, escape(frame))?;
     }
-    // The model keeps parents before their children, as the format wants.
-    for (id, node) in profile.nodes().iter().enumerate().skip(1) {
-        writeln!(
-            out,
-            "node {id} {} {} {} {}",
-            node.parent.0,
-            node.frame.0 + 1,
-            node.calls,
-            node.bytecodes
-        )?;
+    let mut records = 0;
+    if profile.thread_groups().is_empty() {
+        // The model keeps parents before their children, as the format wants.
+        for (id, node) in profile.nodes().iter().enumerate().skip(1) {
+            write_node(&mut out, id as u64, node.parent.0.into(), node, node.calls, node.bytecodes)?;
+        }
+        records = profile.context_count() as u64;
+    } else {
+        // File ids of the contexts of the group being written (0: the root).
+        let mut ids = vec![0u64; profile.nodes().len()];
+        let mut groups: Vec<&ThreadGroup> = profile.thread_groups().iter().collect();
+        groups.sort_by_key(|group| !group.name().is_empty());
+        for group in groups {
+            if !group.name().is_empty() {
+                writeln!(out, "thread {} {}", group.threads(), escape(group.name()))?;
+            }
+            for &(context, calls, bytecodes) in group.counts() {
+                let node = profile.node(context);
+                records += 1;
+                ids[context.0 as usize] = records;
+                write_node(&mut out, records, ids[node.parent.0 as usize], node, calls, bytecodes)?;
+            }
+        }
     }
     for (frame, line, bytecodes) in profile.lines() {
         writeln!(out, "line {} {line} {bytecodes}", frame.0 + 1)?;
     }
-    writeln!(out, "end {}", profile.context_count())
+    writeln!(out, "end {records}")
+}
+
+fn write_node(
+    out: &mut impl Write,
+    id: u64,
+    parent: u64,
+    node: &Node,
+    calls: u64,
+    bytecodes: u64,
+) -> io::Result<()> {
+    writeln!(out, "node {id} {parent} {} {calls} {bytecodes}", node.frame.0 + 1)
 }
 
 /// `\` as `\\` and a line break as `\n`.
