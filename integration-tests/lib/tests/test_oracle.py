@@ -30,6 +30,11 @@ class ProfileLinesTest(unittest.TestCase):
         self.assertEqual(oracle.profile_lines(text),
                          ["demo.A.odd\\name()V 4 3", "demo.B.m()V 12 3", "demo.B.m()V 7 2"])
 
+    def test_line_records_of_a_profile_with_thread_groups_are_merged_over_the_groups(self):
+        text = ("jp-profile 3\nmeta threads 3\nframe 1 demo.B.m()V\nthread 1 main\nnode 1 0 1 1 5\n"
+                "thread 2 pool-#-thread-#\nnode 2 0 1 2 10\nline 1 7 15\nend 2\n")
+        self.assertEqual(oracle.profile_lines(text), ["demo.B.m()V 7 15"])
+
     def test_a_profile_without_lines_has_none(self):
         self.assertEqual(oracle.profile_lines("jp-profile 1\nframe 1 a.B.m()V\nnode 1 0 1 1 5\nend 1\n"), [])
 
