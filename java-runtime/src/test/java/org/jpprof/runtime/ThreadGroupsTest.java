@@ -70,6 +70,7 @@ class ThreadGroupsTest {
         assertEquals(1, profile.getIn("main", "t.Pool.run()V").calls);
         assertEquals(5, profile.getIn("main", "t.Pool.run()V").bytecodes);
         // Merged over the groups, the top-level method adds up.
+        assertEquals(2, profile.get("t.Pool.run()V").nodes.size());
         assertEquals(3, profile.get("t.Pool.run()V").calls);
         assertEquals(9, profile.get("t.Pool.run()V").bytecodes);
         assertEquals(1, profile.get("t.App.main()V", "t.Pool.step()V").calls);
@@ -151,6 +152,7 @@ class ThreadGroupsTest {
                 + "line 2 7 3\nend 5\n", out.toString());
         ProfileFile profile = ProfileFile.parse(out.toString());
         assertEquals(42, profile.get("a.B.work()V").calls);
+        assertEquals(Collections.singletonMap("a.B.work()V 7", 3L), profile.lines);
         assertEquals(Arrays.asList("a.B.work()V", "a.B.work()V > a.B.step()V"), profile.paths("pool-#-thread-#"));
     }
 
