@@ -24,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * shutdown hook {@link Agents} installs) and on demand ({@link JP#writeProfile()}).
  *
  * <p>Memory stays bounded however many threads run. A thread's tree is handed over, to be merged
- * into the tree of finished work, when the thread's outermost instrumented method returns (the
+ * into the finished work of its thread group, when the thread's outermost instrumented method returns (the
  * 1st, 2nd, 4th, 8th... time, so that a pool thread that returns after every task hands over
  * rarely), and when another thread takes the slot of an ended thread. The agent finds running
  * threads' roots in the slots, and the others (threads whose slot a live thread held) in a map
