@@ -110,6 +110,11 @@ pub struct Args {
     /// `DIR/<package path>/<outer class>.java` (or `.kt`).
     #[arg(long = "sources", value_name = "DIR", value_parser = directory)]
     sources: Vec<PathBuf>,
+    /// Report one thread group alone: the threads of a name, digits
+    /// replaced by `#` (`main`, `pool-#-thread-#`; the text report lists
+    /// them). By default every thread, merged.
+    #[arg(long, value_name = "NAME")]
+    thread: Option<String>,
 }
 
 /// The name forms, as flags.
@@ -146,6 +151,7 @@ pub fn main(args: &Args) -> ExitCode {
         names: args.names.into(),
         title: args.title.clone(),
         sources: args.sources.clone(),
+        thread: args.thread.clone(),
     };
     let format = args.format.into();
     let reported = match &args.out {
@@ -188,9 +194,10 @@ fn to_stdout(
     options: &Options,
 ) -> Result<Vec<ReportWarning>, ReportError> {
     let merged = jp_report::run::read_all(profiles)?;
+    let profile = jp_report::threads::shown(&merged.profile, options)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let options = jp_report::run::titled(options, &merged.profile, profiles);
-    jp_report::run::render(&merged.profile, format, &options, &mut stdout)
+    let options = jp_report::run::titled(options, &profile, profiles);
+    jp_report::run::render(&profile, format, &options, &mut stdout)
         .and_then(|()| stdout.flush())
         .map_err(|source| ReportError::writing(Path::new("stdout"), source))?;
     Ok(merged.warnings)

@@ -35,6 +35,6 @@ mod threads;
 mod write;
 
 pub use model::{Children, FrameId, Metric, Node, NodeId, Profile};
-pub use threads::ThreadGroup;
 pub use parse::{parse, parse_file, ParseError, ParseErrorKind, FORMAT_VERSION};
+pub use threads::ThreadGroup;
 pub use write::write;

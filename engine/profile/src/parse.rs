@@ -705,7 +705,10 @@ mod tests {
     #[test]
     fn thread_records_belong_to_version_3_and_start_a_group_of_its_own() {
         let v3 = |body: &str| format!("jp-profile 3\nframe 1 a.B.m()V\nframe 2 a.B.n()V\n{body}");
-        assert!(read(&v3("thread 1 main\nnode 1 0 1 1 5\nthread 2 w-#\nnode 2 0 1 1 5\nend 2\n")).is_ok());
+        assert!(read(&v3(
+            "thread 1 main\nnode 1 0 1 1 5\nthread 2 w-#\nnode 2 0 1 1 5\nend 2\n"
+        ))
+        .is_ok());
         assert_eq!(
             message("jp-profile 2\nthread 1 main\nend 0\n"),
             "p.jpprof:2: unknown record `thread`"
@@ -715,7 +718,9 @@ mod tests {
             "p.jpprof:6: node 2 has the same parent and frame as node 1"
         );
         assert_eq!(
-            message(&v3("thread 1 main\nnode 1 0 1 1 5\nthread 2 w-#\nnode 2 1 2 1 5\nend 2\n")),
+            message(&v3(
+                "thread 1 main\nnode 1 0 1 1 5\nthread 2 w-#\nnode 2 1 2 1 5\nend 2\n"
+            )),
             "p.jpprof:7: node 2 has parent 1, a node of another thread group"
         );
         assert_eq!(
@@ -738,10 +743,9 @@ mod tests {
 
     #[test]
     fn nodes_before_the_first_thread_record_are_in_no_group() {
-        let profile = read(
-            "jp-profile 3\nframe 1 a()V\nnode 1 0 1 2 3\nthread 1 main\nnode 2 0 1 1 1\nend 2\n",
-        )
-        .unwrap();
+        let profile =
+            read("jp-profile 3\nframe 1 a()V\nnode 1 0 1 2 3\nthread 1 main\nnode 2 0 1 1 1\nend 2\n")
+                .unwrap();
         let groups: Vec<(&str, (u64, u64))> = profile
             .thread_groups()
             .iter()

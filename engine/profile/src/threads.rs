@@ -131,7 +131,9 @@ impl Profile {
             profile.intern(frame);
         }
         profile.meta = self.meta.clone();
-        profile.meta.insert("threads".to_owned(), group.threads.to_string());
+        profile
+            .meta
+            .insert("threads".to_owned(), group.threads.to_string());
         profile.files = self.files;
         let mut mapped = vec![NodeId::ROOT; self.nodes().len()];
         for &(context, calls, bytecodes) in &group.counts {
@@ -188,7 +190,10 @@ mod tests {
              thread 2 worker-#\nnode 2 0 1 3 7\nend 2\n",
         );
         assert_eq!(profile.context_count(), 1);
-        assert_eq!((profile.node(NodeId(1)).calls, profile.node(NodeId(1)).bytecodes), (4, 12));
+        assert_eq!(
+            (profile.node(NodeId(1)).calls, profile.node(NodeId(1)).bytecodes),
+            (4, 12)
+        );
         assert_eq!(profile.thread_groups()[1].counts(), [(NodeId(1), 3, 7)]);
         assert_eq!(profile.thread_groups()[1].totals(), (3, 7));
     }
@@ -205,7 +210,11 @@ mod tests {
             .collect();
         assert_eq!(
             groups,
-            [("", 0, (2, 2)), ("main", 2, (22, 10544)), ("pool-#-thread-#", 8, (80, 41840))]
+            [
+                ("", 0, (2, 2)),
+                ("main", 2, (22, 10544)),
+                ("pool-#-thread-#", 8, (80, 41840))
+            ]
         );
         assert_eq!(merged.total(Metric::Calls), 2 + 22 + 80);
         assert_eq!(merged.thread_group("main").unwrap().context_count(), 2);

@@ -42,7 +42,14 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
     if profile.thread_groups().is_empty() {
         // The model keeps parents before their children, as the format wants.
         for (id, node) in profile.nodes().iter().enumerate().skip(1) {
-            write_node(&mut out, id as u64, node.parent.0.into(), node, node.calls, node.bytecodes)?;
+            write_node(
+                &mut out,
+                id as u64,
+                node.parent.0.into(),
+                node,
+                node.calls,
+                node.bytecodes,
+            )?;
         }
         records = profile.context_count() as u64;
     } else {
@@ -58,7 +65,14 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
                 let node = profile.node(context);
                 records += 1;
                 ids[context.0 as usize] = records;
-                write_node(&mut out, records, ids[node.parent.0 as usize], node, calls, bytecodes)?;
+                write_node(
+                    &mut out,
+                    records,
+                    ids[node.parent.0 as usize],
+                    node,
+                    calls,
+                    bytecodes,
+                )?;
             }
         }
     }

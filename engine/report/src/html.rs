@@ -41,6 +41,7 @@ use crate::json_out::{Context, JsonOut};
 use crate::names::{self, NameStyle, ShortNames};
 use crate::sources::{method_sources, MethodSource};
 use crate::tests_view::test_totals;
+use crate::threads::{thread_totals, ThreadTotal};
 use crate::{hot_methods, order, Options, Totals, Visible};
 
 /// The page's style sheet.
@@ -63,9 +64,6 @@ const KNOWN_META: [&str; 8] = ["agent", "jvm", "bba", "threads", "start", "end",
 /// # Errors
 /// Those of `out`.
 pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::Result<()> {
-    let totals = Totals::of(profile);
-    let visible = Visible::of(profile, &totals, options);
-    let contexts = Contexts::of(profile, &totals, &visible, options.metric);
     let title = match &options.title {
         Some(title) => title.clone(),
         None => crate::title::default_title(profile, &[]),
@@ -77,9 +75,42 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
         body: BODY,
         script: SCRIPT,
     };
-    page.write(&mut out, |data| {
-        write_data(profile, options, &title, &totals, &visible, &contexts, data)
+    // One group is the whole profile: a switch would only repeat it.
+    let groups = match profile.thread_groups().len() {
+        0 | 1 => Vec::new(),
+        _ => thread_totals(profile, options.metric),
+    };
+    page.write(&mut out, |page| {
+        data_element(page, "jp-data", |data| {
+            write_data(profile, options, &title, &groups, data)
+        })?;
+        for (index, group) in groups.iter().enumerate() {
+            let group = profile
+                .thread_group(&group.name)
+                .expect("the totals list the profile's groups");
+            data_element(page, &format!("jp-thread-{index}"), |data| {
+                data.raw("{");
+                write_view(&group, options, data)?;
+                data.raw("}\n");
+                Ok(())
+            })?;
+        }
+        Ok(())
     })
+}
+
+/// One `<script type="application/json">` element whose JSON `data` writes.
+pub(crate) fn data_element<W: Write>(
+    page: &mut JsonOut<W>,
+    id: &str,
+    data: impl FnOnce(&mut JsonOut<W>) -> io::Result<()>,
+) -> io::Result<()> {
+    page.raw("<script type=\"application/json\" id=\"");
+    page.raw(id);
+    page.raw("\">");
+    data(page)?;
+    page.raw("</script>\n");
+    Ok(())
 }
 
 /// The parts of one self-contained page (the report's or the diff's).
@@ -96,7 +127,7 @@ pub(crate) struct Page<'a> {
 
 impl Page<'_> {
     /// Writes the page: the CSP, title and style, the body, the data
-    /// element that `data` fills with JSON, then the scripts.
+    /// elements that `data` writes ([`data_element`]), then the scripts.
     pub(crate) fn write<W: Write>(
         &self,
         out: W,
@@ -112,9 +143,8 @@ impl Page<'_> {
         page.raw(self.style);
         page.raw("</style>\n</head>\n<body>\n");
         page.raw(self.body);
-        page.raw("<script type=\"application/json\" id=\"jp-data\">");
         data(&mut page)?;
-        page.raw("</script>\n<script>\n");
+        page.raw("<script>\n");
         page.raw(CANVAS_SCRIPT);
         page.raw(self.script);
         page.raw("</script>\n</body>\n</html>\n");
@@ -210,15 +240,15 @@ pub(crate) fn write_names<W: Write>(
     Ok(())
 }
 
-/// The data element's JSON: `meta`, `names`, the context arrays, `left`,
-/// `hot`, `tests` and `source` (see the script's `load` for how it reads them).
+/// The data element's JSON: `meta`, `names`, the whole profile's view
+/// ([`write_view`]), `source` and `threads`, the thread groups (name,
+/// threads, calls, bytecodes; largest first) whose views are in the
+/// elements `jp-thread-<index>` (see the script's `load`).
 fn write_data(
     profile: &Profile,
     options: &Options,
     title: &str,
-    totals: &Totals,
-    visible: &Visible,
-    contexts: &Contexts,
+    groups: &[ThreadTotal],
     page: &mut JsonOut<impl Write>,
 ) -> io::Result<()> {
     page.raw("{\"version\":1,\"generator\":");
@@ -243,8 +273,6 @@ fn write_data(
     }
     page.raw("],\n\"files\":");
     page.number(profile.files);
-    page.raw(",\"contexts\":");
-    page.number(profile.context_count() as u64);
     page.raw(",\"metric\":");
     page.string(match options.metric {
         Metric::Calls => "calls",
@@ -257,6 +285,35 @@ fn write_data(
         Some(depth) => page.number(u64::from(depth)),
         None => page.raw("null"),
     }
+    page.raw(",\n");
+    write_names(profile.frames(), options.names, page)?;
+    page.raw(",\n");
+    write_view(profile, options, page)?;
+    page.raw(",\n\"source\":");
+    write_sources(&method_sources(profile, &options.sources), page)?;
+    page.raw(",\n\"threads\":[");
+    for (position, group) in groups.iter().enumerate() {
+        page.raw(if position == 0 { "[" } else { ",[" });
+        page.string(group.label());
+        for value in [group.threads, group.calls, group.bytecodes] {
+            page.raw(",");
+            page.number(value);
+        }
+        page.raw("]");
+    }
+    page.raw("]}\n");
+    Ok(())
+}
+
+/// What the views show of `profile` (the whole profile's, or a thread
+/// group's), as members of a JSON object: `contexts`, `hidden`, `grand`,
+/// the context arrays, `left`, `hot` and `tests`.
+fn write_view(profile: &Profile, options: &Options, page: &mut JsonOut<impl Write>) -> io::Result<()> {
+    let totals = Totals::of(profile);
+    let visible = Visible::of(profile, &totals, options);
+    let contexts = Contexts::of(profile, &totals, &visible, options.metric);
+    page.raw("\"contexts\":");
+    page.number(profile.context_count() as u64);
     page.raw(",\"hidden\":[");
     page.number(visible.hidden_contexts);
     page.raw(",");
@@ -267,9 +324,7 @@ fn write_data(
     page.number(totals.grand(Metric::Calls));
     page.raw(",");
     page.number(totals.grand(Metric::Bytecodes));
-    page.raw("],\n");
-    write_names(profile.frames(), options.names, page)?;
-    page.raw(",\n\"depth\":");
+    page.raw("],\n\"depth\":");
     page.numbers(contexts.depths.iter().map(|&depth| u64::from(depth)))?;
     // The root has no frame: -1.
     page.raw(",\n\"frame\":[-1");
@@ -289,7 +344,7 @@ fn write_data(
         .flat_map(|&(position, calls, bytecodes)| [position as u64, calls, bytecodes]);
     page.numbers(left)?;
     page.raw(",\n\"hot\":");
-    let methods = hot_methods(profile, totals, options.metric);
+    let methods = hot_methods(profile, &totals, options.metric);
     let hot = methods.iter().flat_map(|method| {
         [
             u64::from(method.frame.0),
@@ -305,7 +360,7 @@ fn write_data(
     // Per test, by bytecodes: frame, position in the context arrays (0, the
     // root's, when the test is left out), calls, bytecodes, rank by calls.
     page.raw(",\n\"tests\":");
-    let top_level: std::collections::HashMap<NodeId, usize> = contexts
+    let top_level: HashMap<NodeId, usize> = contexts
         .ids
         .iter()
         .zip(&contexts.depths)
@@ -313,7 +368,7 @@ fn write_data(
         .filter(|&(_, (_, &depth))| depth == 1)
         .map(|(position, (&id, _))| (id, position))
         .collect();
-    let tests = test_totals(profile, totals);
+    let tests = test_totals(profile, &totals);
     let tests = tests.iter().flat_map(|test| {
         [
             u64::from(profile.node(test.node).frame.0),
@@ -323,11 +378,7 @@ fn write_data(
             test.rank_by_calls as u64,
         ]
     });
-    page.numbers(tests)?;
-    page.raw(",\n\"source\":");
-    write_sources(&method_sources(profile, &options.sources), page)?;
-    page.raw("}\n");
-    Ok(())
+    page.numbers(tests)
 }
 
 /// The Source view's methods ([`crate::sources`]): per method, its frame,

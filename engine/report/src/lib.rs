@@ -6,7 +6,8 @@
 //! Every format reads the same derived facts, computed once here: the
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
 //! their contexts ([`hot_methods`]), the tests of a test run and their
-//! totals ([`tests_view::test_totals`]), which contexts a `--threshold` or
+//! totals ([`tests_view::test_totals`]), the thread groups' totals
+//! ([`threads::thread_totals`]), which contexts a `--threshold` or
 //! `--max-depth` keeps ([`Visible`]), and the order in which siblings are
 //! listed ([`order`]). The line-oriented formats name frames as Java signatures
 //! ([`names`]), and every format stops at a size limit ([`limit`]).
@@ -44,6 +45,7 @@ pub mod sources;
 pub mod speedscope;
 pub mod tests_view;
 pub mod text;
+pub mod threads;
 pub mod title;
 mod totals;
 mod visible;
@@ -81,6 +83,9 @@ pub struct Options {
     /// Directories of source files (`jp report --sources`): the HTML
     /// report shows the hot methods' lines in their source ([`sources`]).
     pub sources: Vec<std::path::PathBuf>,
+    /// Report this thread group alone (`jp report --thread NAME`,
+    /// [`threads::shown`]); `None`: every thread, merged.
+    pub thread: Option<String>,
 }
 
 impl Options {
@@ -94,6 +99,7 @@ impl Options {
             names: NameStyle::Short,
             title: None,
             sources: Vec::new(),
+            thread: None,
         }
     }
 }
@@ -107,6 +113,18 @@ pub(crate) fn profile(paths: &[(&[&str], u64, u64)]) -> Profile {
     }
     profile.files = 1;
     profile
+}
+
+/// A profile of two thread groups, `main` (1 thread: `main` 1 call and 42
+/// bytecodes, `main;work` 10 and 5,230) and `pool-#-thread-#` (4 threads:
+/// `work` 40 and 20,920), for tests.
+#[cfg(test)]
+pub(crate) fn grouped_profile() -> Profile {
+    let text = "jp-profile 3\nmeta threads 5\n\
+        frame 1 demo.Main.main()V\nframe 2 demo.Main.work(I)J\n\
+        thread 1 main\nnode 1 0 1 1 42\nnode 2 1 2 10 5230\n\
+        thread 4 pool-#-thread-#\nnode 3 0 2 40 20920\nend 3\n";
+    jp_profile::parse(text.as_bytes(), "grouped.jpprof".as_ref()).unwrap()
 }
 
 /// A profile in which `--threshold 6` (in bytecodes, the options given

@@ -1,5 +1,6 @@
 //! One report from profile files: read them all, merge them into one tree
-//! and write it in a format, atomically. `jp report` and the build plugins
+//! (or take one thread group of it, [`crate::threads::shown`]) and write
+//! it in a format, atomically. `jp report` and the build plugins
 //! (through the engine's API) share this.
 //!
 //! A report is all or nothing: a profile that cannot be read would make it
@@ -18,6 +19,7 @@ use jp_profile::{ParseError, Profile};
 
 use crate::limit::LimitedWriter;
 pub use crate::read::{read_all, Merged, ReportWarning};
+use crate::threads::NoSuchThreadGroup;
 use crate::{Options, OutputTooLarge};
 
 /// The report formats; `folded`, `text`, `html`, `speedscope` or `pprof` in requests.
@@ -69,6 +71,9 @@ pub enum ReportError {
     /// Some profiles could not be read; each error names its file.
     #[error("{0}")]
     Unreadable(UnreadableProfiles),
+    /// [`Options::thread`] names no thread group of the profiles.
+    #[error(transparent)]
+    NoSuchThreadGroup(#[from] NoSuchThreadGroup),
     /// The report would be larger than [`Options::max_output_size`].
     #[error("{}: {source}", path.display())]
     TooLarge {
@@ -127,8 +132,9 @@ pub fn run(
     out: &Path,
 ) -> Result<Vec<ReportWarning>, ReportError> {
     let merged = read_all(profiles)?;
-    let options = &titled(options, &merged.profile, profiles);
-    write_atomically(out, |sink| render(&merged.profile, format, options, sink))
+    let profile = crate::threads::shown(&merged.profile, options)?;
+    let options = &titled(options, &profile, profiles);
+    write_atomically(out, |sink| render(&profile, format, options, sink))
         .map_err(|source| ReportError::writing(out, source))?;
     Ok(merged.warnings)
 }

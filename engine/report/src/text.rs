@@ -5,7 +5,9 @@
 //! hot methods, and last, for a profile with per-line counts, the lines of
 //! the hottest methods ([`crate::lines`]). A profile of a test run also gets a Tests section, before
 //! the trees: its tests ranked by their subtree totals, each with the
-//! methods that counted the most in it ([`crate::tests_view`]).
+//! methods that counted the most in it ([`crate::tests_view`]), and a
+//! profile with thread groups a Threads section, before the tests, with
+//! each group's totals ([`crate::threads`]).
 //!
 //! ```text
 //! bytecodes       %  bar                   context
@@ -33,6 +35,7 @@ use std::io::{self, BufWriter, Write};
 use jp_profile::{FrameId, Metric, NodeId, Profile};
 
 use crate::tests_view::{hottest_methods, test_totals, TestScope};
+use crate::threads::thread_totals;
 use crate::{hot_methods, names, order, HotMethod, Options, Totals, Visible};
 
 /// Width of a full bar, in characters.
@@ -78,6 +81,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     out.write_all(b"\n")?;
     out.write_all(LEGEND.as_bytes())?;
     let labels = names::labels(profile.frames(), options.names);
+    write_threads(profile, &totals, options.metric, &mut out)?;
     write_tests(profile, &labels, &totals, options.metric, &mut out)?;
     let tree = Tree {
         names: &labels,
@@ -380,6 +384,56 @@ fn write_hot_methods(
 /// The Tests section, if `profile` has tests: the tests by subtree total in
 /// `metric`, each with both totals, its share of the whole and, below it,
 /// its hottest methods by own value in `metric`.
+/// The Threads section: each thread group's totals, largest first; none
+/// for a profile without groups.
+fn write_threads(profile: &Profile, totals: &Totals, metric: Metric, out: &mut impl Write) -> io::Result<()> {
+    let groups = thread_totals(profile, metric);
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let name = metric_name(metric);
+    let grand = totals.grand(metric);
+    let threads = groups
+        .iter()
+        .fold(0u64, |sum, group| sum.saturating_add(group.threads));
+    writeln!(out)?;
+    writeln!(out, "== Threads ({name}) ==")?;
+    writeln!(
+        out,
+        "{} thread {} ({} {}), by total {name}; % of {} in all. `jp report --thread NAME` reports one alone.",
+        thousands(groups.len() as u64),
+        if groups.len() == 1 { "group" } else { "groups" },
+        thousands(threads),
+        if threads == 1 { "thread" } else { "threads" },
+        thousands(grand)
+    )?;
+    writeln!(out)?;
+    let width = thousands(grand).len().max(name.len());
+    let calls_width = thousands(totals.grand(Metric::Calls)).len().max("calls".len());
+    let threads_width = thousands(threads).len().max("threads".len());
+    writeln!(
+        out,
+        "{name:>width$}       %  {:>calls_width$}  {:>threads_width$}  thread group",
+        "calls", "threads"
+    )?;
+    let mut line: Vec<u8> = Vec::with_capacity(128);
+    for group in &groups {
+        line.clear();
+        push_thousands(&mut line, group.value(metric), width);
+        line.extend_from_slice(b"  ");
+        push_percent(&mut line, group.value(metric), grand);
+        line.extend_from_slice(b"  ");
+        push_thousands(&mut line, group.calls, calls_width);
+        line.extend_from_slice(b"  ");
+        push_thousands(&mut line, group.threads, threads_width);
+        line.extend_from_slice(b"  ");
+        line.extend_from_slice(names::escape(group.label()).as_bytes());
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    Ok(())
+}
+
 fn write_tests(
     profile: &Profile,
     names: &[Cow<'_, str>],
@@ -546,6 +600,23 @@ mod tests {
             .skip(3)
             .filter(|line| !line.is_empty())
             .collect()
+    }
+
+    #[test]
+    fn thread_groups_are_listed_with_their_totals_before_the_trees() {
+        let report = text(&crate::grouped_profile(), &Options::new(Metric::Bytecodes));
+        let threads = report.find("== Threads (bytecodes) ==").unwrap();
+        assert!(threads < report.find("== Contexts by own value").unwrap());
+        assert!(report[threads..].starts_with(
+            "== Threads (bytecodes) ==\n\
+             2 thread groups (5 threads), by total bytecodes; % of 26,192 in all. \
+             `jp report --thread NAME` reports one alone.\n\n\
+             bytecodes       %  calls  threads  thread group\n\
+             \x20  20,920   79.9%     40        4  pool-#-thread-#\n\
+             \x20   5,272   20.1%     11        1  main\n"
+        ));
+        let plain = text(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Bytecodes));
+        assert!(!plain.contains("== Threads"));
     }
 
     #[test]

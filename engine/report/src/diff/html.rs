@@ -18,7 +18,7 @@ use std::io::{self, Write};
 use jp_profile::{Metric, NodeId};
 
 use super::{shown, Diff, DiffOptions, Row};
-use crate::html::Page;
+use crate::html::{data_element, Page};
 use crate::json_out::JsonOut;
 use crate::text::metric_name;
 
@@ -44,7 +44,9 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
         body: BODY,
         script: SCRIPT,
     };
-    page.write(&mut out, |data| write_data(diff, options, data))
+    page.write(&mut out, |page| {
+        data_element(page, "jp-data", |data| write_data(diff, options, data))
+    })
 }
 
 /// Every context, depth first from the root, siblings by combined subtree

@@ -52,20 +52,23 @@
   // ---- The data: contexts depth first, the root at 0 with depth 0 and frame -1. ----
   let names, shortNames, packageOf, packages, lowerNames, parent, frame, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
 
-  function load() {
-    const data = JSON.parse($('jp-data').textContent);
+  /**
+   * Reads the names of `data` (the page's data element) and the contexts of `view`: `data` itself
+   * for every thread, or the element of one thread group.
+   */
+  function load(data, view) {
     names = data.names;
     shortNames = data.short;
     packageOf = data.package;
     packages = data.packages;
-    count = data.depth.length;
-    depth = Int32Array.from(data.depth);
-    frame = Int32Array.from(data.frame);
-    own = { calls: Float64Array.from(data.calls), bytecodes: Float64Array.from(data.bytecodes) };
+    count = view.depth.length;
+    depth = Int32Array.from(view.depth);
+    frame = Int32Array.from(view.frame);
+    own = { calls: Float64Array.from(view.calls), bytecodes: Float64Array.from(view.bytecodes) };
     total = { calls: Float64Array.from(own.calls), bytecodes: Float64Array.from(own.bytecodes) };
-    for (let i = 0; i < data.left.length; i += 3) {
-      total.calls[data.left[i]] += data.left[i + 1];
-      total.bytecodes[data.left[i]] += data.left[i + 2];
+    for (let i = 0; i < view.left.length; i += 3) {
+      total.calls[view.left[i]] += view.left[i + 1];
+      total.bytecodes[view.left[i]] += view.left[i + 2];
     }
     maxDepth = 0;
     for (let i = 0; i < count; i++) if (depth[i] > maxDepth) maxDepth = depth[i];
@@ -99,8 +102,7 @@
     const next = Int32Array.from(firstKid.subarray(0, count));
     kids = new Int32Array(Math.max(count - 1, 0));
     for (let i = 1; i < count; i++) kids[next[parent[i]]++] = i;
-    grand = { calls: data.grand[0], bytecodes: data.grand[1] };
-    return data;
+    grand = { calls: view.grand[0], bytecodes: view.grand[1] };
   }
 
   function children(id) {
@@ -131,17 +133,66 @@
     add('total calls', format(grand.calls));
     add('total bytecodes', format(grand.bytecodes));
     add('report', data.generator);
-    const [hidden, calls, bytecodes] = data.hidden;
-    if (hidden > 0) {
-      const by = [];
-      if (Number(data.threshold) > 0) by.push(`--threshold ${data.threshold}`);
-      if (data.maxDepth !== null) by.push(`--max-depth ${data.maxDepth}`);
-      const note = $('note');
-      note.hidden = false;
-      note.textContent = `${format(hidden)} contexts left out by ${by.join(' and ')}: ` +
-        `${format(calls)} calls (${percent(calls, grand.calls)}), ${format(bytecodes)} bytecodes ` +
-        `(${percent(bytecodes, grand.bytecodes)}). Totals still include them.`;
-    }
+  }
+
+  /** The note on what `--threshold` and `--max-depth` left out of `view`. */
+  function noteHidden(data, view) {
+    const [hidden, calls, bytecodes] = view.hidden;
+    const note = $('note');
+    note.hidden = hidden === 0;
+    if (hidden === 0) return;
+    const by = [];
+    if (Number(data.threshold) > 0) by.push(`--threshold ${data.threshold}`);
+    if (data.maxDepth !== null) by.push(`--max-depth ${data.maxDepth}`);
+    note.textContent = `${format(hidden)} contexts left out by ${by.join(' and ')}: ` +
+      `${format(calls)} calls (${percent(calls, grand.calls)}), ${format(bytecodes)} bytecodes ` +
+      `(${percent(bytecodes, grand.bytecodes)}). Totals still include them.`;
+  }
+
+  // ---- Threads: every thread merged (the data element), or one thread group's own view. ----
+  const threads = { data: null, views: [], shown: -1 };
+  /** What the root stands for: every thread, or the group shown. */
+  const rootLabel = () => (threads.shown < 0 ? 'all threads' : threads.data.threads[threads.shown][0]);
+
+  /** Fills the thread switch from `data.threads` (name, threads, calls, bytecodes), if there are groups. */
+  function loadThreads(data) {
+    threads.data = data;
+    const select = $('thread');
+    select.append(new Option(`all threads (${format(data.contexts)} contexts)`, '-1'));
+    data.threads.forEach(([name, count, calls, bytecodes], index) => {
+      const shares = `${percent(bytecodes, data.grand[1])} of bytecodes, ${percent(calls, data.grand[0])} of calls`;
+      const label = `${name} (${format(count)} ${count === 1 ? 'thread' : 'threads'}; ${shares})`;
+      select.append(new Option(label, String(index)));
+    });
+    $('thread-box').hidden = data.threads.length === 0;
+  }
+
+  /** Shows thread group `index` alone (-1: every thread): every view starts anew on its contexts. */
+  function openThread(index) {
+    const data = threads.data;
+    if (index >= 0 && !threads.views[index]) threads.views[index] = JSON.parse($(`jp-thread-${index}`).textContent);
+    const view = index >= 0 ? threads.views[index] : data;
+    threads.shown = index;
+    load(data, view);
+    noteHidden(data, view);
+    expanded.clear();
+    forced.clear();
+    Object.assign(picked, { frame: -1, index: null });
+    Object.assign(state, { root: 0, selected: -1, current: -1, matches: [] });
+    flame.zoom = 0;
+    hot.rows = [];
+    loadHot(view);
+    tests.rows = [];
+    loadTests(view);
+    renderTests();
+    if (state.view === 'tests' && $('tab-tests').hidden) show('tree');
+    openHotPath();
+    renderHot();
+    // Searches again in the new contexts; with no query, this renders the tree.
+    const query = state.query;
+    state.query = null;
+    search(query || '');
+    refresh();
   }
 
   // ---- The call tree: rows built on expand, siblings CHUNK at a time. ----
@@ -596,7 +647,7 @@
   }
 
   function label(id) {
-    if (id === 0) return 'all threads';
+    if (id === 0) return rootLabel();
     const name = names[frame[id]];
     const test = testId(name);
     if (test !== null) {
@@ -745,7 +796,7 @@
     }
     const m = state.metric;
     tip.textContent = '';
-    const name = element('div', 'tip-name', id === 0 ? 'all threads' : (recursive[id] ? 'R ' : '') + readableName(names[frame[id]]));
+    const name = element('div', 'tip-name', id === 0 ? rootLabel() : (recursive[id] ? 'R ' : '') + readableName(names[frame[id]]));
     if (id !== 0 && testId(names[frame[id]]) === null) {
       name.textContent = (recursive[id] ? 'R ' : '') + shownName(frame[id]);
       appendPackage(name, frame[id]);
@@ -1201,11 +1252,14 @@
 
   function start() {
     const began = performance.now();
-    const data = load();
+    const data = JSON.parse($('jp-data').textContent);
+    load(data, data);
     const parsed = performance.now();
     state.metric = data.metric === 'calls' ? 'calls' : 'bytecodes';
     $('metric').value = state.metric;
     header(data);
+    noteHidden(data, data);
+    loadThreads(data);
     loadHot(data);
     loadTests(data);
     loadSource(data);
@@ -1215,6 +1269,7 @@
     renderTree();
     renderHot();
     for (const tab of document.querySelectorAll('#tabs button')) tab.addEventListener('click', () => show(tab.dataset.view));
+    $('thread').addEventListener('change', (event) => openThread(Number(event.target.value)));
     $('metric').addEventListener('change', (event) => {
       state.metric = event.target.value;
       refresh();
@@ -1300,7 +1355,7 @@
     $('loading').hidden = true;
     show('tree');
     document.body.dataset.ready = 'true';
-    window.jpReport = { contexts: count, parseMs: parsed - began, readyMs: performance.now() - began };
+    window.jpReport = { contexts: count, parseMs: parsed - began, readyMs: performance.now() - began, rootLabel };
   }
 
   // Let the browser paint "Loading" before a large profile is read.
