@@ -3,6 +3,11 @@
 - threads: a Thread subclass that overrides getId() (instrumented) runs; two threads whose
   uninstrumented class makes getId() return the same value keep trees of their own, with exactly
   4,000,000 calls between them;
+- thread groups: main, a fixed pool of 3 threads and a thread loader-7 are the groups main,
+  pool-#-thread-# and loader-# of the text report's Threads section, with their threads and calls,
+  and no other group (the JDK's own threads run no instrumented code);
+  `jp report --thread` reports each alone with exactly its calls, the merged report is their sum,
+  and an unknown group fails with status 2, naming the groups;
 - virtual threads (Temurin 25): 1,000,000 tasks on virtual threads run plain at -Xmx128m and
   instrumented at -Xmx320m, in bounded time, count exactly 1,000,000 calls, and once they have
   ended the heap in use (after a full GC) is within 32 MB of the plain run's. The executor queues
@@ -36,11 +41,129 @@ VIRTUAL_TASKS = 1000000
 RELOADS = 40000
 HOOK_CONTEXT = "HookWork.hook():void;HookWork.work(int):void"
 HEAP_LINE = "heap in use MB "
+# Job.run() is the outermost instrumented method of the pool's threads and of loader-7's both, so
+# the merged report adds up two groups' contexts. Each of the pool's first 3 tasks starts a worker
+# thread with it, so all 3 threads run instrumented code.
+THREAD_GROUPS_JAVA = """\
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+public class ThreadGroups {
+    static long sink;
+
+    static synchronized void add(long value) {
+        sink += value;
+    }
+
+    static void mainWork() {
+        add(1);
+    }
+
+    static void poolWork(int n) {
+        add(n);
+    }
+
+    static void load() {
+        add(-1);
+    }
+
+    abstract static class Job implements Runnable {
+        @Override
+        public final void run() {
+            work();
+        }
+
+        abstract void work();
+    }
+
+    static final class PoolTask extends Job {
+        private final int n;
+
+        PoolTask(int n) {
+            this.n = n;
+        }
+
+        @Override
+        void work() {
+            poolWork(n);
+        }
+    }
+
+    static final class Loader extends Job {
+        @Override
+        void work() {
+            load();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        Thread loader = new Thread(new Loader(), "loader-7");
+        loader.start();
+        for (int i = 0; i < 30; i++) {
+            pool.execute(new PoolTask(i));
+        }
+        for (int i = 0; i < 5; i++) {
+            mainWork();
+        }
+        pool.shutdown();
+        pool.awaitTermination(1, TimeUnit.MINUTES);
+        loader.join();
+        System.out.println("sink " + sink);
+    }
+}
+"""
+GROUPS_OUT = "sink 439"  # 0 + 1 + ... + 29 by the pool, 5 by main, -1 by loader-7
+GROUPS_MAIN = "ThreadGroups.main(java.lang.String[]):void"
+GROUPS_JOB = "ThreadGroups$Job.run():void"
+GROUPS_POOL_WORK = f"{GROUPS_JOB};ThreadGroups$PoolTask.work():void"
+GROUPS_LOAD = f"{GROUPS_JOB};ThreadGroups$Loader.work():void"
+# Each group's folded calls, and its threads.
+GROUPS = {
+    "main": ([f"{GROUPS_MAIN} 1",
+              f"{GROUPS_MAIN};ThreadGroups$Loader.<init>():void 1",
+              f"{GROUPS_MAIN};ThreadGroups$Loader.<init>():void;ThreadGroups$Job.<init>():void 1",
+              f"{GROUPS_MAIN};ThreadGroups$PoolTask.<init>(int):void 30",
+              f"{GROUPS_MAIN};ThreadGroups$PoolTask.<init>(int):void;ThreadGroups$Job.<init>():void 30",
+              f"{GROUPS_MAIN};ThreadGroups.mainWork():void 5",
+              f"{GROUPS_MAIN};ThreadGroups.mainWork():void;ThreadGroups.add(long):void 5"], 1),
+    "pool-#-thread-#": ([f"{GROUPS_JOB} 30",
+                         f"{GROUPS_POOL_WORK} 30",
+                         f"{GROUPS_POOL_WORK};ThreadGroups.poolWork(int):void 30",
+                         f"{GROUPS_POOL_WORK};ThreadGroups.poolWork(int):void;ThreadGroups.add(long):void 30"], 3),
+    "loader-#": ([f"{GROUPS_JOB} 1",
+                  f"{GROUPS_LOAD} 1",
+                  f"{GROUPS_LOAD};ThreadGroups.load():void 1",
+                  f"{GROUPS_LOAD};ThreadGroups.load():void;ThreadGroups.add(long):void 1"], 1),
+}
+THREADS_SECTION = "== Threads (bytecodes) =="
 
 
 def shown(path, lines=15):
     """The last LINES lines of a log, each behind `    | `."""
     return indented(commands.tail(path, lines), prefix="    | ")
+
+
+def threads_section(text):
+    """The lines of a text report's Threads section, from its heading up to the next section."""
+    lines = text.splitlines()
+    if THREADS_SECTION not in lines:
+        return []
+    start = lines.index(THREADS_SECTION)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("== ")), len(lines))
+    return lines[start:end]
+
+
+def thread_rows(section):
+    """The rows of a Threads section (those below its columns' names), {group: (bytecodes, calls, threads)}."""
+    columns = [i for i, line in enumerate(section) if line.split()[:1] == ["bytecodes"]]
+    rows = {}
+    for line in section[columns[0] + 1:] if columns else []:
+        words = line.split(None, 4)
+        if len(words) == 5:
+            rows[words[4]] = tuple(int(words[i].replace(",", "")) for i in (0, 2, 3))
+    return rows
 
 
 def heap_in_use(path):
@@ -130,6 +253,84 @@ class Runtime:
                           f"runtime threads: two threads with one getId() value: {work} calls of work (want 4000000), "
                           f"{loops} of loop (want 2)",
                           indented("\n".join(folded.read(f"{out}.jpprof.calls")[:10]), prefix="    | "))
+
+    # -- thread groups ----------------------------------------------------------------------------
+
+    def report(self, profile, out, *options):
+        """`jp report PROFILE OPTIONS` with its stdout into OUT and its stderr into OUT.err; its status."""
+        return commands.run_split([str(self.jp), "report", str(profile), *options], out, f"{out}.err")
+
+    def folded_report(self, profile, out, *options):
+        """The folded lines of `jp report PROFILE OPTIONS`, or None when it fails."""
+        if self.report(profile, out, "--format", "folded", *options) != 0:
+            return None
+        return folded.read(out)
+
+    def thread_groups(self):
+        groups = self.work / "groups"
+        source = groups / "src" / "ThreadGroups.java"
+        source.parent.mkdir(parents=True)
+        source.write_text(THREAD_GROUPS_JAVA)
+        if not (self.javac8(groups / "classes", [source], groups / "javac.log")
+                and self.instrument(groups / "classes", groups / "instrumented", groups / "instrument.log")):
+            self.checks.fail("runtime thread groups: could not compile or instrument",
+                             shown(groups / "javac.log") + shown(groups / "instrument.log"))
+            return
+        profile = groups / "groups.jpprof"
+        status = self.java_run(groups / "run.out", profile, "-cp", f"{groups / 'instrumented'}:{self.runtime}",
+                               "ThreadGroups")
+        if status != 0 or commands.read_text(groups / "run.out").rstrip("\n") != GROUPS_OUT:
+            self.checks.fail(f"runtime thread groups: ThreadGroups failed ({status})", shown(groups / "run.out"))
+            return
+
+        text_status = self.report(profile, groups / "report.txt", "--format", "text")
+        section = threads_section(commands.read_text(groups / "report.txt")) if text_status == 0 else []
+        rows = thread_rows(section)
+        calls = {name: self.folded_report(profile, groups / f"{name}.calls", "--thread", name, "--metric", "calls")
+                 for name in GROUPS}
+        bytecodes = {name: self.folded_report(profile, groups / f"{name}.bytecodes", "--thread", name)
+                     for name in GROUPS}
+        # Each group's row: the threads above, the calls and bytecodes of its contexts as --thread reports them.
+        want = {name: (folded.total(bytecodes[name] or []), folded.total(lines), threads)
+                for name, (lines, threads) in GROUPS.items()}
+        self.checks.check(rows == want,
+                          "runtime thread groups: the text report's Threads section lists exactly main (1 thread, "
+                          "73 calls), pool-#-thread-# (3 threads, 120 calls) and loader-# (1 thread, 4 calls), "
+                          "with the bytecodes of their --thread reports",
+                          f"runtime thread groups: the Threads section (status {text_status}) has {rows} "
+                          f"(want {want}, as bytecodes, calls, threads)",
+                          indented("\n".join(section), prefix="    | ") or shown(groups / "report.txt.err"))
+
+        for name, what in (("pool-#-thread-#", "only Job.run() > PoolTask.work() > poolWork (30 calls) > add, "
+                                               "no mainWork or load"),
+                           ("main", "only main() > mainWork (5 calls) > add and the tasks' constructors, "
+                                    "no poolWork or load"),
+                           ("loader-#", "only Job.run() > Loader.work() > load (1 call) > add")):
+            self.checks.check(calls[name] is not None and sorted(calls[name]) == sorted(GROUPS[name][0]),
+                              f"runtime thread groups: jp report --thread '{name}' has {what}",
+                              f"runtime thread groups: jp report --thread '{name}' --metric calls differs "
+                              f"from the {len(GROUPS[name][0])} lines wanted",
+                              shown(groups / f"{name}.calls", 20) + shown(groups / f"{name}.calls.err"))
+
+        for metric, groups_lines in (("calls", calls), ("bytecodes", bytecodes)):
+            merged = self.folded_report(profile, groups / f"merged.{metric}", "--metric", metric)
+            sums = folded.summed(line for lines in groups_lines.values() for line in lines or [])
+            got = sorted(merged or [], key=lambda line: line.encode(errors="surrogateescape"))
+            self.checks.check(merged is not None and got == sums,
+                              f"runtime thread groups: the merged report's {metric} are the three groups' summed, "
+                              f"line for line ({len(sums)} contexts)",
+                              f"runtime thread groups: the merged report's {metric} differ from the three groups' "
+                              "summed",
+                              indented("\n".join(got), prefix="    | merged: ")
+                              + indented("\n".join(sums), prefix="    | summed: "))
+
+        out = groups / "nosuch"
+        status = self.report(profile, out, "--thread", "nosuch", "--format", "folded")
+        error = commands.read_text(f"{out}.err")
+        self.checks.check(status == 2 and "nosuch" in error and all(name in error for name in GROUPS),
+                          "runtime thread groups: jp report --thread nosuch fails with status 2, naming the groups",
+                          f"runtime thread groups: jp report --thread nosuch: status {status} (want 2), its stderr "
+                          "should name nosuch and the groups", shown(f"{out}.err"))
 
     # -- virtual threads --------------------------------------------------------------------------
 
@@ -275,6 +476,7 @@ class Runtime:
 
     def run(self):
         self.threads()
+        self.thread_groups()
         self.virtual_threads()
         self.class_reloading()
         self.shutdown_hooks()

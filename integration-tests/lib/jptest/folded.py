@@ -95,6 +95,18 @@ def total_ending_with(lines, frame):
     return found
 
 
+def summed(lines):
+    """The lines with equal contexts made one, their values added, sorted bytewise: several
+    profiles' folded lines as one merged profile of them has them."""
+    sums = {}
+    for line in lines:
+        stack, value = split_line(line)
+        if value:
+            sums[stack] = sums.get(stack, 0) + int(value)
+    return sorted((f"{stack} {value}" for stack, value in sums.items()),
+                  key=lambda line: line.encode(errors="surrogateescape"))
+
+
 def read(path):
     """The lines of the folded file at PATH; none when it is missing."""
     try:

@@ -43,6 +43,10 @@ class ComparisonTest(unittest.TestCase):
         self.assertEqual(folded.total_ending_with(lines, "w(int):int"), 7)
         self.assertEqual(folded.total_ending_with(lines, "x():void"), 0)
 
+    def test_summed_adds_up_equal_contexts_and_sorts_bytewise(self):
+        lines = ["b;c 2", "a 1", "b;c 3", "", "B 4", "a;b 0"]
+        self.assertEqual(folded.summed(lines), ["B 4", "a 1", "a;b 0", "b;c 5"])
+
     def test_read_gives_no_lines_for_a_missing_file(self):
         self.assertEqual(folded.read("/nonexistent/profile.folded"), [])
 
