@@ -118,7 +118,7 @@ class Benchmark:
                                log) != 0:
             print(commands.read_text(log), end="", flush=True)
             raise build.SuiteError(f"jp instrument failed for variant {variant.name} ({' '.join(variant.flags)})")
-        return configurations.jp_variant(variant, out, self.runtime)
+        return configurations.jp_variant(variant, out, variant.runtime or self.runtime)
 
     def alternative(self, name, classpath):
         """The configuration of the profiler NAME, or None after a note when it cannot run here."""

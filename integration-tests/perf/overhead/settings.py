@@ -20,11 +20,13 @@ class SettingsError(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Variant:
-    """A JP variant: its NAME, the FLAGS given to its rewriter, and whether that is `jp-stress`
-    (which has no runtime, so its runs write no profile) rather than `jp instrument`."""
+    """A JP variant: its NAME, the FLAGS given to its rewriter, whether that is `jp-stress`
+    (which has no runtime, so its runs write no profile) rather than `jp instrument`, and the
+    RUNTIME jar its runs use ("" for the one built from this checkout)."""
     name: str
     flags: tuple
     stress: bool
+    runtime: str = ""
 
     def shown_flags(self):
         """The flags as PERF_VARIANTS gave them, commas made spaces (`jp-stress` included)."""
@@ -60,6 +62,20 @@ def parse_variants(text):
             words = tuple(flags[len(STRESS):].replace(",", " ").split())
         variants.append(Variant(name, words, stress))
     return tuple(variants)
+
+
+def with_runtimes(variants, text):
+    """VARIANTS with the runtime jars of PERF_RUNTIMES' TEXT, space-separated NAME=JAR: two
+    variants with the same flags and different runtimes compare two runtimes side by side."""
+    by_name = {variant.name: variant for variant in variants}
+    for spec in text.split():
+        name, equals, jar = spec.partition("=")
+        if not equals or not jar:
+            raise SettingsError(f"bad runtime '{spec}' in PERF_RUNTIMES (NAME=JAR)")
+        if name not in by_name or by_name[name].stress:
+            raise SettingsError(f"PERF_RUNTIMES names '{name}', which is no jp instrument variant")
+        by_name[name] = dataclasses.replace(by_name[name], runtime=jar)
+    return tuple(by_name[variant.name] for variant in variants)
 
 
 def parse_alternatives(text):
@@ -98,7 +114,8 @@ def parse(argv, environ):
         runs=int(runs),
         iterations=iterations,
         size="small" if quick else "full",
-        variants=parse_variants(environ.get("PERF_VARIANTS", DEFAULT_VARIANTS)),
+        variants=with_runtimes(parse_variants(environ.get("PERF_VARIANTS", DEFAULT_VARIANTS)),
+                               environ.get("PERF_RUNTIMES", "")),
         alternatives=parse_alternatives(environ.get("PERF_ALTERNATIVES", " ".join(ALTERNATIVES))),
         tracer_timeout=int(tracer_timeout),
         java_options=tuple(environ.get("PERF_JAVA_OPTS", "").split()),

@@ -72,6 +72,19 @@ class VariantsTest(unittest.TestCase):
             with self.subTest(text), self.assertRaisesRegex(settings.SettingsError, "is taken"):
                 settings.parse_variants(text)
 
+    def test_a_variant_can_run_with_a_runtime_jar_of_its_own(self):
+        chosen = parse(PERF_VARIANTS="before=--bba,precise after=--bba,precise",
+                       PERF_RUNTIMES="before=/tmp/old/jp-runtime.jar")
+        self.assertEqual([(v.name, v.flags, v.runtime) for v in chosen.variants],
+                         [("before", ("--bba", "precise"), "/tmp/old/jp-runtime.jar"),
+                          ("after", ("--bba", "precise"), "")])
+        for text, message in (("nosuch=/a.jar", "names 'nosuch'"), ("before", "bad runtime"),
+                              ("before=", "bad runtime")):
+            with self.subTest(text), self.assertRaisesRegex(settings.SettingsError, message):
+                parse(PERF_VARIANTS="before=--bba", PERF_RUNTIMES=text)
+        with self.assertRaisesRegex(settings.SettingsError, "no jp instrument variant"):
+            parse(PERF_VARIANTS="stress=jp-stress", PERF_RUNTIMES="stress=/a.jar")
+
     def test_unknown_profilers_are_refused(self):
         self.assertEqual(settings.parse_alternatives(" jvmti  jfr "), ("jvmti", "jfr"))
         with self.assertRaisesRegex(settings.SettingsError, "unknown alternative 'yourkit'"):
