@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState;
+
 use crate::class_file::{encode_attribute, ClassFile, Member, RawAttribute};
 use crate::constant_pool::{read_entry, tag, Constant, ConstantLookup, ConstantPool, CpIndex};
 use crate::error::{ClassFileError, Result};
@@ -19,8 +21,13 @@ pub struct PoolBuilder<'a> {
     /// Offset in `appended` of each appended entry (wide entries once).
     appended_offsets: Vec<(CpIndex, u32)>,
     count: u16,
-    /// Encoded entry → index, built on the first lookup.
-    index: Option<HashMap<Vec<u8>, CpIndex>>,
+    /// Original entry → its first index, built on the first lookup. Keyed
+    /// by the borrowed entries themselves, so building it allocates nothing
+    /// per entry; the hasher is seeded per process, as the keys come from
+    /// input files.
+    original_index: Option<HashMap<Constant<'a>, CpIndex, RandomState>>,
+    /// Encoded appended entry → index.
+    appended_index: HashMap<Vec<u8>, CpIndex, RandomState>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -31,7 +38,8 @@ impl<'a> PoolBuilder<'a> {
             appended: Vec::new(),
             appended_offsets: Vec::new(),
             count: original.count(),
-            index: None,
+            original_index: None,
+            appended_index: HashMap::default(),
         }
     }
 
@@ -60,21 +68,25 @@ impl<'a> PoolBuilder<'a> {
                 });
             }
         }
-        let mut encoded = Vec::new();
-        constant.encode(&mut encoded);
         let original = self.original;
-        let index = self.index.get_or_insert_with(|| {
-            let mut map = HashMap::with_capacity(usize::from(original.count()));
+        let original_index = self.original_index.get_or_insert_with(|| {
+            let mut map =
+                HashMap::with_capacity_and_hasher(usize::from(original.count()), RandomState::default());
             for (i, c) in original.iter() {
-                let mut key = Vec::new();
-                c.encode(&mut key);
-                if !key.is_empty() {
-                    map.entry(key).or_insert(i);
+                if *c != Constant::Unusable {
+                    map.entry(*c).or_insert(i);
                 }
             }
             map
         });
-        if let Some(&existing) = index.get(&encoded) {
+        // Shared, so that it takes a key of a shorter lifetime than `'a`.
+        let original_index: &HashMap<Constant<'_>, CpIndex, RandomState> = original_index;
+        if let Some(&existing) = original_index.get(&constant) {
+            return Ok(existing);
+        }
+        let mut encoded = Vec::new();
+        constant.encode(&mut encoded);
+        if let Some(&existing) = self.appended_index.get(&encoded) {
             return Ok(existing);
         }
         let slots: u16 = if constant.is_wide() { 2 } else { 1 };
@@ -86,7 +98,7 @@ impl<'a> PoolBuilder<'a> {
         self.appended_offsets
             .push((new_index, self.appended.len() as u32));
         self.appended.extend_from_slice(&encoded);
-        index.insert(encoded, new_index);
+        self.appended_index.insert(encoded, new_index);
         Ok(new_index)
     }
 
