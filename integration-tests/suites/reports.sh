@@ -29,8 +29,12 @@ CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
 GO=${GO:-$(command -v go || true)}
 [[ -x $GO ]] || die "no go on PATH (Debian's package golang-go)"
 (cd "$root" && cargo build --release --quiet -p jp-cli) || die "cargo build failed"
-if [[ ! -d $here/node_modules ]] || ! cmp -s "$here/package-lock.json" "$here/node_modules/.package-lock.json" 2>/dev/null; then
+# npm's own node_modules/.package-lock.json is not a copy of package-lock.json, so the lock that
+# was installed is kept beside it to tell whether to install again.
+installed=$here/node_modules/.jp-installed-package-lock.json
+if ! cmp -s "$here/package-lock.json" "$installed" 2>/dev/null; then
     (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed"
+    cp "$here/package-lock.json" "$installed"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/jp-reports.XXXXXX")
