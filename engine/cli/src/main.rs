@@ -15,6 +15,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Rewriting allocates many small, short-lived buffers on every thread;
+/// mimalloc serves them several times faster than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// JP, the exact profiler for the JVM.
 #[derive(Debug, Parser)]
 #[command(name = "jp", version)]
