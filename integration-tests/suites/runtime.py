@@ -16,6 +16,8 @@
 - class reloading: a class loaded 40,000 times by fresh class loaders runs instrumented in the
   plain run's -Xmx24m, every call counted;
 - shutdown hooks: a hook's 3,000 calls are in every profile, 6 runs, 3 at a time;
+- a starved writer: a program that holds all the heap but about 1 MB to its end gets its profile
+  with every call (the agent keeps 1 MB in reserve for the write), or a jp: line says why not;
 - outputs: -Djp.output=/dev/null leaves the device, a FIFO is written into for its reader, and a
   profile file gets the umask's permissions.
 
@@ -419,6 +421,31 @@ class Runtime:
                           f"runtime shutdown hooks: calls under {HOOK_CONTEXT} in 6 runs: {' '.join(counts)} "
                           "(want 3000 each)", shown(f"{runs[0]}.out"))
 
+    # -- a starved writer -------------------------------------------------------------------------
+
+    def starved_writer(self):
+        """Starved builds 222,222 contexts, then holds all the heap but about 1 MB to its end: the
+        profile is written anyway, every call in it, or a jp: line names the path and the cause."""
+        base = self.work / "starved"
+        profile = pathlib.Path(f"{base}.jpprof")
+        command = [str(self.java), "-Xmx96m", f"-Djp.output={profile}", "-cp", self.cp, "Starved", "100000"]
+        status = commands.run_split(command, f"{base}.out", f"{base}.err", timeout=120)
+        plain = commands.run_split([str(self.java), "-Xmx96m", "-cp", self.work / "classes", "Starved", "100000"],
+                                   f"{base}.plain", os.devnull, timeout=120)
+        same = status == 0 and plain == 0 and commands.read_text(f"{base}.out") == commands.read_text(f"{base}.plain")
+        said = [line for line in commands.read_text(f"{base}.err").splitlines() if line.startswith("jp: ")]
+        # step runs once per digit and once more at the end: 6 times for each of 100,000 numbers.
+        steps = self.total_calls(profile, "Starved.step(int,int):long") if profile.is_file() else "none"
+        if same and steps == "600000" and not said:
+            self.checks.pass_("runtime starved writer: a program that holds all the heap but 1 MB to its end "
+                              "(-Xmx96m) gets its profile, with all 600,000 calls of step")
+        elif same and not profile.is_file() and any(str(profile) in line and "OutOfMemoryError" in line
+                                                      for line in said):
+            self.checks.pass_(f"runtime starved writer: no profile, and stderr says why: {said[0]}")
+        else:
+            self.checks.fail(f"runtime starved writer: status {status} (plain {plain}), output as plain: {same}, "
+                             f"calls of step: {steps}, jp lines: {said}", shown(f"{base}.err"))
+
     # -- outputs ----------------------------------------------------------------------------------
 
     def dev_null(self):
@@ -480,6 +507,7 @@ class Runtime:
         self.virtual_threads()
         self.class_reloading()
         self.shutdown_hooks()
+        self.starved_writer()
         self.dev_null()
         self.fifo()
         self.permissions()

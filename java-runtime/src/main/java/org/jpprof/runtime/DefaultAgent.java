@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
@@ -69,6 +70,14 @@ final class DefaultAgent implements Profiler {
     private volatile boolean exiting;
     /** Where the profile was written at exit, once it was: later work writes it again. */
     private volatile Path writtenAtExit;
+    /**
+     * Memory held for the write at exit and for saying why counts were lost, freed when one of
+     * them needs it: a program that fills the heap leaves the agent nothing otherwise.
+     */
+    private byte[] reserve = new byte[RESERVE];
+    static final int RESERVE = 1 << 20;
+    /** Why the profile lacks counts (metadata {@code incomplete}), or null while it has them all. */
+    private volatile String incomplete;
 
     /** A thread group: how many threads it has had, and its work not in {@link #finished} yet. */
     static final class Group {
@@ -196,28 +205,46 @@ final class DefaultAgent implements Profiler {
      * followed by one that has it.
      */
     private void handOver(RC root) {
-        if (!exiting && lock.tryLock()) {
-            try {
-                mergeHandedOver();
-                merge(groupOf(root), root);
-                root.dropChildren();
-            } finally {
-                lock.unlock();
-            }
-            return;
-        }
-        handedOver.add(new HandedOver(groupOf(root), root.detachChildren()));
-        if (exiting) {
-            lock.lock();
-            try {
-                mergeHandedOver();
-                Path target = writtenAtExit;
-                if (target != null) {
-                    writeTo(target);
+        try {
+            if (!exiting && lock.tryLock()) {
+                try {
+                    mergeHandedOver();
+                    merge(groupOf(root), root.detachChildren());
+                } finally {
+                    lock.unlock();
                 }
-            } finally {
-                lock.unlock();
+                return;
             }
+            handedOver.add(new HandedOver(groupOf(root), root.detachChildren()));
+            if (exiting) {
+                lock.lock();
+                try {
+                    mergeHandedOver();
+                    Path target = writtenAtExit;
+                    if (target != null) {
+                        writeTo(target);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } catch (OutOfMemoryError e) {
+            // On the program's thread: the agent's failure must not become the program's.
+            root.dropChildren();
+            lost("merging a thread's contexts", e);
+        }
+    }
+
+    /**
+     * Counts were lost for want of memory: the memory kept in reserve is freed so that the program
+     * and the write at exit can go on, stderr says so once, and the profile's metadata says that
+     * it is incomplete.
+     */
+    private void lost(String doing, OutOfMemoryError e) {
+        reserve = null;
+        if (incomplete == null) {
+            incomplete = "out of memory while " + doing + ": some counts are missing";
+            Agents.warn(incomplete + " from the profile (" + e + ")");
         }
     }
 
@@ -233,16 +260,19 @@ final class DefaultAgent implements Profiler {
         for (Object ref; (ref = collected.poll()) != null;) {
             Registration registration = (Registration) ref;
             if (unslotted.remove(registration.root, registration)) {
-                merge(groupOf(registration.root), registration.root);
-                registration.root.dropChildren();
+                merge(groupOf(registration.root), registration.root.detachChildren());
             }
         }
     }
 
-    /** Under lock. */
+    /**
+     * Under lock. {@code tree} is the agent's (detached from its root): the first tree of a batch
+     * becomes the batch itself, so that a program whose work is one thread's (its main thread,
+     * most often) never has its tree copied.
+     */
     private void merge(Group group, IC tree) {
-        if (group.batch == null) group.batch = new IC(null, null);
-        group.batch.addTree(tree, mergeWork);
+        if (group.batch == null) group.batch = tree;
+        else group.batch.addTree(tree, mergeWork);
         if (++batched == BATCH) flushBatches();
     }
 
@@ -289,8 +319,13 @@ final class DefaultAgent implements Profiler {
         return roots;
     }
 
-    /** Writes the profile at JVM exit; work handed over later writes the same file again. */
+    /**
+     * Writes the profile at JVM exit; work handed over later writes the same file again. The
+     * memory kept in reserve is the write's: a program that used all the rest still gets its
+     * profile, or a line saying why not.
+     */
     void writeAtExit() {
+        reserve = null;
         exiting = true;
         lock.lock();
         try {
@@ -310,7 +345,7 @@ final class DefaultAgent implements Profiler {
         Path target;
         try {
             target = outputPath(output);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             Agents.warn("cannot write the profile to " + output + ": " + e);
             return null;
         }
@@ -324,29 +359,47 @@ final class DefaultAgent implements Profiler {
 
     /**
      * Under lock. The queue is merged before the roots are read: a tree is queued only after it
-     * left its root or slot, so no tree is counted twice.
+     * left its root or slot, so no tree is counted twice. The profile is written from the finished
+     * work and the running threads' trees as they are, without a merged copy; a failure, running
+     * out of memory included, is said on stderr with the path, never silently.
      */
     private Path writeTo(Path target) {
         try {
             mergeHandedOver();
-            flushBatches();
-            ProfileTree tree = new ProfileTree();
-            tree.add(finished);
+            // Not yet merged by name: the groups' batches and the running threads' trees are
+            // written as they are, beside the finished work.
+            Map<String, List<IC>> unmerged = new TreeMap<String, List<IC>>();
+            for (Group group : allGroups()) {
+                if (group.batch != null) treesOf(unmerged, group.name).add(group.batch);
+            }
             for (RC root : roots()) {
-                tree.add(groupOf(root).name, root);
+                if (root.hasChildren()) treesOf(unmerged, groupOf(root).name).add(root);
             }
             long threads = 0;
             for (Group group : allGroups()) {
                 long count = group.threads.sum();
-                if (count > 0) tree.group(group.name).threads += count;
+                if (count > 0) finished.group(group.name).threads = count;
                 threads += count;
             }
-            ProfileWriter.write(tree, meta(threads), target);
+            ProfileWriter.write(finished, unmerged, meta(threads), target);
             return target;
-        } catch (Exception | LinkageError e) {
+        } catch (OutOfMemoryError e) {
+            reserve = null;
+            Agents.warn("cannot write the profile to " + target + ": " + e);
+            return null;
+        } catch (Exception | Error e) {
             Agents.warn("cannot write the profile to " + target + ": " + e);
             return null;
         }
+    }
+
+    private static List<IC> treesOf(Map<String, List<IC>> trees, String group) {
+        List<IC> list = trees.get(group);
+        if (list == null) {
+            list = new ArrayList<IC>();
+            trees.put(group, list);
+        }
+        return list;
     }
 
     /** Under lock. */
@@ -361,6 +414,7 @@ final class DefaultAgent implements Profiler {
         meta.put("pid", pid());
         String command = System.getProperty("sun.java.command");
         if (command != null && !command.isEmpty()) meta.put("command", command);
+        if (incomplete != null) meta.put("incomplete", incomplete);
         return meta;
     }
 

@@ -13,8 +13,11 @@ import java.util.Arrays;
 public class IC {
     /** The method, or null for a thread's root. */
     public final MID mid;
-    /** The calling context, or null for a thread's root. */
-    public final IC parent;
+    /**
+     * The calling context, or null for a thread's root. Only the runtime changes it: a tree
+     * detached from its root takes its top-level contexts along ({@link #detachChildren}).
+     */
+    public IC parent;
     /** Invocations of the method in this context. */
     public long calls;
     /** Bytecodes the method itself executed in this context. */
@@ -107,6 +110,12 @@ public class IC {
         IC detached = new IC(null, null);
         detached.children = children;
         detached.childCount = childCount;
+        if (children != null) {
+            // So that the detached tree keeps nothing of this context (a thread's root) alive.
+            for (IC child : children) {
+                if (child != null) child.parent = detached;
+            }
+        }
         children = null;
         childCount = 0;
         last = null;

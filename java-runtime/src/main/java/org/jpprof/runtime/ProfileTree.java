@@ -1,9 +1,7 @@
 package org.jpprof.runtime;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,6 +12,10 @@ import java.util.TreeMap;
  * identity: a class loaded by two class loaders has two identifiers but one name, and a profile
  * may not hold two nodes with the same parent and frame name. Keeping names rather than
  * identifiers also keeps no identifier alive. Not thread-safe; the default agent guards it.
+ *
+ * <p>A program's finished work can be millions of contexts, so a node is kept small: its
+ * children are an open-addressing table of nodes keyed by the frame name's hash (the name is
+ * the {@link MID}'s own string, shared, not a copy), with no map entry per child.
  */
 final class ProfileTree {
     /** One merged context. */
@@ -23,25 +25,59 @@ final class ProfileTree {
         final Node parent;
         long calls;
         long bytecodes;
-        private Map<String, Node> children;
+        /** The children by frame name's hash, open addressing; null while there are none. */
+        private Node[] children;
+        private int childCount;
 
         Node(String frame, Node parent) {
             this.frame = frame;
             this.parent = parent;
         }
 
+        /** The child for {@code frame}, created with no counts when new. */
         Node child(String frame) {
-            if (children == null) children = new HashMap<String, Node>();
-            Node child = children.get(frame);
-            if (child == null) {
-                child = new Node(frame, this.frame == null ? null : this);
-                children.put(frame, child);
+            Node[] table = children;
+            if (table == null) table = children = new Node[2];
+            int mask = table.length - 1;
+            for (int i = spread(frame.hashCode()) & mask;; i = (i + 1) & mask) {
+                Node child = table[i];
+                if (child == null) {
+                    child = new Node(frame, this.frame == null ? null : this);
+                    table[i] = child;
+                    if (++childCount * 4 > table.length * 3) grow();
+                    return child;
+                }
+                if (child.frame.equals(frame)) return child;
             }
-            return child;
         }
 
-        List<Node> children() {
-            return children == null ? new ArrayList<Node>() : new ArrayList<Node>(children.values());
+        /** The children, in no particular order. */
+        Node[] children() {
+            if (children == null) return new Node[0];
+            Node[] out = new Node[childCount];
+            int n = 0;
+            for (Node child : children) {
+                if (child != null) out[n++] = child;
+            }
+            return out;
+        }
+
+        private void grow() {
+            Node[] old = children;
+            Node[] table = new Node[old.length * 2];
+            int mask = table.length - 1;
+            for (Node child : old) {
+                if (child == null) continue;
+                int i = spread(child.frame.hashCode()) & mask;
+                while (table[i] != null) i = (i + 1) & mask;
+                table[i] = child;
+            }
+            children = table;
+        }
+
+        /** String hashes differ mostly in their low bits' neighbours: mix the high bits in. */
+        private static int spread(int hash) {
+            return hash ^ (hash >>> 16);
         }
     }
 
@@ -77,45 +113,19 @@ final class ProfileTree {
      * Iterative: trees of deep recursions are deep.
      */
     void add(String group, IC top) {
-        ArrayDeque<Object[]> work = new ArrayDeque<Object[]>();
-        work.push(new Object[] {top, group(group).root});
+        ArrayDeque<Object> work = new ArrayDeque<Object>();
+        work.push(top);
+        work.push(group(group).root);
         while (!work.isEmpty()) {
-            Object[] item = work.pop();
-            IC from = (IC) item[0];
-            Node into = (Node) item[1];
+            Node into = (Node) work.pop();
+            IC from = (IC) work.pop();
             for (IC child : from.children()) {
                 Node merged = into.child(child.mid.frame);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 addLines(child.mid.frame, child.lines());
-                work.push(new Object[] {child, merged});
-            }
-        }
-    }
-
-    /** Adds another merged tree: its groups to the groups of the same names. */
-    void add(ProfileTree other) {
-        for (Map.Entry<String, LineCounts> entry : other.lines.entrySet()) {
-            addLines(entry.getKey(), entry.getValue());
-        }
-        addNodes(other.root, root);
-        for (Map.Entry<String, Group> entry : other.groups.entrySet()) {
-            Group into = group(entry.getKey());
-            into.threads += entry.getValue().threads;
-            addNodes(entry.getValue().root, into.root);
-        }
-    }
-
-    private static void addNodes(Node from, Node into) {
-        ArrayDeque<Node[]> work = new ArrayDeque<Node[]>();
-        work.push(new Node[] {from, into});
-        while (!work.isEmpty()) {
-            Node[] item = work.pop();
-            for (Node child : item[0].children()) {
-                Node merged = item[1].child(child.frame);
-                merged.calls += child.calls;
-                merged.bytecodes += child.bytecodes;
-                work.push(new Node[] {child, merged});
+                work.push(child);
+                work.push(merged);
             }
         }
     }

@@ -12,20 +12,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Writes a merged tree in the profile format of docs/profile-format.md: version 3 when it has
- * thread groups, else version 2 when it has per-line counts, else version 1.
+ * Writes a profile in the format of docs/profile-format.md: version 3 when it has thread groups,
+ * else version 2 when it has per-line counts, else version 1. It is written from the finished
+ * work and the trees of threads still running, merged as they are walked ({@link MergedWalk}):
+ * writing takes no copy of the tree, only the frames' names and ids. A context that appears in a
+ * running thread's tree while the profile is being written is left for the next write.
  */
 final class ProfileWriter {
     private ProfileWriter() {}
@@ -36,24 +37,23 @@ final class ProfileWriter {
     /** The version of profiles with {@code thread} records. */
     static final int GROUPS_FORMAT_VERSION = 3;
 
-    /** Siblings in frame-name order, so that the same profile always reads the same. */
-    private static final Comparator<ProfileTree.Node> BY_FRAME = new Comparator<ProfileTree.Node>() {
-        @Override
-        public int compare(ProfileTree.Node a, ProfileTree.Node b) {
-            return a.frame.compareTo(b.frame);
-        }
-    };
+    /** {@code tree} alone, nothing running. */
+    static void write(ProfileTree tree, Map<String, String> meta, Path target) throws IOException {
+        write(tree, Collections.<String, List<IC>>emptyMap(), meta, target);
+    }
 
     /**
-     * Writes {@code target}. A regular file (or a new one) is written atomically: a temporary file
-     * in the same directory, created with the permissions the umask gives, then a rename. Anything
-     * else that exists (a device such as /dev/null, a FIFO) is written into as it is: a rename
-     * would replace it.
+     * Writes {@code target}: {@code finished} and the roots of threads still running, by thread
+     * group name. A regular file (or a new one) is written atomically: a temporary file in the
+     * same directory, created with the permissions the umask gives, then a rename. Anything else
+     * that exists (a device such as /dev/null, a FIFO) is written into as it is: a rename would
+     * replace it.
      */
-    static void write(ProfileTree tree, Map<String, String> meta, Path target) throws IOException {
+    static void write(ProfileTree finished, Map<String, List<IC>> running, Map<String, String> meta, Path target)
+            throws IOException {
         if (Files.exists(target) && !Files.isRegularFile(target)) {
             try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.WRITE)) {
-                write(tree, meta, out);
+                write(finished, running, meta, out);
             }
             return;
         }
@@ -62,7 +62,7 @@ final class ProfileWriter {
         Path temp = createTemporary(dir);
         try {
             try (OutputStream out = Files.newOutputStream(temp)) {
-                write(tree, meta, out);
+                write(finished, running, meta, out);
             }
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -89,118 +89,157 @@ final class ProfileWriter {
         }
     }
 
-    private static void write(ProfileTree tree, Map<String, String> meta, OutputStream stream) throws IOException {
+    private static void write(ProfileTree finished, Map<String, List<IC>> running, Map<String, String> meta,
+            OutputStream stream) throws IOException {
         Writer out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
-        write(tree, meta, out);
+        write(finished, running, meta, out);
         out.flush();
     }
 
     static void write(ProfileTree tree, Map<String, String> meta, Writer out) throws IOException {
-        out.write("jp-profile " + version(tree) + "\n");
+        write(tree, Collections.<String, List<IC>>emptyMap(), meta, out);
+    }
+
+    /**
+     * Two walks of the merged trees: the first writes every frame (the format wants them all
+     * before the first thread record) and gathers the running threads' per-line counts, the
+     * second writes the nodes, the contexts of no group first, then each group in name order.
+     */
+    static void write(ProfileTree finished, Map<String, List<IC>> running, Map<String, String> meta, Writer out)
+            throws IOException {
+        Map<String, List<Object>> groups = new TreeMap<String, List<Object>>();
+        for (Map.Entry<String, ProfileTree.Group> group : finished.groups.entrySet()) {
+            sourcesOf(groups, group.getKey()).add(group.getValue().root);
+        }
+        for (Map.Entry<String, List<IC>> group : running.entrySet()) {
+            sourcesOf(groups, group.getKey()).addAll(group.getValue());
+        }
+        List<Object> ungrouped = Collections.<Object>singletonList(finished.root);
+        // Running threads are in groups: without groups, finished holds every line count.
+        out.write("jp-profile " + version(!groups.isEmpty(), !finished.lines.isEmpty()) + "\n");
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
         }
-        // Every frame first (the format wants no meta after them, and no frame after a thread
-        // record), then the nodes of no group and those of each group, in pre-order: a parent
-        // before its children.
-        List<ProfileTree.Node> ungrouped = preOrder(tree.root);
-        Map<String, List<ProfileTree.Node>> grouped = new LinkedHashMap<String, List<ProfileTree.Node>>();
-        for (Map.Entry<String, ProfileTree.Group> group : tree.groups.entrySet()) {
-            grouped.put(group.getKey(), preOrder(group.getValue().root));
+        Frames frames = new Frames(out);
+        MergedWalk.walk(ungrouped, frames);
+        for (List<Object> sources : groups.values()) {
+            MergedWalk.walk(sources, frames);
         }
-        Map<String, Integer> frames = new HashMap<String, Integer>();
-        writeFrames(ungrouped, frames, out);
-        for (List<ProfileTree.Node> nodes : grouped.values()) {
-            writeFrames(nodes, frames, out);
-        }
-        Map<ProfileTree.Node, Integer> ids = new IdentityHashMap<ProfileTree.Node, Integer>();
-        writeNodes(ungrouped, frames, ids, out);
-        for (Map.Entry<String, List<ProfileTree.Node>> group : grouped.entrySet()) {
-            long threads = tree.groups.get(group.getKey()).threads;
+        Nodes nodes = new Nodes(frames.ids, out);
+        MergedWalk.walk(ungrouped, nodes);
+        for (Map.Entry<String, List<Object>> group : groups.entrySet()) {
+            ProfileTree.Group counted = finished.groups.get(group.getKey());
+            long threads = counted == null ? 0 : counted.threads;
             out.write("thread " + Long.toUnsignedString(threads) + " " + escape(group.getKey()) + "\n");
-            writeNodes(group.getValue(), frames, ids, out);
+            MergedWalk.walk(group.getValue(), nodes);
         }
-        writeLines(tree, frames, out);
-        out.write("end " + ids.size() + "\n");
+        writeLines(finished.lines, frames.runningLines, frames.ids, out);
+        out.write("end " + nodes.count + "\n");
     }
 
-    /** The lowest version that holds what {@code tree} has. */
-    private static int version(ProfileTree tree) {
-        if (!tree.groups.isEmpty()) return GROUPS_FORMAT_VERSION;
-        return tree.lines.isEmpty() ? FORMAT_VERSION : LINES_FORMAT_VERSION;
+    private static List<Object> sourcesOf(Map<String, List<Object>> groups, String name) {
+        List<Object> sources = groups.get(name);
+        if (sources == null) {
+            sources = new ArrayList<Object>();
+            groups.put(name, sources);
+        }
+        return sources;
     }
 
-    /** The {@code frame} records of the frames that {@code nodes} use first, numbered on from {@code frames}. */
-    private static void writeFrames(List<ProfileTree.Node> nodes, Map<String, Integer> frames, Writer out)
-            throws IOException {
-        for (ProfileTree.Node node : nodes) {
-            if (!frames.containsKey(node.frame)) {
-                int id = frames.size() + 1;
-                frames.put(node.frame, id);
-                out.write("frame " + id + " " + escape(node.frame) + "\n");
+    /** The lowest version that holds what the profile has. */
+    private static int version(boolean groups, boolean lines) {
+        if (groups) return GROUPS_FORMAT_VERSION;
+        return lines ? LINES_FORMAT_VERSION : FORMAT_VERSION;
+    }
+
+    /** The first walk: numbers the frames in order of first use, writing their records, and sums the running threads' lines. */
+    private static final class Frames implements MergedWalk.Visitor {
+        final Map<String, Integer> ids = new HashMap<String, Integer>();
+        /** Lines counted by running threads, in objects of this write's own (finished's are never changed). */
+        final Map<String, LineCounts> runningLines = new HashMap<String, LineCounts>();
+        private final Writer out;
+
+        Frames(Writer out) {
+            this.out = out;
+        }
+
+        @Override
+        public boolean context(String frame, long calls, long bytecodes, int depth, List<Object> sources)
+                throws IOException {
+            if (!ids.containsKey(frame)) {
+                int id = ids.size() + 1;
+                ids.put(frame, id);
+                out.write("frame " + id + " " + escape(frame) + "\n");
             }
+            for (Object source : sources) {
+                if (!(source instanceof IC)) continue;
+                LineCounts lines = ((IC) source).lines();
+                LineCounts sum = runningLines.get(frame);
+                if (lines != null) runningLines.put(frame, LineCounts.add(sum, lines));
+            }
+            return true;
         }
     }
 
-    /** The {@code node} records of {@code nodes}, numbered on from {@code ids}. */
-    private static void writeNodes(List<ProfileTree.Node> nodes, Map<String, Integer> frames,
-            Map<ProfileTree.Node, Integer> ids, Writer out) throws IOException {
-        StringBuilder line = new StringBuilder();
-        for (ProfileTree.Node node : nodes) {
-            int id = ids.size() + 1;
-            ids.put(node, id);
+    /** The second walk: the {@code node} records, numbered from 1 in file order. */
+    private static final class Nodes implements MergedWalk.Visitor {
+        private final Map<String, Integer> frames;
+        private final Writer out;
+        private final StringBuilder line = new StringBuilder();
+        /** The id of the context written last at each depth: a context's parent is at the depth above. */
+        private int[] idAtDepth = new int[64];
+        int count;
+
+        Nodes(Map<String, Integer> frames, Writer out) {
+            this.frames = frames;
+            this.out = out;
+        }
+
+        @Override
+        public boolean context(String frame, long calls, long bytecodes, int depth, List<Object> sources)
+                throws IOException {
+            Integer frameId = frames.get(frame);
+            if (frameId == null) return false; // new since the first walk: in the next write
+            int id = ++count;
+            if (depth >= idAtDepth.length) idAtDepth = Arrays.copyOf(idAtDepth, idAtDepth.length * 2);
+            idAtDepth[depth] = id;
             line.setLength(0);
             line.append("node ").append(id).append(' ')
-                    .append(node.parent == null ? 0 : ids.get(node.parent).intValue()).append(' ')
-                    .append(frames.get(node.frame).intValue()).append(' ')
-                    .append(Long.toUnsignedString(node.calls)).append(' ')
-                    .append(Long.toUnsignedString(node.bytecodes)).append('\n');
+                    .append(depth == 1 ? 0 : idAtDepth[depth - 1]).append(' ')
+                    .append(frameId.intValue()).append(' ')
+                    .append(Long.toUnsignedString(calls)).append(' ')
+                    .append(Long.toUnsignedString(bytecodes)).append('\n');
             out.append(line);
+            return true;
         }
     }
 
-    /** The {@code line} records, by frame id, then line; lines with no count are left out. */
-    private static void writeLines(ProfileTree tree, Map<String, Integer> frames, Writer out) throws IOException {
-        List<String> byId = new ArrayList<String>(tree.lines.keySet());
-        Collections.sort(byId, new Comparator<String>() {
-            @Override
-            public int compare(String a, String b) {
-                return frames.get(a).compareTo(frames.get(b));
-            }
-        });
+    /**
+     * The {@code line} records, by frame id, then line: finished work's and the running threads'
+     * summed into new objects; lines with no count are left out.
+     */
+    private static void writeLines(Map<String, LineCounts> finished, Map<String, LineCounts> running,
+            final Map<String, Integer> frames, Writer out) throws IOException {
+        Map<Integer, LineCounts> byId = new TreeMap<Integer, LineCounts>();
+        for (Map.Entry<String, LineCounts> entry : finished.entrySet()) {
+            Integer id = frames.get(entry.getKey());
+            if (id != null) byId.put(id, LineCounts.add(null, entry.getValue()));
+        }
+        for (Map.Entry<String, LineCounts> entry : running.entrySet()) {
+            Integer id = frames.get(entry.getKey());
+            if (id != null) byId.put(id, LineCounts.add(byId.get(id), entry.getValue()));
+        }
         StringBuilder line = new StringBuilder();
-        for (String frame : byId) {
-            LineCounts counts = tree.lines.get(frame);
+        for (Map.Entry<Integer, LineCounts> entry : byId.entrySet()) {
+            LineCounts counts = entry.getValue();
             for (int i = 0; i < counts.counts.length; i++) {
                 if (counts.counts[i] == 0) continue;
                 line.setLength(0);
-                line.append("line ").append(frames.get(frame).intValue()).append(' ')
+                line.append("line ").append(entry.getKey().intValue()).append(' ')
                         .append(counts.first + i).append(' ')
                         .append(Long.toUnsignedString(counts.counts[i])).append('\n');
                 out.append(line);
             }
-        }
-    }
-
-    /** Every context below {@code root}, each after its parent. Iterative: trees of recursions are deep. */
-    private static List<ProfileTree.Node> preOrder(ProfileTree.Node root) {
-        List<ProfileTree.Node> out = new ArrayList<ProfileTree.Node>();
-        ArrayDeque<ProfileTree.Node> work = new ArrayDeque<ProfileTree.Node>();
-        pushChildren(root, work);
-        while (!work.isEmpty()) {
-            ProfileTree.Node node = work.pop();
-            out.add(node);
-            pushChildren(node, work);
-        }
-        return out;
-    }
-
-    /** Pushed last first, so that they pop in frame-name order. */
-    private static void pushChildren(ProfileTree.Node node, ArrayDeque<ProfileTree.Node> work) {
-        List<ProfileTree.Node> children = node.children();
-        Collections.sort(children, Collections.reverseOrder(BY_FRAME));
-        for (ProfileTree.Node child : children) {
-            work.push(child);
         }
     }
 
