@@ -281,6 +281,30 @@ impl<'a> MethodBody<'a> {
         }
     }
 
+    /// Adds an exception-table entry, after the existing ones, whose range
+    /// covers inserted code only: `start` and `end` are new labels that the
+    /// inserted code places, `start` first (checked when the code is
+    /// encoded). The handler's frame must hold for every instruction in the
+    /// range; that is the caller's to ensure.
+    ///
+    /// # Errors
+    /// [`BytecodeError::ForeignLabel`] for a label this body did not make;
+    /// [`BytecodeError::BadHandlerRange`] when `start` or `end` is a label
+    /// of original code.
+    pub fn add_handler_over_inserted(&mut self, handler: Handler) -> Result<()> {
+        for label in [handler.start, handler.end, handler.handler] {
+            self.check_label(label)?;
+        }
+        if self.pc_of(handler.start).is_some() || self.pc_of(handler.end).is_some() {
+            return Err(BytecodeError::BadHandlerRange {
+                start: handler.start,
+                end: handler.end,
+            });
+        }
+        self.handlers.push(handler);
+        Ok(())
+    }
+
     /// Refuses a label that this body did not make.
     fn check_label(&self, label: Label) -> Result<()> {
         if label.0 < self.next_label {
@@ -630,6 +654,50 @@ mod tests {
                 Err(BytecodeError::BadHandlerRange { .. })
             ));
         });
+    }
+
+    #[test]
+    fn a_handler_over_inserted_code_covers_that_code_and_must_run_forward() {
+        let bytes = class_with_method(LOOP, 1, 1, Some(LOOP_FRAMES));
+        let guarded_entry = |forward: bool| {
+            with_body(&bytes, |class, mut body| {
+                let original = body.label_at(Pc(0)).unwrap();
+                let [start, end, handler] = [body.new_label(), body.new_label(), body.new_label()];
+                assert!(matches!(
+                    body.add_handler_over_inserted(catch_all(original, end, handler)),
+                    Err(BytecodeError::BadHandlerRange { .. })
+                ));
+                let (first, second) = if forward { (start, end) } else { (end, start) };
+                body.insert_at_entry(vec![
+                    Insn::Label(first),
+                    Insn::Plain(op::NOP),
+                    Insn::Label(second),
+                    Insn::Branch {
+                        opcode: op::GOTO,
+                        target: original,
+                    },
+                    Insn::Label(handler),
+                    Insn::Plain(op::ATHROW),
+                ]);
+                body.add_handler_over_inserted(catch_all(start, end, handler))?;
+                let mut pool = PoolBuilder::new(&class.constant_pool);
+                body.encode(&mut pool)
+            })
+        };
+        let info = guarded_entry(true).unwrap();
+        // max_stack, max_locals, code_length, then the code: nop, goto, athrow.
+        let code_length = u32::from_be_bytes(info[4..8].try_into().unwrap()) as usize;
+        let table = &info[8 + code_length..];
+        assert_eq!(&table[..2], &[0, 1], "one handler");
+        assert_eq!(
+            &table[2..8],
+            &[0, 0, 0, 1, 0, 4],
+            "covering the nop, handled at the athrow"
+        );
+        assert!(matches!(
+            guarded_entry(false),
+            Err(BytecodeError::BadHandlerRange { .. })
+        ));
     }
 
     #[test]

@@ -80,6 +80,13 @@ pub const MID_METHOD: (&str, &str) = ("method", "(Ljava/lang/String;)Lorg/jpprof
 pub const MIDS_FIELD: (&str, &str) = ("$jp$mids", "[Lorg/jpprof/runtime/MID;");
 /// Its flags in a class.
 pub const MIDS_FIELD_FLAGS: u16 = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
+/// The static field that records, in a class whose methods may run before
+/// its initializer (see `profile::ids`), that the initializer found the
+/// runtime unreachable, so that those methods stop trying to build the
+/// identifier table themselves.
+pub const NO_RUNTIME_FIELD: (&str, &str) = ("$jp$noruntime", "Z");
+/// Its flags.
+pub const NO_RUNTIME_FIELD_FLAGS: u16 = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
 /// The class attribute that marks an instrumented class. The JVM ignores
 /// attributes it does not know (JVMS §4.7.1).
 pub const MARKER_ATTRIBUTE: &str = "org.jpprof.Instrumented";

@@ -54,8 +54,16 @@ impl MethodBody<'_> {
         out.put_bytes(&code);
         out.put_u2(u16::try_from(self.handlers.len()).map_err(|_| BytecodeError::TooManyHandlers)?);
         for h in &self.handlers {
-            out.put_u2(offset(h.start)?);
-            out.put_u2(offset(h.end)?);
+            let (start, end) = (offset(h.start)?, offset(h.end)?);
+            // Ranges over inserted code are only known to run forward now.
+            if start >= end {
+                return Err(BytecodeError::BadHandlerRange {
+                    start: h.start,
+                    end: h.end,
+                });
+            }
+            out.put_u2(start);
+            out.put_u2(end);
             out.put_u2(offset(h.handler)?);
             out.put_u2(h.catch_type.0);
         }

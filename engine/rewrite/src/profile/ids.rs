@@ -28,19 +28,38 @@
 //! Either way the runtime keeps one identifier per method name, whatever
 //! class loader loads the class: reloading a class reuses its identifiers
 //! and so its calling contexts.
+//!
+//! Where the class loader cannot see the runtime, setting, building or
+//! looking up the identifiers throws a `LinkageError`, which is caught
+//! ([`super::no_runtime`]): the table stays `null`, or the lookup gives
+//! `null`, and the methods run without a context. A class whose methods may
+//! run early also gets a `boolean` field that its initializer sets then, so
+//! that those methods stop trying to build the table once the initializer
+//! found the runtime missing. An interface has nowhere to keep that: each
+//! call of one of its methods tries the lookup again and catches the error.
 
 use jp_bytecode::frame::{Frame, VType};
 use jp_bytecode::opcode as op;
 use jp_bytecode::{Insn, MethodBody};
 use jp_classfile::access::{ACC_INTERFACE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
-use jp_classfile::{tag, AttributeOut, ByteSink, ClassFile, ClassWriter, Constant, CpIndex, MemberOut};
+use jp_classfile::{
+    tag, AttributeOut, ClassFile, ClassWriter, Constant, CpIndex, Member, MemberOut, PoolBuilder,
+};
 
+use super::no_runtime::NoRuntime;
 use crate::blocks::Analysis;
 use crate::{injected, suid, WarningReason};
 
-/// Where the methods of one class find their identifiers.
-pub(super) enum MethodIds {
+/// Where the methods of one class find their identifiers, and what they do
+/// where the runtime cannot be reached.
+pub(super) struct MethodIds {
+    source: Source,
+    no_runtime: NoRuntime,
+}
+
+/// Where the identifiers are.
+enum Source {
     /// A class: the array field and the code that sets it.
     Table(TableField),
     /// An interface: per profiled method, the `String` constant that names
@@ -59,17 +78,12 @@ pub(super) struct TableField {
     mid_table: CpIndex,
     /// The field.
     field: CpIndex,
-    /// Whether the class's methods may run before its initializer sets
-    /// the field: it has a superclass other than `Object` or a
-    /// superinterface, whose initialization comes first.
-    may_run_early: bool,
+    /// When the class's methods may run before its initializer sets the
+    /// table (it has a superclass other than `Object` or a superinterface,
+    /// whose initialization comes first): the field that records that the
+    /// initializer found the runtime unreachable.
+    no_runtime_field: Option<CpIndex>,
 }
-
-/// What the frame holds where a method pushes its identifier (before it),
-/// for the frame of the branch that skips building the table. `None` where
-/// the field is known to be set: in the class initializer, after its
-/// prologue.
-pub(super) type FrameBefore = Option<Frame>;
 
 impl MethodIds {
     /// Adds the constants the identifiers of `profiled` (indices into the
@@ -80,7 +94,17 @@ impl MethodIds {
         analysis: Analysis,
         writer: &mut ClassWriter<'_>,
     ) -> Result<MethodIds, WarningReason> {
-        let pool = &mut writer.constant_pool;
+        let no_runtime = NoRuntime::add(class, &mut writer.constant_pool)?;
+        let source = Self::add_source(class, profiled, analysis, &mut writer.constant_pool)?;
+        Ok(MethodIds { source, no_runtime })
+    }
+
+    fn add_source(
+        class: &ClassFile<'_>,
+        profiled: &[usize],
+        analysis: Analysis,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Source, WarningReason> {
         if class.access_flags & ACC_INTERFACE != 0 {
             let mut keys = Vec::with_capacity(profiled.len());
             for &i in profiled {
@@ -95,7 +119,7 @@ impl MethodIds {
                 keys.push(pool.add(Constant::String { string })?);
             }
             let (name, descriptor) = injected::MID_METHOD;
-            return Ok(MethodIds::Lookup {
+            return Ok(Source::Lookup {
                 keys,
                 mid_method: pool.add_member_ref(
                     tag::METHODREF,
@@ -112,7 +136,10 @@ impl MethodIds {
         }
         let (name, descriptor) = injected::MIDS_FIELD;
         let (table_name, table_descriptor) = injected::MID_TABLE;
-        Ok(MethodIds::Table(TableField {
+        let may_run_early =
+            class.super_class_name() != Some(b"java/lang/Object".as_slice()) || !class.interfaces.is_empty();
+        let (no_runtime_name, no_runtime_descriptor) = injected::NO_RUNTIME_FIELD;
+        Ok(Source::Table(TableField {
             table: constants,
             concat: pool.add_member_ref(
                 tag::METHODREF,
@@ -132,87 +159,251 @@ impl MethodIds {
                 name.as_bytes(),
                 descriptor.as_bytes(),
             )?,
-            may_run_early: class.super_class_name() != Some(b"java/lang/Object".as_slice())
-                || !class.interfaces.is_empty(),
+            no_runtime_field: if may_run_early {
+                Some(pool.add_member_ref(
+                    tag::FIELDREF,
+                    class.this_class_name(),
+                    no_runtime_name.as_bytes(),
+                    no_runtime_descriptor.as_bytes(),
+                )?)
+            } else {
+                None
+            },
         }))
     }
 
-    /// Code that pushes the identifier of the `k`-th profiled method, where
-    /// the frame is `before` (see [`FrameBefore`]).
-    pub(super) fn push(
+    /// The type of what [`MethodIds::push_source`] pushes.
+    pub(super) fn source_type(&self) -> VType {
+        match &self.source {
+            Source::Table(_) => VType::Object(injected::MIDS_FIELD.1.as_bytes().into()),
+            Source::Lookup { .. } => VType::Object(injected::MID_CLASS.as_bytes().into()),
+        }
+    }
+
+    /// Code, to run where the stack is empty and the locals are `locals`,
+    /// that pushes where the `k`-th profiled method finds its identifier
+    /// (the class's table, an interface method's identifier itself), or
+    /// `null` where the runtime cannot be reached. In the class
+    /// initializer (`in_initializer`), after its prologue, the table is as
+    /// it will stay.
+    pub(super) fn push_source(
         &self,
         k: usize,
-        before: FrameBefore,
+        in_initializer: bool,
         body: &mut MethodBody<'_>,
-        pool: &mut jp_classfile::PoolBuilder<'_>,
+        locals: &[VType],
     ) -> Result<Vec<Insn>, WarningReason> {
-        let index = super::method::push_int(k as u32, pool)?;
-        Ok(match self {
-            MethodIds::Lookup { keys, mid_method } => vec![
-                Insn::Ldc {
-                    index: keys[k],
-                    category2: false,
-                },
-                Insn::Ref {
-                    opcode: op::INVOKESTATIC,
-                    index: *mid_method,
-                },
-            ],
-            MethodIds::Table(table) => {
+        match &self.source {
+            Source::Lookup { keys, mid_method } => {
+                let tried = vec![
+                    Insn::Ldc {
+                        index: keys[k],
+                        category2: false,
+                    },
+                    Insn::Ref {
+                        opcode: op::INVOKESTATIC,
+                        index: *mid_method,
+                    },
+                ];
+                let mut caught = self.no_runtime.warn(body, locals)?;
+                caught.push(Insn::Plain(op::ACONST_NULL));
+                self.no_runtime
+                    .try_or(body, locals, tried, caught, self.source_type())
+            }
+            Source::Table(table) => {
                 let mut code = vec![Insn::Ref {
                     opcode: op::GETSTATIC,
                     index: table.field,
                 }];
-                if let (true, Some(before)) = (table.may_run_early, before) {
-                    // `mids != null ? mids : MID.table(...)`
-                    let set = body.new_label();
-                    let mut stack = before.stack;
-                    stack.push(VType::Object(injected::MIDS_FIELD.1.as_bytes().into()));
-                    body.add_frame(
-                        set,
-                        Frame {
-                            locals: before.locals,
-                            stack,
-                        },
-                    )?;
-                    code.extend([
-                        Insn::Plain(op::DUP),
-                        Insn::Branch {
-                            opcode: op::IFNONNULL,
-                            target: set,
-                        },
-                        Insn::Plain(op::POP),
-                    ]);
-                    code.extend(table.table_code());
-                    code.push(Insn::Label(set));
+                if let (Some(no_runtime_field), false) = (table.no_runtime_field, in_initializer) {
+                    code.extend(self.build_early(table, no_runtime_field, body, locals)?);
                 }
-                code.extend([index, Insn::Plain(op::AALOAD)]);
-                code
+                Ok(code)
             }
+        }
+    }
+
+    /// With the table on the stack: `mids != null || $jp$noruntime ? mids :
+    /// MID.table(...)`, `null` where that throws a `LinkageError`.
+    fn build_early(
+        &self,
+        table: &TableField,
+        no_runtime_field: CpIndex,
+        body: &mut MethodBody<'_>,
+        locals: &[VType],
+    ) -> Result<Vec<Insn>, WarningReason> {
+        let [set, none, start, end, handler] = [(); 5].map(|()| body.new_label());
+        let frame = |stack: Vec<VType>| Frame {
+            locals: locals.to_vec(),
+            stack,
+        };
+        body.add_frame(set, frame(vec![self.source_type()]))?;
+        body.add_frame(none, frame(Vec::new()))?;
+        self.no_runtime.catch(body, [start, end, handler], locals)?;
+        let mut code = vec![
+            Insn::Plain(op::DUP),
+            Insn::Branch {
+                opcode: op::IFNONNULL,
+                target: set,
+            },
+            Insn::Plain(op::POP),
+            Insn::Ref {
+                opcode: op::GETSTATIC,
+                index: no_runtime_field,
+            },
+            Insn::Branch {
+                opcode: op::IFNE,
+                target: none,
+            },
+            Insn::Label(start),
+        ];
+        code.extend(table.table_code());
+        code.extend([
+            Insn::Label(end),
+            Insn::Branch {
+                opcode: op::GOTO,
+                target: set,
+            },
+            // The error, then nothing, then `null`: each label where the
+            // stack holds what the code before it leaves.
+            Insn::Label(handler),
+            Insn::Plain(op::POP),
+            Insn::Label(none),
+            Insn::Plain(op::ACONST_NULL),
+            Insn::Label(set),
+        ]);
+        Ok(code)
+    }
+
+    /// Code that takes a non-null source (see [`MethodIds::push_source`])
+    /// to the `k`-th profiled method's identifier.
+    pub(super) fn resolve(&self, k: usize, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>, WarningReason> {
+        Ok(match &self.source {
+            Source::Lookup { .. } => Vec::new(),
+            Source::Table(_) => vec![super::method::push_int(k as u32, pool)?, Insn::Plain(op::AALOAD)],
         })
     }
 
-    /// Code to run first in an existing static initializer.
-    pub(super) fn initializer_prologue(&self) -> Vec<Insn> {
-        match self {
-            MethodIds::Lookup { .. } => Vec::new(),
-            MethodIds::Table(table) => table.initializer_code(),
+    /// Code to run first in a class initializer, where the stack is empty
+    /// and the locals are `locals`: sets the table, or, where the runtime
+    /// cannot be reached, warns and records that.
+    pub(super) fn initializer_prologue(
+        &self,
+        body: &mut MethodBody<'_>,
+        locals: &[VType],
+    ) -> Result<Vec<Insn>, WarningReason> {
+        let Source::Table(table) = &self.source else {
+            return Ok(Vec::new());
+        };
+        let mut caught = self.no_runtime.warn(body, locals)?;
+        if let Some(no_runtime_field) = table.no_runtime_field {
+            caught.extend([
+                Insn::Plain(op::ICONST_0 + 1),
+                Insn::Ref {
+                    opcode: op::PUTSTATIC,
+                    index: no_runtime_field,
+                },
+            ]);
         }
+        caught.push(Insn::Plain(op::ACONST_NULL));
+        let mut code =
+            self.no_runtime
+                .try_or(body, locals, table.table_code(), caught, self.source_type())?;
+        code.push(Insn::Ref {
+            opcode: op::PUTSTATIC,
+            index: table.field,
+        });
+        Ok(code)
     }
 
-    /// Adds the members the identifiers live in: for a class, the field,
+    /// Adds the members the identifiers live in: for a class, the field(s),
     /// with an initializer (and the pinned `serialVersionUID`) when the
     /// class has none; for an interface, nothing.
     pub(super) fn finish<'a>(
-        self,
+        &self,
         class: &'a ClassFile<'a>,
         writer: &mut ClassWriter<'a>,
         has_initializer: bool,
-    ) -> jp_classfile::Result<()> {
-        match self {
-            MethodIds::Lookup { .. } => Ok(()),
-            MethodIds::Table(table) => add_table_field(class, writer, has_initializer, &table),
+    ) -> Result<(), WarningReason> {
+        match &self.source {
+            Source::Lookup { .. } => Ok(()),
+            Source::Table(table) => self.add_table_fields(class, writer, has_initializer, table),
         }
+    }
+
+    /// Adds the identifier field (and the no-runtime one) and, when the
+    /// class has no initializer, one that sets it (with the original
+    /// default `serialVersionUID` pinned where that would change it).
+    fn add_table_fields<'a>(
+        &self,
+        class: &'a ClassFile<'a>,
+        writer: &mut ClassWriter<'a>,
+        has_initializer: bool,
+        table: &TableField,
+    ) -> Result<(), WarningReason> {
+        let mut fields = vec![(injected::MIDS_FIELD, injected::MIDS_FIELD_FLAGS)];
+        if table.no_runtime_field.is_some() {
+            fields.push((injected::NO_RUNTIME_FIELD, injected::NO_RUNTIME_FIELD_FLAGS));
+        }
+        for ((name, descriptor), access_flags) in fields {
+            let field = MemberOut::Built {
+                access_flags,
+                name_index: writer.constant_pool.add_utf8(name)?,
+                descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
+                attributes: Vec::new(),
+            };
+            writer.fields.push(field);
+        }
+        if has_initializer {
+            return Ok(());
+        }
+        if let Some(uid) = suid::uid_to_keep(class)? {
+            let (name, descriptor) = injected::SERIAL_VERSION_UID;
+            let value = writer.constant_pool.add(Constant::Long(uid))?;
+            let field = MemberOut::Built {
+                access_flags: injected::SERIAL_VERSION_UID_FLAGS,
+                name_index: writer.constant_pool.add_utf8(name)?,
+                descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
+                attributes: vec![AttributeOut::Built {
+                    name_index: writer.constant_pool.add_utf8("ConstantValue")?,
+                    info: value.0.to_be_bytes().to_vec(),
+                }],
+            };
+            writer.fields.push(field);
+        }
+        // An initializer that only returns, with the prologue inserted.
+        let initializer = Member {
+            access_flags: ACC_STATIC,
+            name_index: CpIndex(0),
+            name: b"<clinit>",
+            descriptor_index: CpIndex(0),
+            descriptor: b"()V",
+            attributes: Vec::new(),
+            bytes: &[],
+            offset: 0,
+        };
+        let code = Code {
+            max_stack: 0,
+            max_locals: 0,
+            code: &[op::RETURN],
+            code_offset: 0,
+            exception_table: Vec::new(),
+            attributes: Vec::new(),
+        };
+        let mut body = MethodBody::open(class, &initializer, &code)?;
+        let prologue = self.initializer_prologue(&mut body, &[])?;
+        body.insert_at_entry(prologue);
+        let info = body.encode(&mut writer.constant_pool)?;
+        writer.methods.push(MemberOut::Built {
+            access_flags: ACC_STATIC,
+            name_index: writer.constant_pool.add_utf8("<clinit>")?,
+            descriptor_index: writer.constant_pool.add_utf8("()V")?,
+            attributes: vec![AttributeOut::Built {
+                name_index: writer.constant_pool.add_utf8("Code")?,
+                info,
+            }],
+        });
+        Ok(())
     }
 }
 
@@ -285,16 +476,6 @@ fn activation_bound_of(class: &ClassFile<'_>, i: usize) -> u32 {
 }
 
 impl TableField {
-    /// `MIDS = MID.table("..." + "..." ...)`.
-    fn initializer_code(&self) -> Vec<Insn> {
-        let mut code = self.table_code();
-        code.push(Insn::Ref {
-            opcode: op::PUTSTATIC,
-            index: self.field,
-        });
-        code
-    }
-
     /// `MID.table("..." + "..." ...)`: pushes the class's identifiers.
     fn table_code(&self) -> Vec<Insn> {
         let mut code = Vec::with_capacity(2 * self.table.len() + 1);
@@ -334,78 +515,6 @@ fn split_at_dots(text: &[u8], limit: usize) -> Vec<&[u8]> {
     }
     pieces.push(rest);
     pieces
-}
-
-/// Adds the identifier field and, when the class has no initializer, one
-/// that sets it (with the original default `serialVersionUID` pinned where
-/// that would change it).
-fn add_table_field<'a>(
-    class: &'a ClassFile<'a>,
-    writer: &mut ClassWriter<'a>,
-    has_initializer: bool,
-    table: &TableField,
-) -> jp_classfile::Result<()> {
-    let (name, descriptor) = injected::MIDS_FIELD;
-    let field = MemberOut::Built {
-        access_flags: injected::MIDS_FIELD_FLAGS,
-        name_index: writer.constant_pool.add_utf8(name)?,
-        descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
-        attributes: Vec::new(),
-    };
-    writer.fields.push(field);
-    if has_initializer {
-        return Ok(());
-    }
-
-    if let Some(uid) = suid::uid_to_keep(class)? {
-        let (name, descriptor) = injected::SERIAL_VERSION_UID;
-        let value = writer.constant_pool.add(Constant::Long(uid))?;
-        let mut info = Vec::new();
-        info.put_u2(value.0);
-        let field = MemberOut::Built {
-            access_flags: injected::SERIAL_VERSION_UID_FLAGS,
-            name_index: writer.constant_pool.add_utf8(name)?,
-            descriptor_index: writer.constant_pool.add_utf8(descriptor)?,
-            attributes: vec![AttributeOut::Built {
-                name_index: writer.constant_pool.add_utf8("ConstantValue")?,
-                info,
-            }],
-        };
-        writer.fields.push(field);
-    }
-    // The table code, then `return`. Every instruction has a two-byte operand.
-    let mut code = Vec::new();
-    for insn in table.initializer_code() {
-        match insn {
-            Insn::Ldc { index, .. } => {
-                code.put_u1(op::LDC_W);
-                code.put_u2(index.0);
-            }
-            Insn::Ref { opcode, index } => {
-                code.put_u1(opcode);
-                code.put_u2(index.0);
-            }
-            _ => unreachable!("initializer_code emits ldc and member references only"),
-        }
-    }
-    code.put_u1(op::RETURN);
-    let mut info = Vec::new();
-    info.put_u2(2); // max_stack: two strings to concatenate
-    info.put_u2(0); // max_locals
-    info.put_u4(code.len() as u32);
-    info.put_bytes(&code);
-    info.put_u2(0); // exception_table_length
-    info.put_u2(0); // attributes_count
-    writer.methods.push(MemberOut::Built {
-        access_flags: ACC_STATIC,
-        name_index: writer.constant_pool.add_utf8("<clinit>")?,
-        descriptor_index: writer.constant_pool.add_utf8("()V")?,
-        attributes: vec![AttributeOut::Built {
-            name_index: writer.constant_pool.add_utf8("Code")?,
-            info,
-        }],
-    });
-    Ok(())
 }
 
 #[cfg(test)]

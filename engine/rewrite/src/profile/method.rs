@@ -1,7 +1,7 @@
 //! The rewrite of one method body: entry, counters, polls, exits and the
 //! catch-all handlers (see the parent module for the overall shape).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use jp_bytecode::body::{Handler, MethodBody};
 use jp_bytecode::frame::{from_slots, to_slots};
@@ -107,8 +107,8 @@ pub(super) fn rewrite_method(
         Vec::new()
     };
 
-    let rc_type = VType::Object(injected::RC_CLASS.as_bytes().into());
-    let ic_type = VType::Object(injected::IC_CLASS.as_bytes().into());
+    let rc_type = rc_type();
+    let ic_type = ic_type();
     let aload = |index| Insn::Local {
         opcode: op::ALOAD,
         index,
@@ -121,6 +121,7 @@ pub(super) fn rewrite_method(
     if leaf {
         return rewrite_leaf(body, site, ids, refs, &blocks, pool);
     }
+    let frames = Frames::of(&body, pool)?;
     let rc = body.add_local(1)?;
     let ic = body.add_local(1)?;
     // The bytecodes counted since the last flush into `ic`: a register
@@ -138,11 +139,45 @@ pub(super) fn rewrite_method(
         None
     };
 
+    // `ic = source != null ? rc.enter(mid) : null`, with `rc` (and a static
+    // initializer's saved `top`) set alike; see `no_runtime`.
+    let initial = body.initial_frame().locals.clone();
     let mut entry = if site.kind == Kind::ClassInitializer {
-        ids.initializer_prologue()
+        ids.initializer_prologue(&mut body, &initial)?
     } else {
         Vec::new()
     };
+    entry.extend(ids.push_source(
+        site.index,
+        site.kind == Kind::ClassInitializer,
+        &mut body,
+        &initial,
+    )?);
+    let (none, entered) = (body.new_label(), body.new_label());
+    let mut set = vec![(rc, rc_type.clone())];
+    set.extend(saved.map(|saved| (saved, ic_type.clone())));
+    body.add_frame(
+        none,
+        Frame {
+            locals: initial.clone(),
+            stack: vec![ids.source_type()],
+        },
+    )?;
+    body.add_frame(
+        entered,
+        Frame {
+            locals: locals_with(&initial, &set),
+            stack: vec![ic_type.clone()],
+        },
+    )?;
+    entry.extend([
+        Insn::Plain(op::DUP),
+        Insn::Branch {
+            opcode: op::IFNULL,
+            target: none,
+        },
+    ]);
+    entry.extend(ids.resolve(site.index, pool)?);
     entry.extend([
         invoke(op::INVOKESTATIC, refs.rc_current),
         Insn::Plain(op::DUP),
@@ -159,14 +194,22 @@ pub(super) fn rewrite_method(
         }
         None => refs.rc_enter,
     };
-    // The class initializer's prologue has just set the identifier table.
-    let before = (site.kind != Kind::ClassInitializer).then(|| Frame {
-        locals: locals_with(body.initial_frame(), &[(rc, rc_type.clone())]),
-        stack: vec![rc_type.clone()],
-    });
-    entry.extend(ids.push(site.index, before, &mut body, pool)?);
     entry.extend([
+        Insn::Plain(op::SWAP),
         invoke(op::INVOKEVIRTUAL, enter),
+        Insn::Branch {
+            opcode: op::GOTO,
+            target: entered,
+        },
+        Insn::Label(none),
+        Insn::Plain(op::POP),
+    ]);
+    for &(slot, _) in &set {
+        entry.extend([Insn::Plain(op::ACONST_NULL), astore(slot)]);
+    }
+    entry.extend([
+        Insn::Plain(op::ACONST_NULL),
+        Insn::Label(entered),
         astore(ic),
         Insn::Plain(op::ICONST_0),
         Insn::Local {
@@ -176,16 +219,25 @@ pub(super) fn rewrite_method(
     ]);
     body.insert_at_entry(entry);
 
+    let mut declared = vec![(rc, rc_type.clone()), (ic, ic_type.clone()), (n, VType::Integer)];
+    declared.extend(saved.map(|saved| (saved, ic_type.clone())));
+    let guard = Guard {
+        ic,
+        frames: &frames,
+        declared: &declared,
+    };
     for unit in &blocks {
         let mut code = add_to_local(n, unit.block.instructions);
-        code.extend(count_line(ic, unit, refs, pool)?);
+        let line = count_line(ic, unit, refs, pool)?;
+        if !line.is_empty() {
+            code.extend(guard.at(&mut body, unit.block.start, line)?);
+        }
         body.insert_before(unit.block.start, code)?;
     }
     for &start in &handler_starts {
-        body.insert_before(
-            start,
-            vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)],
-        )?;
+        let restore = vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)];
+        let code = guard.at(&mut body, start, restore)?;
+        body.insert_before(start, code)?;
     }
     let iload_n = Insn::Local {
         opcode: op::ILOAD,
@@ -212,7 +264,8 @@ pub(super) fn rewrite_method(
     // into the context first: a superclass constructor that throws loses
     // none of them.
     for &(pc, _) in uninitialized.iter().filter(|(_, state)| state.is_none()) {
-        body.insert_before(pc, flush.clone())?;
+        let code = guard.at(&mut body, pc, flush.clone())?;
+        body.insert_before(pc, code)?;
     }
     for &header in &headers {
         let mut poll = vec![
@@ -222,7 +275,8 @@ pub(super) fn rewrite_method(
             invoke(op::INVOKEVIRTUAL, refs.rc_poll),
         ];
         poll.extend(zero_n.clone());
-        body.insert_before(header, poll)?;
+        let code = guard.at(&mut body, header, poll)?;
+        body.insert_before(header, code)?;
     }
     let exit = match saved {
         Some(saved) => {
@@ -246,7 +300,8 @@ pub(super) fn rewrite_method(
         }
     };
     for &pc in &returns {
-        body.insert_before(pc, exit.clone())?;
+        let code = guard.at(&mut body, pc, exit.clone())?;
+        body.insert_before(pc, code)?;
     }
 
     // The catch-all handlers, one per run of instructions with the same
@@ -256,23 +311,20 @@ pub(super) fn rewrite_method(
     if saved.is_some() {
         locals.push(ic_type);
     }
-    let mut rethrow = exit;
-    rethrow.push(Insn::Plain(op::ATHROW));
     let handler_for = |this_uninitialized: bool, body: &mut MethodBody<'_>| -> Result<Label, WarningReason> {
         let label = body.new_label();
         let mut slots = locals.clone();
         if this_uninitialized {
             slots[0] = VType::UninitializedThis;
         }
-        body.add_frame(
-            label,
-            Frame {
-                locals: from_slots(&slots),
-                stack: vec![VType::Object(b"java/lang/Throwable".as_slice().into())],
-            },
-        )?;
+        let frame = Frame {
+            locals: from_slots(&slots),
+            stack: vec![VType::Object(b"java/lang/Throwable".as_slice().into())],
+        };
+        body.add_frame(label, frame.clone())?;
         let mut code = vec![Insn::Label(label)];
-        code.extend(rethrow.iter().cloned());
+        code.extend(guard.with_frame(body, frame, exit.clone())?);
+        code.push(Insn::Plain(op::ATHROW));
         body.append(code, 1, pool)?;
         Ok(label)
     };
@@ -293,10 +345,92 @@ pub(super) fn rewrite_method(
     Ok(body.encode(pool)?)
 }
 
-/// The locals of `frame` with `set` (slot and type) stored, as a frame's
+fn rc_type() -> VType {
+    VType::Object(injected::RC_CLASS.as_bytes().into())
+}
+
+fn ic_type() -> VType {
+    VType::Object(injected::IC_CLASS.as_bytes().into())
+}
+
+/// The type state before each original instruction, for the frames of the
+/// guards; empty in versions without frames.
+struct Frames(HashMap<Pc, Frame>);
+
+impl Frames {
+    fn of(body: &MethodBody<'_>, pool: &PoolBuilder<'_>) -> Result<Frames, WarningReason> {
+        if !body.has_frames() {
+            return Ok(Frames(HashMap::new()));
+        }
+        Ok(Frames(
+            body.instruction_frames(pool)?
+                .into_iter()
+                .filter_map(|(pc, frame)| frame.map(|frame| (pc, frame)))
+                .collect(),
+        ))
+    }
+}
+
+/// `if (ic != null) { ... }` around the runtime calls after the entry:
+/// where the runtime could not be reached, the method has no context, and
+/// runs as the original. Every local keeps the type of the runtime's
+/// parameter it is passed to, so the verifier never loads a runtime class
+/// to compare two types.
+struct Guard<'g> {
+    ic: Slot,
+    frames: &'g Frames,
+    /// The locals the entry code sets, declared in every frame.
+    declared: &'g [(Slot, VType)],
+}
+
+impl Guard<'_> {
+    /// `code` guarded, to insert before the original instruction at `pc`.
+    fn at(&self, body: &mut MethodBody<'_>, pc: Pc, code: Vec<Insn>) -> Result<Vec<Insn>, WarningReason> {
+        let frame = match self.frames.0.get(&pc) {
+            Some(frame) => frame.clone(),
+            None if !body.has_frames() => Frame::default(),
+            None => {
+                return Err(WarningReason::Unsupported {
+                    what: format!("code that no stack map frame describes at pc {pc}"),
+                })
+            }
+        };
+        let frame = Frame {
+            locals: locals_with(&frame.locals, self.declared),
+            stack: frame.stack,
+        };
+        self.with_frame(body, frame, code)
+    }
+
+    /// `code` guarded, where the state is `frame` (the entry code's locals declared).
+    fn with_frame(
+        &self,
+        body: &mut MethodBody<'_>,
+        frame: Frame,
+        code: Vec<Insn>,
+    ) -> Result<Vec<Insn>, WarningReason> {
+        let skip = body.new_label();
+        body.add_frame(skip, frame)?;
+        let mut guarded = vec![
+            Insn::Local {
+                opcode: op::ALOAD,
+                index: self.ic,
+            },
+            Insn::Branch {
+                opcode: op::IFNULL,
+                target: skip,
+            },
+        ];
+        guarded.extend(code);
+        guarded.push(Insn::Label(skip));
+        Ok(guarded)
+    }
+}
+
+/// `locals` with `set` (slot and type) stored, as a frame's
 /// compressed list.
-fn locals_with(frame: &Frame, set: &[(Slot, VType)]) -> Vec<VType> {
-    let mut slots = to_slots(&frame.locals);
+fn locals_with(locals: &[VType], set: &[(Slot, VType)]) -> Vec<VType> {
+    let mut slots = to_slots(locals);
     for (slot, vtype) in set {
         let at = usize::from(slot.0);
         slots.resize(slots.len().max(at + 1), VType::Top);
@@ -371,11 +505,12 @@ fn add_to_local(n: Slot, count: u32) -> Vec<Insn> {
 /// start (in leaf methods, which have no exit code to flush a local count).
 fn count_blocks(
     body: &mut MethodBody<'_>,
-    ic: Slot,
+    guard: &Guard<'_>,
     blocks: &[LineBlock],
     refs: &Refs,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<(), WarningReason> {
+    let ic = guard.ic;
     for unit in blocks {
         let block = &unit.block;
         let mut count = vec![
@@ -390,7 +525,8 @@ fn count_blocks(
             },
         ];
         count.extend(count_line(ic, unit, refs, pool)?);
-        body.insert_before(block.start, count)?;
+        let code = guard.at(body, block.start, count)?;
+        body.insert_before(block.start, code)?;
     }
     Ok(())
 }
@@ -406,29 +542,58 @@ fn rewrite_leaf(
     blocks: &[LineBlock],
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Vec<u8>, WarningReason> {
+    let frames = Frames::of(&body, pool)?;
     let ic = body.add_local(1)?;
-    body.declare_local_in_frames(ic, &VType::Object(injected::IC_CLASS.as_bytes().into()));
-    let mut entry = vec![Insn::Ref {
-        opcode: op::INVOKESTATIC,
-        index: refs.rc_current,
-    }];
-    let before = Frame {
-        locals: body.initial_frame().locals.clone(),
-        stack: vec![VType::Object(injected::RC_CLASS.as_bytes().into())],
+    body.declare_local_in_frames(ic, &ic_type());
+    // `ic = source != null ? RC.current().enterLeaf(mid) : null`
+    let initial = body.initial_frame().locals.clone();
+    let mut entry = ids.push_source(site.index, false, &mut body, &initial)?;
+    let (none, entered) = (body.new_label(), body.new_label());
+    let frame = |stack| Frame {
+        locals: initial.clone(),
+        stack,
     };
-    entry.extend(ids.push(site.index, Some(before), &mut body, pool)?);
+    body.add_frame(none, frame(vec![ids.source_type()]))?;
+    body.add_frame(entered, frame(vec![ic_type()]))?;
     entry.extend([
+        Insn::Plain(op::DUP),
+        Insn::Branch {
+            opcode: op::IFNULL,
+            target: none,
+        },
+    ]);
+    entry.extend(ids.resolve(site.index, pool)?);
+    entry.extend([
+        Insn::Ref {
+            opcode: op::INVOKESTATIC,
+            index: refs.rc_current,
+        },
+        Insn::Plain(op::SWAP),
         Insn::Ref {
             opcode: op::INVOKEVIRTUAL,
             index: refs.rc_enter_leaf,
         },
+        Insn::Branch {
+            opcode: op::GOTO,
+            target: entered,
+        },
+        Insn::Label(none),
+        Insn::Plain(op::POP),
+        Insn::Plain(op::ACONST_NULL),
+        Insn::Label(entered),
         Insn::Local {
             opcode: op::ASTORE,
             index: ic,
         },
     ]);
     body.insert_at_entry(entry);
-    count_blocks(&mut body, ic, blocks, refs, pool)?;
+    let declared = [(ic, ic_type())];
+    let guard = Guard {
+        ic,
+        frames: &frames,
+        declared: &declared,
+    };
+    count_blocks(&mut body, &guard, blocks, refs, pool)?;
     Ok(body.encode(pool)?)
 }
 

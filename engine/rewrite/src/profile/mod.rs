@@ -27,9 +27,15 @@
 //!
 //! How a method finds its identifier (`MIDS[k]` above) depends on the
 //! class-file version: see [`ids`].
+//!
+//! Where the class loader cannot see the runtime, the identifiers are
+//! `null` ([`no_runtime`]): the entry then sets `rc` and `ic` to `null`
+//! without calling the runtime, and every later runtime call is skipped
+//! behind `if (ic != null)`, so the method runs as the original.
 
 mod ids;
 mod method;
+mod no_runtime;
 
 use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
@@ -242,11 +248,16 @@ mod tests {
             let exits =
                 calls(&class, &insns, injected::RC_EXIT) + calls(&class, &insns, injected::RC_RESTORE);
             if calls(&class, &insns, injected::RC_ENTER_LEAF) == 1 {
-                // A leaf never becomes current: nothing to restore.
+                // A leaf never becomes current: nothing to restore. Its one
+                // handler of its own catches the `LinkageError` of building
+                // the identifier table early, where the runtime is missing.
                 assert_eq!(exits, 0, "{name}");
+                let original = original_code(&name).exception_table.len();
+                assert_eq!(code.exception_table.len(), original + 1, "{name}");
+                let added = &code.exception_table[original];
                 assert_eq!(
-                    code.exception_table.len(),
-                    original_code(&name).exception_table.len()
+                    class.constant_pool.class_name(added.catch_type).unwrap(),
+                    b"java/lang/LinkageError"
                 );
                 leaves += 1;
                 continue;
@@ -262,7 +273,14 @@ mod tests {
             .iter()
             .map(|f| f.name)
             .collect();
-        assert_eq!(added, [injected::MIDS_FIELD.0.as_bytes(), b"serialVersionUID"]);
+        assert_eq!(
+            added,
+            [
+                injected::MIDS_FIELD.0.as_bytes(),
+                injected::NO_RUNTIME_FIELD.0.as_bytes(),
+                b"serialVersionUID"
+            ]
+        );
         assert!(class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some());
     }
 
@@ -481,6 +499,142 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Where the class loader cannot see the runtime, a method has no
+    /// context (`ic` null), so every runtime call after the entry must sit
+    /// behind `aload <a JP local>; ifnull <past the call>`.
+    #[test]
+    fn every_runtime_call_after_the_entry_is_skipped_without_a_context() {
+        let after_entry = [
+            injected::RC_EXIT,
+            injected::RC_POLL,
+            injected::RC_RESTORE,
+            injected::IC_COUNT,
+            injected::IC_LINE,
+        ];
+        let mut checked = 0;
+        for name in [
+            "java8/AllInstructions.class",
+            "java17/TryCatchFinally.class",
+            "java17/Nested$Inner.class",
+        ] {
+            let original = testdata(name);
+            let options = ProfileOptions {
+                analysis: Analysis::Precise,
+                lines: true,
+            };
+            let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
+            let (before, class) = (
+                ClassFile::parse(&original).unwrap(),
+                ClassFile::parse(&bytes).unwrap(),
+            );
+            for method in class
+                .methods
+                .iter()
+                .filter(|m| m.attribute(names::CODE).is_some())
+            {
+                let method_name = mutf8::to_str_lossy(method.name);
+                let Some(original_locals) = before
+                    .methods
+                    .iter()
+                    .find(|m| m.name == method.name && m.descriptor == method.descriptor)
+                    .and_then(|m| m.attribute(names::CODE))
+                    .map(|raw| Code::from_raw(raw, &before.constant_pool).unwrap().max_locals)
+                else {
+                    continue; // the added initializer
+                };
+                let (_, with_labels) = code_of(&class, &method_name);
+                // Each label stands for the index of the instruction after it.
+                let mut insns = Vec::new();
+                let mut labels = std::collections::HashMap::new();
+                for insn in with_labels {
+                    match insn {
+                        Insn::Label(label) => {
+                            labels.insert(label, insns.len());
+                        }
+                        insn => insns.push(insn),
+                    }
+                }
+                let label_index = |label| labels[&label];
+                for (i, insn) in insns.iter().enumerate() {
+                    let Insn::Ref { index, .. } = insn else { continue };
+                    let Ok((_, n, d)) = class.constant_pool.member_ref(*index) else {
+                        continue;
+                    };
+                    if !after_entry
+                        .iter()
+                        .any(|(name, descriptor)| (name.as_bytes(), descriptor.as_bytes()) == (n, d))
+                    {
+                        continue;
+                    }
+                    let guarded = (1..i).rev().any(|j| match (&insns[j - 1], &insns[j]) {
+                        (
+                            Insn::Local {
+                                opcode: op::ALOAD,
+                                index: local,
+                            },
+                            Insn::Branch {
+                                opcode: op::IFNULL,
+                                target,
+                            },
+                        ) => local.0 >= original_locals && label_index(*target) > i,
+                        _ => false,
+                    });
+                    assert!(guarded, "{name} {method_name}: call at {i} unguarded");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "{checked} calls checked");
+    }
+
+    /// Setting a class's table, and looking up an interface method's
+    /// identifier, catch the `LinkageError` of a runtime that the class
+    /// loader cannot see; the table's field is never set elsewhere.
+    #[test]
+    fn the_identifiers_are_set_or_looked_up_under_a_handler_of_linkage_errors() {
+        let mut seen = 0;
+        for (name, original) in every_test_class() {
+            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+                continue;
+            };
+            let class = ClassFile::parse(&bytes).unwrap();
+            let is_interface = class.access_flags & jp_classfile::access::ACC_INTERFACE != 0;
+            for method in class
+                .methods
+                .iter()
+                .filter(|m| m.attribute(names::CODE).is_some())
+            {
+                let method_name = mutf8::to_str_lossy(method.name);
+                let (code, insns) = code_of(&class, &method_name);
+                let catches_linkage_errors = code.exception_table.iter().any(|h| {
+                    h.catch_type.0 != 0
+                        && class.constant_pool.class_name(h.catch_type).unwrap() == b"java/lang/LinkageError"
+                });
+                let looks_up = calls(&class, &insns, injected::MID_METHOD) > 0;
+                let sets_table = insns.iter().any(|insn| match insn {
+                    Insn::Ref {
+                        opcode: op::PUTSTATIC,
+                        index,
+                    } => class
+                        .constant_pool
+                        .member_ref(*index)
+                        .is_ok_and(|(_, n, _)| n == injected::MIDS_FIELD.0.as_bytes()),
+                    _ => false,
+                });
+                assert_eq!(
+                    sets_table,
+                    method.name == b"<clinit>" && !is_interface,
+                    "{name} {method_name}"
+                );
+                if sets_table || looks_up {
+                    assert!(catches_linkage_errors, "{name} {method_name}");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 40, "{seen} methods");
     }
 
     /// Every class file of the test data of every version, with its name.
