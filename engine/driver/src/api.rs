@@ -324,6 +324,7 @@ mod tests {
                 path: "/c/C.class".to_owned(),
                 message: "malformed class file".to_owned(),
             }],
+            notes: Vec::new(),
             engine_millis: 6,
         };
         let json = serde_json::to_string(&outcome).unwrap();

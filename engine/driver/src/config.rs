@@ -120,10 +120,10 @@ impl Config {
         let patterns = |from_file: &[ClassPattern], given: &[ClassPattern]| {
             from_file.iter().chain(given).cloned().collect()
         };
-        let filter = ClassFilter {
-            include: patterns(&self.instrument.include, include),
-            exclude: patterns(&self.instrument.exclude, exclude),
-        };
+        let filter = ClassFilter::new(
+            patterns(&self.instrument.include, include),
+            patterns(&self.instrument.exclude, exclude),
+        );
         let lines = lines.or(self.instrument.lines).unwrap_or(false);
         (ProfileOptions { analysis, lines }, filter)
     }

@@ -7,9 +7,15 @@
 //! nested classes of what it names: `com.acme.Main` matches
 //! `com.acme.Main$Inner`. Examples: `com.acme.*` (the package's classes),
 //! `com.acme.**` (the package and its subpackages), `**Test`.
+//!
+//! Some classes are left uninstrumented by default ([`LEFT_BY_DEFAULT`]):
+//! those that start or attach to other JVMs, where instrumented classes run
+//! without JP's runtime. An include pattern that names them wins.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -84,17 +90,23 @@ impl ClassPattern {
 
     /// Whether `class` (a binary name) or the class it is nested in matches.
     pub fn matches(&self, class: &str) -> bool {
-        let pattern = self.text.as_bytes();
-        let name = class.as_bytes();
-        if glob(pattern, name) {
-            return true;
-        }
-        // Nested classes: every prefix that ends before a `$`.
-        name.iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'$')
-            .any(|(i, _)| glob(pattern, &name[..i]))
+        matches_text(&self.text, class)
     }
+}
+
+/// Whether `class` or the class it is nested in matches the (checked)
+/// pattern `pattern`.
+fn matches_text(pattern: &str, class: &str) -> bool {
+    let pattern = pattern.as_bytes();
+    let name = class.as_bytes();
+    if glob(pattern, name) {
+        return true;
+    }
+    // Nested classes: every prefix that ends before a `$`.
+    name.iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'$')
+        .any(|(i, _)| glob(pattern, &name[..i]))
 }
 
 impl FromStr for ClassPattern {
@@ -140,20 +152,82 @@ fn glob(pattern: &[u8], name: &[u8]) -> bool {
     }
 }
 
-/// Include and exclude patterns together.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Classes copied unchanged unless an include pattern names them, each with
+/// why: instrumented, they run in JVMs that do not have JP's runtime on
+/// their class path, where they would be counted nowhere.
+pub const LEFT_BY_DEFAULT: [(&str, &str); 3] = [
+    (
+        // byte-buddy-agent (Mockito's inline mock maker attaches it): its
+        // `Attacher` runs in a child JVM started with only this jar.
+        "net.bytebuddy.agent.*",
+        "it attaches agents through a JVM that does not have JP's runtime",
+    ),
+    (
+        "com.sun.tools.attach.**",
+        "the JDK's attach API, which attaches to other JVMs",
+    ),
+    (
+        "sun.tools.attach.**",
+        "the JDK's attach implementation, which attaches to other JVMs",
+    ),
+];
+
+/// Include and exclude patterns together, and the classes left
+/// uninstrumented by default.
+#[derive(Clone, Default)]
 pub struct ClassFilter {
     /// When not empty, only classes matching one of these are instrumented.
     pub include: Vec<ClassPattern>,
     /// Classes matching one of these are copied unchanged.
     pub exclude: Vec<ClassPattern>,
+    /// Per pattern of [`LEFT_BY_DEFAULT`], the classes it left since the
+    /// last [`ClassFilter::take_notes`] (shared by clones: a run's workers
+    /// each hold one).
+    left: Arc<[AtomicU64; LEFT_BY_DEFAULT.len()]>,
 }
 
 impl ClassFilter {
+    /// A filter of these patterns.
+    pub fn new(include: Vec<ClassPattern>, exclude: Vec<ClassPattern>) -> ClassFilter {
+        ClassFilter {
+            include,
+            exclude,
+            left: Arc::default(),
+        }
+    }
+
     /// Whether the class with this binary name is to be instrumented.
     pub fn accepts(&self, class: &str) -> bool {
-        (self.include.is_empty() || self.include.iter().any(|p| p.matches(class)))
-            && !self.exclude.iter().any(|p| p.matches(class))
+        let included = self.include.iter().any(|p| p.matches(class));
+        if (!self.include.is_empty() && !included) || self.exclude.iter().any(|p| p.matches(class)) {
+            return false;
+        }
+        match LEFT_BY_DEFAULT
+            .iter()
+            .position(|(pattern, _)| !included && matches_text(pattern, class))
+        {
+            Some(i) => {
+                self.left[i].fetch_add(1, Ordering::Relaxed);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// One note per pattern of [`LEFT_BY_DEFAULT`] that left classes
+    /// uninstrumented since the last call, naming them and why.
+    pub fn take_notes(&self) -> Vec<String> {
+        LEFT_BY_DEFAULT
+            .iter()
+            .zip(self.left.iter())
+            .filter_map(|((pattern, why), count)| match count.swap(0, Ordering::Relaxed) {
+                0 => None,
+                n => Some(format!(
+                    "left uninstrumented: {pattern} ({n} {}): {why}; an include pattern that names them instruments them",
+                    if n == 1 { "class" } else { "classes" }
+                )),
+            })
+            .collect()
     }
 
     /// The binary name of the class an archive or directory entry holds,
@@ -168,6 +242,26 @@ impl ClassFilter {
         path.replace('/', ".")
     }
 }
+
+/// The patterns, and the defaults they apply over: what decides which
+/// classes a run rewrites (part of the run's fingerprint), not its counts.
+impl fmt::Debug for ClassFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClassFilter")
+            .field("include", &self.include)
+            .field("exclude", &self.exclude)
+            .field("left_by_default", &LEFT_BY_DEFAULT.map(|(pattern, _)| pattern))
+            .finish()
+    }
+}
+
+impl PartialEq for ClassFilter {
+    fn eq(&self, other: &ClassFilter) -> bool {
+        (&self.include, &self.exclude) == (&other.include, &other.exclude)
+    }
+}
+
+impl Eq for ClassFilter {}
 
 #[cfg(test)]
 mod tests {
@@ -206,14 +300,47 @@ mod tests {
 
     #[test]
     fn excludes_win_over_includes() {
-        let filter = ClassFilter {
-            include: vec!["com.acme.**".parse().unwrap()],
-            exclude: vec!["**Test".parse().unwrap()],
-        };
+        let filter = ClassFilter::new(
+            vec!["com.acme.**".parse().unwrap()],
+            vec!["**Test".parse().unwrap()],
+        );
         assert!(filter.accepts("com.acme.Main"));
         assert!(!filter.accepts("com.acme.MainTest"));
         assert!(!filter.accepts("org.other.Main"));
         assert!(ClassFilter::default().accepts("anything.At.All"));
+    }
+
+    #[test]
+    fn agents_and_attach_classes_are_left_by_default_with_one_note_per_pattern() {
+        let filter = ClassFilter::default();
+        for class in [
+            "net.bytebuddy.agent.ByteBuddyAgent",
+            "net.bytebuddy.agent.ByteBuddyAgent$AttachmentProvider",
+            "net.bytebuddy.agent.Attacher",
+            "sun.tools.attach.HotSpotVirtualMachine",
+        ] {
+            assert!(!filter.accepts(class), "{class}");
+        }
+        // Byte Buddy's own agent builder starts no JVM.
+        assert!(filter.accepts("net.bytebuddy.agent.builder.AgentBuilder"));
+        let notes = filter.clone().take_notes();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0]
+            .starts_with("left uninstrumented: net.bytebuddy.agent.* (3 classes): it attaches agents"));
+        assert!(notes[1].starts_with("left uninstrumented: sun.tools.attach.** (1 class): "));
+        assert!(filter.take_notes().is_empty(), "taken once");
+    }
+
+    #[test]
+    fn an_include_that_names_a_class_left_by_default_instruments_it() {
+        let filter = ClassFilter::new(vec!["net.bytebuddy.**".parse().unwrap()], Vec::new());
+        assert!(filter.accepts("net.bytebuddy.agent.Attacher"));
+        let excluded = ClassFilter::new(
+            vec!["net.bytebuddy.**".parse().unwrap()],
+            vec!["net.bytebuddy.agent.*".parse().unwrap()],
+        );
+        assert!(!excluded.accepts("net.bytebuddy.agent.Attacher"));
+        assert!(filter.take_notes().is_empty() && excluded.take_notes().is_empty());
     }
 
     #[test]

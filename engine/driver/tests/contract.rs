@@ -111,6 +111,7 @@ fn an_instrument_outcome_matches_its_sample() {
                 path: "/p/classes/com/acme/Broken.class".to_owned(),
                 message: "malformed class file: truncated".to_owned(),
             }],
+            notes: Vec::new(),
             engine_millis: 42,
         },
     );

@@ -215,6 +215,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<Outcome, EngineError> {
     let problems = manifest_problem.into_iter().chain(problems);
     outcome.warnings.extend(problems.map(Warning::from));
     outcome.errors = failures.iter().map(Message::from).collect();
+    outcome.notes = request.filter.take_notes();
     Ok(outcome)
 }
 

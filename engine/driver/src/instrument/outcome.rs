@@ -40,6 +40,10 @@ pub struct Outcome {
     pub warnings: Vec<Warning>,
     /// Input files that produced no output.
     pub errors: Vec<Message>,
+    /// What the run did by default that its user should know: classes left
+    /// uninstrumented, and why ([`crate::filter::LEFT_BY_DEFAULT`]). Printed
+    /// by the CLI; not part of the plugins' JSON.
+    pub notes: Vec<String>,
     /// How long the run took in the engine, in milliseconds; set by the
     /// request API.
     pub engine_millis: u64,
@@ -137,6 +141,9 @@ impl Outcome {
         err: &mut dyn Write,
     ) -> io::Result<()> {
         if !quiet {
+            for note in &self.notes {
+                writeln!(out, "note: {note}")?;
+            }
             for warning in &self.warnings {
                 writeln!(out, "warning: {warning}")?;
             }
