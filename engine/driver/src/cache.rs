@@ -298,27 +298,32 @@ impl Cache {
                 )
             }
         };
+        // Parsed once as a manifest of this format; only when that fails is
+        // the format alone read, to tell another version from damage.
+        let manifest_error = match serde_json::from_slice::<Manifest>(&bytes) {
+            Ok(manifest) if manifest.format != FORMAT => return (None, None),
+            Ok(manifest) if Path::new(&manifest.output) == output => return (Some(manifest), None),
+            Ok(manifest) => {
+                return (
+                    None,
+                    problem(format!(
+                        "manifest of another output ({}); everything is checked again",
+                        manifest.output
+                    )),
+                )
+            }
+            Err(e) => e,
+        };
         #[derive(Deserialize)]
         struct Format {
             format: u32,
         }
         match serde_json::from_slice::<Format>(&bytes) {
-            Ok(Format { format }) if format != FORMAT => return (None, None),
-            Ok(_) => {}
-            Err(e) => {
-                return (
-                    None,
-                    problem(format!("damaged manifest ({e}); everything is checked again")),
-                )
-            }
-        }
-        match serde_json::from_slice::<Manifest>(&bytes) {
-            Ok(manifest) if Path::new(&manifest.output) == output => (Some(manifest), None),
-            Ok(manifest) => (
+            Ok(Format { format }) if format != FORMAT => (None, None),
+            Ok(_) => (
                 None,
                 problem(format!(
-                    "manifest of another output ({}); everything is checked again",
-                    manifest.output
+                    "damaged manifest ({manifest_error}); everything is checked again"
                 )),
             ),
             Err(e) => (

@@ -112,20 +112,24 @@ pub fn instrument(request: &InstrumentRequest) -> Result<Outcome, EngineError> {
     temporary_builder()
         .tempfile_in(&request.output)
         .map_err(output_error)?;
-    // Under both locks: what is left is from a run that was killed.
-    remove_temporaries(&request.output, usize::MAX);
-    if let Some(cache) = &cache {
-        cache.remove_temporaries();
-    }
-
     let started = nanos_since_epoch(SystemTime::now());
+    // Side by side, as neither touches the other's files: under both locks,
+    // what is left is from a run that was killed.
+    let ((), (previous, manifest_problem)) = rayon::join(
+        || {
+            remove_temporaries(&request.output, usize::MAX);
+            if let Some(cache) = &cache {
+                cache.remove_temporaries();
+            }
+        },
+        || match &cache {
+            Some(cache) => cache.load_manifest(&output_dir),
+            None => (None, None),
+        },
+    );
     let fingerprint = scheme_fingerprint(&request.scheme.identifier());
     let run_fingerprint = Sha::of(format!("{fingerprint} filter {:?}", request.filter).as_bytes());
     let mut outcome = Outcome::default();
-    let (previous, manifest_problem) = match &cache {
-        Some(cache) => cache.load_manifest(&output_dir),
-        None => (None, None),
-    };
     let objects = cache.as_ref().map(Cache::objects);
     let usable = previous.as_ref().filter(|m| m.fingerprint == run_fingerprint);
     let run = Run {
