@@ -19,7 +19,12 @@
 - a starved writer: a program that holds all the heap but about 1 MB to its end gets its profile
   with every call (the agent keeps 1 MB in reserve for the write), or a jp: line says why not;
 - outputs: -Djp.output=/dev/null leaves the device, a FIFO is written into for its reader, and a
-  profile file gets the umask's permissions.
+  profile file gets the umask's permissions;
+- no runtime: instrumented classes (loops, exceptions, constructors, static initializers, leaf
+  methods, an interface's default and static methods, methods run before their class's
+  initializer) loaded by a class loader that cannot see the runtime, and run in a child JVM
+  started without it, print what the plain classes print, under -Xverify:all, on JDK 17 and
+  Temurin 25, with exactly one jp: warning each; with the runtime visible they count every call.
 
 One PASS/FAIL/SKIP line per check; exits 1 if any failed, 2 if the suite could not run.
 Set TEMURIN25_HOME to a JDK 25 (`none` to skip its checks), JAVA_HOME to a JDK 17.
@@ -501,7 +506,50 @@ class Runtime:
         self.checks.check(mode == "644", "runtime outputs: under umask 022 the profile is created 644, as other files",
                           f"runtime outputs: under umask 022 the profile is created {mode or 'not at all'} (want 644)")
 
+    # -- no runtime -------------------------------------------------------------------------------
+
+    def no_runtime(self):
+        """isolated/ instrumented and run by plain/IsolatedRuns where the runtime is not visible."""
+        work = self.work / "isolated"
+        log = work / "build.log"
+        work.mkdir()
+        if not (self.javac8(work / "classes", (PROGRAMS / "isolated").rglob("*.java"), log)
+                and self.instrument(work / "classes", work / "instrumented", log)):
+            self.checks.fail("runtime no runtime: the program does not build", shown(log))
+            return
+        javas = [("JDK 17", self.java)] + ([("Temurin 25", self.temurin / "bin" / "java")] if self.temurin else [])
+        for (jdk, java), mode in [(jdk, mode) for jdk in javas for mode in ("loader", "child")]:
+            runs = {}
+            for name, classes in [("plain", work / "classes"), ("instrumented", work / "instrumented")]:
+                out = work / f"{mode}-{jdk.split()[0]}-{name}"
+                status = commands.run_split([str(java), "-Xverify:all", "-cp", f"{self.work / 'plain'}:{self.runtime}",
+                                             "IsolatedRuns", mode, str(classes)], f"{out}.out", f"{out}.err")
+                warnings = [line for line in commands.read_text(f"{out}.err").splitlines() if line.startswith("jp:")]
+                runs[name] = (status, commands.read_text(f"{out}.out"), warnings)
+            (plain_status, plain, _), (status, output, warnings) = runs["plain"], runs["instrumented"]
+            where = {"loader": "a class loader that cannot see the runtime",
+                     "child": "a child JVM started without the runtime"}[mode]
+            ok = plain_status == 0 and status == 0 and "early 7 14" in plain and output == plain and len(warnings) == 1
+            self.checks.check(ok, f"runtime no runtime ({jdk}): instrumented classes in {where} print what the plain "
+                                  f"ones print ({len(plain.splitlines())} lines), with one warning: {warnings[:1]}",
+                              f"runtime no runtime ({jdk}): instrumented classes in {where}: status {status} "
+                              f"(plain {plain_status}), {len(warnings)} jp: warnings",
+                              indented(commands.output(["diff", f"{work}/{mode}-{jdk.split()[0]}-plain.out",
+                                                        f"{work}/{mode}-{jdk.split()[0]}-instrumented.out"])[0], 10))
+        # The same classes, with the runtime visible, count every call.
+        out = work / "counted"
+        status = self.java_run(f"{out}.out", f"{out}.jpprof", "-cp", f"{work / 'instrumented'}:{self.runtime}",
+                               "isolated.Work")
+        leaf = self.total_calls(f"{out}.jpprof", "isolated.Work.leaf(int):int")
+        early = self.total_calls(f"{out}.jpprof", "isolated.Work.early():isolated.Base")
+        self.checks.check(status == 0 and (leaf, early) == ("1000", "1"),
+                          "runtime no runtime: with the runtime visible, the same classes count every call "
+                          "(1000 calls of a leaf method, 1 of a method run before its class's initializer)",
+                          f"runtime no runtime: with the runtime visible, {leaf} calls of leaf (1000 expected), "
+                          f"{early} of early (1 expected)", shown(f"{out}.out"))
+
     def run(self):
+        self.no_runtime()
         self.threads()
         self.thread_groups()
         self.virtual_threads()
