@@ -180,4 +180,17 @@ await check('--metric calls --threshold --max-depth: calls shown first, and only
   return `${samples.length} samples kept of ${all}, at most ${deepest} deep`;
 });
 
+await check('thread groups: each sample is labelled with its group, -tags lists them and -tagfocus shows one', () => {
+  const file = report([join(JP_PROFILES, 'thread_groups.jpprof')], join(JP_WORK, 'groups.pb.gz'));
+  const tags = pprof(file, '-tags');
+  for (const line of ['23720 (79.27%): pool-#-thread-#', '5972 (19.96%): main', '230 ( 0.77%): loader-#']) {
+    if (!tags.includes(line)) throw new Error(`-tags lacks "${line}":\n${tags}`);
+  }
+  const main = pprof(file, '-top', '-tagfocus', 'thread group=main');
+  if (!/Showing nodes accounting for 5972, 19\.96% of 29922 total/.test(main) || !/\n\s+5230 .* demo\.Main\.work\(int\)\n/.test(main)) {
+    throw new Error(main);
+  }
+  return 'pool-#-thread-# 23,720, main 5,972 (work 5,230 of it), loader-# 230 bytecodes';
+});
+
 finish();

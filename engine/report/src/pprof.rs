@@ -26,6 +26,13 @@
 //! One mapping holds every location and says that their functions are
 //! known, so that pprof does not look for a binary to symbolize.
 //!
+//! A profile with thread groups gives each context one sample per group
+//! that ran it, with the group's own values and a label `thread group`
+//! naming it (none for the contexts in no group), so that
+//! `go tool pprof -tagfocus 'thread group=main'` or Pyroscope's label
+//! filters show one group; without a filter the samples add up to the
+//! merged profile's values.
+//!
 //! The metadata that describes the run (`jvm`, `bba`, `command`) goes into
 //! comments; times and the process id do not, nor does anything else that
 //! differs between two runs: the same profile gives the same bytes. Ids,
@@ -47,7 +54,7 @@ use std::io::{self, Write};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use jp_profile::{Metric, Node, NodeId, Profile};
+use jp_profile::{Metric, Node, NodeId, Profile, ThreadGroup};
 use prost::encoding::encoded_len_varint;
 use prost::Message;
 
@@ -67,6 +74,9 @@ const SAMPLE_FIELD: u32 = 2;
 
 /// The id of the one mapping, which every location is in.
 const MAPPING: u64 = 1;
+
+/// The key of the samples' thread-group label.
+const GROUP_LABEL: &str = "thread group";
 
 /// Writes `profile` as a gzipped pprof file: the tables first, then the
 /// samples one by one (a protocol buffer's fields may come in any number
@@ -98,11 +108,13 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
         let node = profile.node(id);
         stack.truncate(depth);
         stack.push(file.location[node.frame.0 as usize]);
-        if has_value(node) {
+        for (label, values) in file.samples(id, node) {
             sample.location_id.clear();
             sample.location_id.extend(stack.iter().rev());
             sample.value.clear();
-            sample.value.extend(values(node));
+            sample.value.extend(values);
+            sample.label.clear();
+            sample.label.extend(label.cloned());
             prost::encoding::message::encode(SAMPLE_FIELD, &sample, &mut buffer);
             if buffer.len() >= 1 << 16 {
                 gzip.write_all(&buffer)?;
@@ -136,9 +148,12 @@ pub fn size(profile: &Profile, options: &Options) -> StackSize {
         let (above, depth) = stacks[node.parent.0 as usize];
         let ids = above.saturating_add(varint_len(file.location[node.frame.0 as usize]));
         stacks[index] = (ids, depth + 1);
-        if has_value(node) {
-            let values: u64 = values(node).iter().map(|&value| varint_len(value as u64)).sum();
-            let sample = packed_len(ids).saturating_add(packed_len(values));
+        for (label, values) in file.samples(NodeId(index as u32), node) {
+            let values: u64 = values.iter().map(|&value| varint_len(value as u64)).sum();
+            let labels = label.map_or(0, |label| field_len(label.encoded_len() as u64));
+            let sample = packed_len(ids)
+                .saturating_add(packed_len(values))
+                .saturating_add(labels);
             size.bytes = size.bytes.saturating_add(field_len(sample));
             size.stacks += 1;
             size.deepest = size.deepest.max(depth + 1);
@@ -147,14 +162,55 @@ pub fn size(profile: &Profile, options: &Options) -> StackSize {
     size
 }
 
-/// Whether a context is a sample: it has a value of its own in a metric.
-fn has_value(node: &Node) -> bool {
-    node.calls != 0 || node.bytecodes != 0
+/// Values in the order of [`SAMPLE_TYPES`], capped at `i64::MAX`.
+fn values(calls: u64, bytecodes: u64) -> [i64; 2] {
+    let value = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
+    [value(calls), value(bytecodes)]
 }
 
-/// A context's own values, in the order of [`SAMPLE_TYPES`].
-fn values(node: &Node) -> [i64; 2] {
-    SAMPLE_TYPES.map(|(metric, _)| i64::try_from(node.value(metric)).unwrap_or(i64::MAX))
+/// Each context's own values in each thread group that ran it, for a
+/// profile with groups: the entries of node `n` are
+/// `entries[first[n]..first[n + 1]]`.
+struct GroupValues {
+    first: Vec<usize>,
+    /// (the group's label, `None` for the contexts in no group; calls; bytecodes)
+    entries: Vec<(Option<proto::Label>, u64, u64)>,
+}
+
+impl GroupValues {
+    /// `None` for a profile without groups; `key` is the label key's string index.
+    fn of(profile: &Profile, key: i64, strings: &mut Strings) -> Option<GroupValues> {
+        // By name, so that the samples of a context come in the same order however the
+        // profiles were merged.
+        let mut groups: Vec<&ThreadGroup> = profile.thread_groups().iter().collect();
+        if groups.is_empty() {
+            return None;
+        }
+        groups.sort_by_key(|group| group.name());
+        let mut first = vec![0usize; profile.nodes().len() + 1];
+        for group in &groups {
+            for &(context, _, _) in group.counts() {
+                first[context.0 as usize + 1] += 1;
+            }
+        }
+        for index in 1..first.len() {
+            first[index] += first[index - 1];
+        }
+        let mut next = first.clone();
+        let mut entries = vec![(None, 0, 0); first[first.len() - 1]];
+        for group in groups {
+            let label = (!group.name().is_empty()).then(|| proto::Label {
+                key,
+                str: strings.index(group.name()),
+            });
+            for &(context, calls, bytecodes) in group.counts() {
+                let slot = &mut next[context.0 as usize];
+                entries[*slot] = (label.clone(), calls, bytecodes);
+                *slot += 1;
+            }
+        }
+        Some(GroupValues { first, entries })
+    }
 }
 
 fn varint_len(value: u64) -> u64 {
@@ -186,6 +242,8 @@ struct File {
     frames: FrameIndex,
     /// The location id of each frame, by frame id (0 for a frame not written).
     location: Vec<u64>,
+    /// Each context's values per thread group, when the profile has groups.
+    groups: Option<GroupValues>,
 }
 
 impl File {
@@ -211,6 +269,7 @@ impl File {
                 comment.push(strings.index(&format!("{key}: {}", names::escape(value))));
             }
         }
+        let groups = GroupValues::of(profile, strings.index(GROUP_LABEL), &mut strings);
         let mut function = Vec::with_capacity(frames.names.len());
         let mut locations = Locations::default();
         let mut location = vec![0; profile.frames().len()];
@@ -246,7 +305,33 @@ impl File {
             visible,
             frames,
             location,
+            groups,
         }
+    }
+
+    /// The samples of context `id`: its own values, or with thread groups
+    /// each group's with its label; none where every value is 0.
+    fn samples<'a>(
+        &'a self,
+        id: NodeId,
+        node: &Node,
+    ) -> impl Iterator<Item = (Option<&'a proto::Label>, [i64; 2])> + 'a {
+        let entries: &[(Option<proto::Label>, u64, u64)] = match &self.groups {
+            Some(groups) => &groups.entries[groups.first[id.0 as usize]..groups.first[id.0 as usize + 1]],
+            None => &[],
+        };
+        let whole = self
+            .groups
+            .is_none()
+            .then_some((None, node.calls, node.bytecodes));
+        let grouped = entries
+            .iter()
+            .map(|(label, calls, bytecodes)| (label.as_ref(), *calls, *bytecodes));
+        whole
+            .into_iter()
+            .chain(grouped)
+            .filter(|&(_, calls, bytecodes)| calls != 0 || bytecodes != 0)
+            .map(|(label, calls, bytecodes)| (label, values(calls, bytecodes)))
     }
 }
 
@@ -613,6 +698,48 @@ mod tests {
         let file = decode(&Profile::new(), &Options::new(Metric::Calls));
         assert!(file.sample.is_empty() && file.function.is_empty());
         assert_eq!(file.sample_type.len(), 2);
+    }
+
+    #[test]
+    fn each_thread_group_has_samples_of_its_own_labelled_with_its_name() {
+        let mut merged = crate::profile(&[(&["demo.Main.main()V"], 2, 2)]);
+        merged.merge(&crate::grouped_profile());
+        let file = decode(&merged, &Options::new(Metric::Bytecodes));
+        let mut rows: Vec<(String, String, Vec<i64>)> = file
+            .sample
+            .iter()
+            .zip(samples(&file))
+            .map(|(sample, (stack, values))| {
+                let group = sample
+                    .label
+                    .iter()
+                    .map(|label| format!("{}={}", string(&file, label.key), string(&file, label.str)))
+                    .collect();
+                (stack, group, values)
+            })
+            .collect();
+        rows.sort();
+        let row = |stack: &str, group: &str, values: [i64; 2]| {
+            (stack.to_owned(), group.to_owned(), values.to_vec())
+        };
+        assert_eq!(
+            rows,
+            [
+                row("demo.Main.main()V", "", [2, 2]),
+                row("demo.Main.main()V", "thread group=main", [1, 42]),
+                row(
+                    "demo.Main.main()V;demo.Main.work(I)J",
+                    "thread group=main",
+                    [10, 5230]
+                ),
+                row("demo.Main.work(I)J", "thread group=pool-#-thread-#", [40, 20920]),
+            ]
+        );
+        let options = Options::new(Metric::Calls);
+        assert_eq!(
+            size(&merged, &options).bytes,
+            unzipped(&bytes(&merged, &options)).len() as u64
+        );
     }
 
     #[test]

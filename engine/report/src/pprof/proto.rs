@@ -1,8 +1,8 @@
 //! The messages of pprof's `profile.proto` (package `perftools.profiles`,
 //! github.com/google/pprof, `proto/profile.proto`) that JP writes, with
 //! their field numbers, as `prost` messages; fields JP leaves unset
-//! (labels, addresses, drop and keep patterns, times) are left out, which
-//! a reader takes as their defaults.
+//! (numeric labels, addresses, drop and keep patterns, times) are left
+//! out, which a reader takes as their defaults.
 
 /// The whole file, before gzip.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -53,6 +53,20 @@ pub struct Sample {
     /// One value per sample type.
     #[prost(int64, repeated, tag = "2")]
     pub value: Vec<i64>,
+    /// The sample's thread group, when the profile has groups.
+    #[prost(message, repeated, tag = "3")]
+    pub label: Vec<Label>,
+}
+
+/// A text label of a sample: a key and its value, both string indices.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Label {
+    /// String index: `thread group`.
+    #[prost(int64, tag = "1")]
+    pub key: i64,
+    /// String index: the group's name.
+    #[prost(int64, tag = "2")]
+    pub str: i64,
 }
 
 /// Where code was loaded from: for pprof, a binary whose addresses it
