@@ -17,41 +17,33 @@ originals (docs/architecture.md, "Verification").
     whose inline mock maker reads classes with an older ASM API level), with the production
     classes compiled for Java 8 and for Java 11, and a test that reads an interface's constants
     by reflection.
+(c) commons-text's tests (libs/commons-text.xml) with their whole class path instrumented: the
+    library, its tests jar and every test dependency, Mockito's inline mock maker with byte-buddy
+    and byte-buddy-agent included (whose classes jp instrument leaves uninstrumented by default,
+    with a note, as they attach through a child JVM that does not have the runtime). The results
+    must be those of the original jars, and the instrumented run must write a profile.
 
-Jars are fetched once into ${JP_CACHE_DIR:-~/.cache/jp}/testsuites. One PASS/FAIL line per check.
-TESTSUITES="commons-lang3 mockito mockito2" (say) runs only those.
+Jars are fetched once into ${JP_CACHE_DIR:-~/.cache/jp}/testsuites (jptest.published_suites, which
+the overhead benchmark's test suite shares). One PASS/FAIL line per check.
+TESTSUITES="commons-lang3 mockito mockito2 commons-text" (say) runs only those.
 Exits 1 if a check failed, 2 if the suite could not run.
 """
-import fnmatch
 import os
 import pathlib
-import shutil
 import sys
 import xml.etree.ElementTree as ElementTree
-import zipfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
-from jptest import build, commands, jdks, surefire  # noqa: E402
+from jptest import build, commands, jdks, published_suites, surefire  # noqa: E402
 from jptest.checks import Checks, indented  # noqa: E402
+from jptest.published_suites import classpath, fetch, jars  # noqa: E402
 
 PROGRAM = "testsuites.py"
 HERE = build.ROOT / "integration-tests" / "testsuites"
-# Tests written for Java 8 reflect into the JDK, which Java 17 allows only when opened.
-OPENS = [option for package in ["java.lang", "java.lang.reflect", "java.util", "java.util.concurrent",
-                                "java.util.concurrent.atomic", "java.text", "java.time", "java.io", "java.net",
-                                "java.nio", "java.math"]
-         for option in ("--add-opens", f"java.base/{package}=ALL-UNNAMED")]
 # The published libraries of (a), each with libs/<name>.xml.
 LIBRARIES = ["commons-lang3", "commons-codec", "commons-collections4"]
-
-
-def classpath(*entries):
-    return ":".join(str(entry) for entry in entries if entry != "")
-
-
-def jars(directory, pattern="*.jar"):
-    """DIRECTORY's jars matching PATTERN, in name order."""
-    return sorted(pathlib.Path(directory).glob(pattern))
+# The published library of (c), with libs/<name>.xml.
+WHOLE_CLASSPATH = "commons-text"
 
 
 def selected(name):
@@ -60,51 +52,21 @@ def selected(name):
     return not chosen or name in chosen.split()
 
 
-def results_counts(results):
-    """`N passed, N failed, N skipped` of a results file's lines."""
-    statuses = [line.split("\t")[2] for line in results]
-    return ", ".join(f"{statuses.count(status)} {status}" for status in ("passed", "failed", "skipped"))
-
-
 class TestSuites:
     def __init__(self, work):
         self.work = work
         self.checks = Checks()
-        self.cache = build.cache_dir() / "testsuites"
         self.java, self.javac = jdks.default_java_and_javac()
         self.jp = build.build_jp()
         self.runtime = build.build_runtime(work)
-        launchers = jars(self.fetch("junit"), "junit-platform-console-standalone-*.jar")
-        if not launchers:
-            raise build.SuiteError(f"no console launcher in {self.cache / 'junit'}")
-        self.launcher = launchers[0]
-
-    def fetch(self, name):
-        """The jars of libs/NAME.xml, copied once into the cache; returns their directory. JUnit
-        itself comes from the console launcher (libs/junit.xml), so the other suites leave it out."""
-        directory = self.cache / name
-        if not (directory / ".complete").is_file():
-            shutil.rmtree(directory, ignore_errors=True)
-            args = ["mvn", "-q", "-f", str(HERE / "libs" / f"{name}.xml"), "dependency:copy-dependencies",
-                    f"-DoutputDirectory={directory}"]
-            if name != "junit":
-                args.append("-DexcludeGroupIds=org.junit.jupiter,org.junit.platform,org.junit.vintage")
-            if commands.run_passing(args) != 0:
-                raise build.SuiteError(f"could not fetch {name}")
-            (directory / ".complete").touch()
-        return directory
+        self.launcher = published_suites.console_launcher()
 
     def run_tests(self, out, cp, scan, cwd, *launcher_args):
         """Runs the tests found in SCAN (a jar or directory) with class path CP, in the working
         directory CWD (where tests that open their resources by path look); writes OUT.results,
-        OUT.log and, when the runtime is on the class path, a profile to OUT.jpprof. Test classes
-        are the ones Surefire runs by default: names ending in Test. A fixed heap makes
-        memory-hungry tests (commons-codec's 1 GiB Base64 case checks the free memory first) take
-        the same path on every machine."""
-        args = [self.java, "-Xss4m", "-Xmx3g", *OPENS, f"-Djp.output={out}.jpprof", "-cp",
-                classpath(cp, self.launcher), "org.junit.platform.console.ConsoleLauncher", "execute",
-                "--disable-banner", "--details=summary", f"--reports-dir={out}.reports",
-                f"--scan-class-path={scan}", "--include-classname=^.*Test$", *launcher_args]
+        OUT.log and, when the runtime is on the class path, a profile to OUT.jpprof."""
+        args = published_suites.console_command(self.java, self.launcher, cp, scan, f"{out}.reports",
+                                                [f"-Djp.output={out}.jpprof"], launcher_args=launcher_args)
         commands.run_logged(args, f"{out}.log", cwd=cwd, timeout=900)
         try:
             results = surefire.results(f"{out}.reports")
@@ -122,11 +84,11 @@ class TestSuites:
                              indented(commands.tail(f"{original}.log", 20)))
         elif original_results == instrumented_results:
             self.checks.pass_(f"{name}: the same results on instrumented classes: "
-                              f"{results_counts(instrumented_results)}")
+                              f"{surefire.results_counts(instrumented_results)}")
         else:
             self.checks.fail(f"{name}: results differ on instrumented classes (original: "
-                             f"{results_counts(original_results)}; instrumented: "
-                             f"{results_counts(instrumented_results)})",
+                             f"{surefire.results_counts(original_results)}; instrumented: "
+                             f"{surefire.results_counts(instrumented_results)})",
                              indented(commands.output(["diff", f"{original}.results",
                                                        f"{instrumented}.results"])[0], 10))
         profile = pathlib.Path(f"{instrumented}.jpprof")
@@ -140,8 +102,10 @@ class TestSuites:
             self.checks.fail(f"{name}: the instrumented run wrote no usable profile")
 
     def instrument(self, name, inputs, out, bba, log):
-        """`jp instrument INPUTS --out OUT --bba BBA`, its output in LOG; a FAIL line when it fails."""
-        if commands.run_logged([self.jp, "instrument", inputs, "--out", out, "--bba", bba], log) == 0:
+        """`jp instrument INPUTS --out OUT --bba BBA` (INPUTS one path or a list), its output in LOG; a FAIL
+        line when it fails."""
+        inputs = inputs if isinstance(inputs, list) else [inputs]
+        if commands.run_logged([self.jp, "instrument", *inputs, "--out", out, "--bba", bba], log) == 0:
             return True
         self.checks.fail(f"{name}: jp instrument failed", indented(commands.tail(log, 5)))
         return False
@@ -150,21 +114,14 @@ class TestSuites:
         """(a): LIB's own tests on its original and on its instrumented main jar."""
         watch = commands.Stopwatch()
         try:
-            directory = self.fetch(lib)
+            library = published_suites.library_jars(lib, fetch(lib))
         except build.SuiteError:
             self.checks.fail(f"{lib}: could not fetch its jars")
             return
-        main = next(jar for jar in jars(directory) if not jar.name.endswith("-tests.jar")
-                    and fnmatch.fnmatch(jar.name, f"{lib}-[0-9]*"))
-        tests = jars(directory, f"{lib}-*-tests.jar")[0]
-        others = classpath(*(jar for jar in jars(directory) if jar != main))
+        main, tests, others = library.main, library.tests, library.others
         work = self.work / lib
         cwd = work / "cwd"
-        resources = cwd / "src" / "test" / "resources"
-        resources.mkdir(parents=True)
-        with zipfile.ZipFile(tests) as archive:
-            archive.extractall(resources, [member for member in archive.namelist()
-                                           if not member.endswith(".class") and not member.startswith("META-INF/")])
+        published_suites.unpack_resources(tests, cwd)
         if not self.instrument(lib, main, work / "instrumented", "default", work / "instrument.log"):
             return
         original = self.run_tests(work / "original", classpath(main, others), tests, cwd)
@@ -172,6 +129,38 @@ class TestSuites:
                                                                        self.runtime), tests, cwd)
         self.compare(f"{lib} {main.name[:-len('.jar')]} ({watch.whole_seconds()} s)", work / "original",
                      work / "instrumented", original, instrumented)
+
+    def whole_classpath(self, lib):
+        """(c): LIB's own tests with every jar of their class path instrumented."""
+        watch = commands.Stopwatch()
+        try:
+            directory = self.fetch(lib)
+        except build.SuiteError:
+            self.checks.fail(f"{lib}: could not fetch its jars")
+            return
+        every = jars(directory)
+        tests = jars(directory, f"{lib}-*-tests.jar")[0]
+        work = self.work / f"{lib}-whole"
+        cwd = work / "cwd"
+        resources = cwd / "src" / "test" / "resources"
+        resources.mkdir(parents=True)
+        with zipfile.ZipFile(tests) as archive:
+            archive.extractall(resources, [member for member in archive.namelist()
+                                           if not member.endswith(".class") and not member.startswith("META-INF/")])
+        log = work / "instrument.log"
+        if not self.instrument(lib, [str(jar) for jar in every], work / "instrumented", "default", log):
+            return
+        note = [line for line in commands.read_text(log).splitlines()
+                if line.startswith("note: left uninstrumented: net.bytebuddy.agent.*")]
+        self.checks.check(bool(note), f"{lib} whole class path: byte-buddy-agent left uninstrumented, with a note: "
+                                      f"{note[:1]}", f"{lib} whole class path: no note about byte-buddy-agent",
+                          indented(commands.tail(log, 5)))
+        instrumented_jars = [work / "instrumented" / jar.name for jar in every]
+        original = self.run_tests(work / "original", classpath(*every), tests, cwd)
+        instrumented = self.run_tests(work / "instrumented-run", classpath(*instrumented_jars, self.runtime),
+                                      work / "instrumented" / tests.name, cwd)
+        self.compare(f"{lib} with its whole class path instrumented ({watch.whole_seconds()} s)", work / "original",
+                     work / "instrumented-run", original, instrumented)
 
     def mockito(self, name, sources, release, inline_cp, subclass_cp):
         """(b): compiles SOURCES' main classes with --release RELEASE and its tests, instruments the
@@ -214,18 +203,20 @@ class TestSuites:
                 self.library(lib)
         # Mockito 5: its inline mock maker is the default; mockito-subclass selects the subclass one.
         if selected("mockito"):
-            mockito_cp = classpath(*jars(self.fetch("mockito")))
-            subclass_cp = classpath(*jars(self.fetch("mockito-subclass"), "mockito-subclass-*.jar"))
+            mockito_cp = classpath(*jars(fetch("mockito")))
+            subclass_cp = classpath(*jars(fetch("mockito-subclass"), "mockito-subclass-*.jar"))
             self.mockito("mockito", HERE / "mockito", 17, mockito_cp, classpath(subclass_cp, mockito_cp))
         # Mockito 2.23: the subclass mock maker is the default; a MockMaker resource (what the
         # mockito-inline artifact holds) selects the inline one. Its inline mock maker cannot read a
         # CONSTANT_Dynamic; the classes are compiled for Java 8 (interfaces' fields must be public)
         # and for Java 11 (the first version with CONSTANT_Dynamic).
         if selected("mockito2"):
-            mockito2_cp = classpath(*jars(self.fetch("mockito2")))
+            mockito2_cp = classpath(*jars(fetch("mockito2")))
             for release in (8, 11):
                 self.mockito(f"mockito2-release{release}", HERE / "mockito2", release,
                              classpath(HERE / "mockito2" / "inline", mockito2_cp), mockito2_cp)
+        if selected(WHOLE_CLASSPATH):
+            self.whole_classpath(WHOLE_CLASSPATH)
         self.checks.summary(PROGRAM)
         return self.checks.status()
 

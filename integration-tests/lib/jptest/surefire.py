@@ -1,5 +1,6 @@
 """Reading JUnit XML reports: Surefire's `TEST-*.xml`, Gradle's, and the console launcher's:
-each test's status (`results`), the tests' ids (`test_ids`), and the counts run and broken (`counts`)."""
+each test's status (`results`) and their counts by status (`results_counts`), the tests' ids
+(`test_ids`), and the counts run and broken (`counts`)."""
 import pathlib
 import xml.etree.ElementTree as ElementTree
 
@@ -23,6 +24,12 @@ def results(directory):
     lines = {f"{case.get('classname')}\t{case.get('name')}\t{status(case)}"
              for root in _roots(directory, "*.xml") for case in root.iter("testcase")}
     return sorted(lines)
+
+
+def results_counts(results):
+    """`N passed, N failed, N skipped` of RESULTS, lines as results() gives them."""
+    statuses = [line.split("\t")[2] for line in results]
+    return ", ".join(f"{statuses.count(status)} {status}" for status in ("passed", "failed", "skipped"))
 
 
 def test_ids(directory):

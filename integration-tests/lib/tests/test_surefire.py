@@ -34,6 +34,10 @@ class SurefireTest(unittest.TestCase):
         ])
         self.assertEqual(len(surefire.results(self.reports)), 8)
 
+    def test_results_counts_count_each_status(self):
+        self.assertEqual(surefire.results_counts(surefire.results(self.reports)), "2 passed, 4 failed, 2 skipped")
+        self.assertEqual(surefire.results_counts([]), "0 passed, 0 failed, 0 skipped")
+
     def test_ids_read_surefire_reports_whatever_the_attribute_order(self):
         self.assertEqual(surefire.test_ids(self.reports), [
             "org.example.WordsTest#breaks", "org.example.WordsTest#fails",
