@@ -1,14 +1,17 @@
-"""JP's overhead benchmark: how much slower real CPU-bound workloads run when instrumented, next to
-other ways of profiling them. README.md beside this file explains the options and the output.
+"""JP's overhead benchmark: how much slower real CPU-bound workloads, and a real test suite, run
+when instrumented, next to other ways of profiling them. README.md beside this file explains the
+options and the output.
 
-    python3 integration-tests/perf/run.py [--quick] [h2|lucene|ecj]...   (run.sh launches it)
+    python3 integration-tests/perf/run.py [--quick] [h2|lucene|ecj|lang3-tests]...   (run.sh launches it)
 
 It builds jp, jp-stress, the runtime jar and the drivers (src/perf/), fetches the workloads' jars
-through pom.xml once, rewrites them once per JP variant, finds which other profilers can run here,
-then runs every configuration of every workload, interleaved, and prints two tables of medians.
+through pom.xml once and the test suite's as suites/testsuites.py does, rewrites them once per JP
+variant, finds which other profilers can run here, then runs every configuration of every workload
+and suite, interleaved, and prints three tables of medians.
 
-Exit status: 0, also when the ratios are bad; 1 when a run failed or a checksum differed from the
-baseline's; 2 when something could not be built or fetched. Timing never fails the benchmark.
+Exit status: 0, also when the ratios are bad; 1 when a run failed, a checksum differed from the
+baseline's or a test suite's results did; 2 when something could not be built or fetched. Timing
+never fails the benchmark.
 """
 import hashlib
 import os
@@ -20,8 +23,8 @@ import zipfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
-from jptest import build, commands, jdks  # noqa: E402
-from overhead import configurations, results, settings, tables  # noqa: E402
+from jptest import build, commands, jdks, published_suites, surefire  # noqa: E402
+from overhead import configurations, results, settings, suite_runs, tables  # noqa: E402
 
 PROGRAM = "perf"
 POM = HERE / "pom.xml"
@@ -84,6 +87,10 @@ class Benchmark:
         self.jdk = jdks.default_home()
         self.failed = False
         self.times = results.Times()
+        self.configurations = []
+        self.async_library = self.async_event = None
+        # Each test suite's Library, working directory and configurations, by name.
+        self.suites = {}
 
     def prepare(self):
         """Builds and fetches what the runs need; finds the configurations that can run here."""
@@ -93,6 +100,19 @@ class Benchmark:
         self.jp_stress = shutil.copy(build.build_binary("jp-stress", "jp-stress"), work)
         self.runtime = shutil.copy(build.build_runtime(self.logs, test_classes=False), work / "jp-runtime.jar")
         self.cache = fetch_workloads(self.logs)
+        if "async-profiler" in self.options.alternatives:
+            self.async_library, self.async_event = self.async_profiler()
+            if not self.async_event:
+                note("async-profiler cannot run here: skipped")
+        if self.options.workloads:
+            self.prepare_workloads()
+        for suite in self.options.suites:
+            self.prepare_suite(suite)
+
+    def prepare_workloads(self):
+        """The drivers compiled, and the workloads' configurations: the library jars and the drivers
+        rewritten once per JP variant."""
+        work = self.work
         self.lib_jars = sorted(str(jar) for jar in (self.cache / "jars").glob("*.jar"))
         self.lang3_jar = next((str(jar) for jar in sorted((self.cache / "inputs").glob("commons-lang3-*.jar"))
                                if not jar.name.endswith("-sources.jar")), "")
@@ -104,32 +124,50 @@ class Benchmark:
             raise build.SuiteError("the drivers do not compile")
 
         plain = f"{self.drivers}:{libs}"
-        self.configurations = [configurations.baseline(plain), *map(self.jp_variant, self.options.variants),
-                               *filter(None, (self.alternative(name, plain) for name in self.options.alternatives))]
+        self.configurations = [
+            configurations.baseline(plain),
+            *(self.jp_variant(variant, [*self.lib_jars, str(self.drivers)], variant.name)
+              for variant in self.options.variants),
+            *filter(None, (self.alternative(name, plain) for name in self.options.alternatives))]
+
+    def prepare_suite(self, suite):
+        """SUITE's jars, its tests' resources unpacked where they look, and its configurations: the
+        library's main jar rewritten once per JP variant, as a build's jpProfileTest rewrites the
+        main classes; the tests and what they need stay as published. The JVMTI tracer is left out:
+        it would interpret the whole suite, for hours."""
+        library = published_suites.library_jars(suite.library, published_suites.fetch(suite.library))
+        self.launcher = published_suites.console_launcher()
+        cwd = self.work / suite.name / "cwd"
+        published_suites.unpack_resources(library.tests, cwd)
+        plain = published_suites.classpath(library.main, library.others)
+        suite_configurations = [
+            configurations.baseline(plain),
+            *(self.jp_variant(variant, [str(library.main)], f"{suite.name}-{variant.name}", library.others)
+              for variant in self.options.variants),
+            *filter(None, (self.alternative(name, plain) for name in self.options.alternatives if name != "jvmti"))]
+        self.suites[suite.name] = (library, cwd, suite_configurations)
 
     # -- configurations ---------------------------------------------------------------------------
 
-    def jp_variant(self, variant):
-        """Rewrites the library jars and the drivers once for VARIANT; returns its configuration."""
-        out = self.work / variant.name
+    def jp_variant(self, variant, inputs, label, uninstrumented=""):
+        """Rewrites INPUTS once for VARIANT into the directory LABEL (its log instrument-LABEL.log);
+        returns its configuration, the class path UNINSTRUMENTED after its own."""
+        out = self.work / label
         rewriter = [self.jp_stress] if variant.stress else [self.jp, "instrument"]
-        log = self.logs / f"instrument-{variant.name}.log"
-        if commands.run_logged([*rewriter, *self.lib_jars, str(self.drivers), "--out", str(out), *variant.flags],
-                               log) != 0:
+        log = self.logs / f"instrument-{label}.log"
+        if commands.run_logged([*rewriter, *inputs, "--out", str(out), *variant.flags], log) != 0:
             print(commands.read_text(log), end="", flush=True)
             raise build.SuiteError(f"jp instrument failed for variant {variant.name} ({' '.join(variant.flags)})")
-        return configurations.jp_variant(variant, out, variant.runtime or self.runtime)
+        return configurations.jp_variant(variant, out, variant.runtime or self.runtime, uninstrumented)
 
     def alternative(self, name, classpath):
-        """The configuration of the profiler NAME, or None after a note when it cannot run here."""
+        """The configuration of the profiler NAME, or None when it cannot run here."""
         if name == "jfr":
             return configurations.jfr(classpath, self.work)
         if name == "async-profiler":
-            library, event = self.async_profiler()
-            if not event:
-                note("async-profiler cannot run here: skipped")
+            if not self.async_event:
                 return None
-            return configurations.async_profiler(classpath, self.work, library, event)
+            return configurations.async_profiler(classpath, self.work, self.async_library, self.async_event)
         library = self.jvmti_tracer()
         if not library:
             note("the JVMTI tracer cannot be built here (needs gcc and $JAVA_HOME/include/jvmti.h): skipped")
@@ -181,14 +219,23 @@ class Benchmark:
         rounds = self.options.iterations or "the workload's default"
         note(f"{self.options.runs} interleaved run(s) per configuration; inputs: {self.options.size}; "
              f"measured rounds: {rounds}")
+        for suite in self.options.suites:
+            library = self.suites[suite.name][0]
+            classes = suite.quick_classes if self.options.size == "small" else "every *Test class"
+            note(f"test suite {suite.name}: {library.tests.name} ({classes}); the variants rewrite "
+                 f"{library.main.name} alone, the tests run as published")
+        labels = [*([""] if self.options.workloads else []), *(f"{suite.name}-" for suite in self.options.suites)]
         for variant in self.options.variants:
-            lines = commands.read_text(self.logs / f"instrument-{variant.name}.log").splitlines()
-            note(f"variant {variant.name}: jp instrument {variant.shown_flags()}: {lines[-1] if lines else ''}")
-            for warning in [line for line in lines if line.startswith("warning")][:3]:
-                print(f"{PROGRAM}:   {warning}", flush=True)
-        for configuration in self.configurations:
-            if configuration.header_note:
-                note(configuration.header_note)
+            for label in labels:
+                lines = commands.read_text(self.logs / f"instrument-{label}{variant.name}.log").splitlines()
+                note(f"variant {variant.name}{' on ' + label[:-1] if label else ''}: jp instrument "
+                     f"{variant.shown_flags()}: {lines[-1] if lines else ''}")
+                for warning in [line for line in lines if line.startswith("warning")][:3]:
+                    print(f"{PROGRAM}:   {warning}", flush=True)
+        notes = {configuration.header_note for _, _, suite_configurations in self.suites.values()
+                 for configuration in [*self.configurations, *suite_configurations]}
+        for header_note in sorted(filter(None, notes)):
+            note(header_note)
 
     def run_once(self, workload, configuration, index):
         """Runs one JVM: WORKLOAD in CONFIGURATION, run INDEX; returns its results.Run."""
@@ -222,38 +269,91 @@ class Benchmark:
                 if not configuration.runs_in_round(index, rounds):
                     continue
                 run = self.run_once(workload, configuration, index)
-                where = f"{workload.name} {configuration.name}"
                 if not run.ok:
                     if configuration.once_with_bound and run.timed_out:
                         self.times.add_bound(workload.name, configuration.name, run)
                         continue
-                    self.fail(f"{where}: the run failed{' (timed out)' if run.timed_out else ''}; its last lines:",
-                              self.logs / f"{workload.name}-{configuration.name}-{index}.err")
+                    self.fail_run(workload.name, configuration, run,
+                                  self.logs / f"{workload.name}-{configuration.name}-{index}.err")
                     continue
-                mismatch = checksums.mismatch(configuration.name, run.checksum)
-                if mismatch:
-                    self.fail(f"{where}: {mismatch}")
+                self.keep(workload.name, configuration, index, run, checksums.mismatch(configuration.name, run.checksum))
+
+    def fail_run(self, name, configuration, run, log):
+        self.fail(f"{name} {configuration.name}: the run failed{' (timed out)' if run.timed_out else ''}; "
+                  "its last lines:", log)
+
+    def keep(self, name, configuration, index, run, mismatch):
+        """Keeps the times of RUN, run INDEX of the workload or suite NAME in CONFIGURATION, unless
+        MISMATCH says why its output differs from the baseline's; fails it without its profile."""
+        where = f"{name} {configuration.name}"
+        if mismatch:
+            self.fail(f"{where}: {mismatch}")
+            return
+        if configuration.profile:
+            profile = configuration.profile(name, index)
+            if not profile.is_file() or profile.stat().st_size == 0:
+                self.fail(f"{where}: no profile written (-Djp.output)")
+        self.times.add(name, configuration.name, run)
+
+    def run_suite_once(self, suite, configuration, index):
+        """Runs SUITE's tests in CONFIGURATION, run INDEX; returns its results.Run and, when it ran
+        to the end, its tests' results (surefire.results), also written to its log's .results."""
+        library, cwd, _ = self.suites[suite.name]
+        log = self.logs / f"{suite.name}-{configuration.name}-{index}"
+        classes = suite.quick_classes if self.options.size == "small" else published_suites.SUREFIRE_CLASSES
+        args = published_suites.console_command(
+            self.java, self.launcher, configuration.classpath, library.tests, f"{log}.reports",
+            [*self.options.java_options, *configuration.options(suite.name, index)], classes)
+        if self.options.cpus:
+            args = ["taskset", "-c", self.options.cpus, *args]
+        watch = commands.Stopwatch()
+        status = commands.run_logged(args, f"{log}.log", cwd=cwd, timeout=configuration.time_limit)
+        run = suite_runs.read_run(status, watch.milliseconds(), commands.read_text(f"{log}.log"))
+        if not run.ok:
+            return run, None
+        tests = surefire.results(f"{log}.reports")
+        pathlib.Path(f"{log}.results").write_text("".join(f"{line}\n" for line in tests))
+        return run, tests
+
+    def measure_suite(self, suite):
+        """Every run of SUITE, interleaved as measure() does; each must pass, fail and skip the same
+        tests as the baseline's first run."""
+        print(f"{PROGRAM}: {suite.name} ...", flush=True)
+        expected = results.Checksums("the set of test results", lambda tests: f"({surefire.results_counts(tests)})")
+        for index in range(self.options.runs):
+            for configuration in self.suites[suite.name][2]:
+                run, tests = self.run_suite_once(suite, configuration, index)
+                log = self.logs / f"{suite.name}-{configuration.name}-{index}.log"
+                if not run.ok:
+                    self.fail_run(suite.name, configuration, run, log)
                     continue
-                if configuration.profile:
-                    profile = configuration.profile(workload.name, index)
-                    if not profile.is_file() or profile.stat().st_size == 0:
-                        self.fail(f"{where}: no profile written (-Djp.output)")
-                self.times.add(workload.name, configuration.name, run)
+                self.keep(suite.name, configuration, index, run, expected.mismatch(configuration.name, tests))
+        if expected.expected is not None:
+            note(f"{suite.name}: the baseline's tests: {surefire.results_counts(expected.expected)}")
 
     def run(self):
         self.prepare()
         self.header()
         for workload in self.options.workloads:
             self.measure(workload)
-        names = [configuration.name for configuration in self.configurations]
-        for line in tables.tables(self.times, [workload.name for workload in self.options.workloads], names,
-                                  self.options.runs):
-            print(line)
+        for suite in self.options.suites:
+            self.measure_suite(suite)
+        if self.options.workloads:
+            names = [configuration.name for configuration in self.configurations]
+            for line in tables.tables(self.times, [workload.name for workload in self.options.workloads], names,
+                                      self.options.runs):
+                print(line)
+        for suite in self.options.suites:
+            names = [configuration.name for configuration in self.suites[suite.name][2]]
+            for line in tables.suite_table(self.times, [suite.name], names, self.options.runs):
+                print(line)
         print()
         if self.failed:
-            print(f"{PROGRAM}: FAILED: a run failed or computed a different checksum (logs above)", flush=True)
+            print(f"{PROGRAM}: FAILED: a run failed, computed a different checksum or gave other test results "
+                  "(logs above)", flush=True)
             return 1
-        print(f"{PROGRAM}: all runs computed the baseline's checksums", flush=True)
+        print(f"{PROGRAM}: all runs computed the baseline's checksums and gave the baseline's test results",
+              flush=True)
         return 0
 
 

@@ -31,12 +31,13 @@ def baseline(classpath):
     return Configuration("baseline", classpath)
 
 
-def jp_variant(variant, out, runtime):
-    """VARIANT's instrumented drivers and jars in the directory OUT, and the RUNTIME jar; its runs
-    write their profiles into OUT (a `jp-stress` variant has no runtime: none is required)."""
+def jp_variant(variant, out, runtime, uninstrumented=""):
+    """VARIANT's instrumented drivers and jars in the directory OUT, the RUNTIME jar, then the class
+    path UNINSTRUMENTED (a test suite's tests and what they need); its runs write their profiles
+    into OUT (a `jp-stress` variant has no runtime: none is required)."""
     jars = sorted(str(jar) for jar in out.glob("*.jar"))
     profile = None if variant.stress else (lambda workload, run: out / f"{workload}-{run}.jpprof")
-    return Configuration(variant.name, ":".join([str(out), *jars, str(runtime)]),
+    return Configuration(variant.name, ":".join(filter(None, [str(out), *jars, str(runtime), uninstrumented])),
                          options=lambda workload, run: [f"-Djp.output={out / f'{workload}-{run}.jpprof'}"],
                          profile=profile)
 

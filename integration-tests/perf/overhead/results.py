@@ -28,18 +28,22 @@ def read_run(status, wall_ms, stdout):
 
 
 class Checksums:
-    """One workload's checksums: the baseline's first passing run sets the one every run must give."""
+    """One workload's checksums, or one test suite's test results: the baseline's first passing run
+    sets what every run must give. Messages call a value WHAT and show it as SHOWN(value)."""
 
-    def __init__(self):
-        self.expected = ""
+    def __init__(self, what="checksum", shown=str):
+        self.what = what
+        self.shown = shown
+        self.expected = None
 
     def mismatch(self, configuration, checksum):
         """Why CHECKSUM, of a passing run of CONFIGURATION, is wrong, or None when it is right."""
-        if configuration == "baseline" and not self.expected:
+        if configuration == "baseline" and self.expected is None:
             self.expected = checksum
         if checksum == self.expected:
             return None
-        return f"checksum {checksum} differs from the baseline's {self.expected or '(none)'}"
+        expected = "(none)" if self.expected is None else self.shown(self.expected)
+        return f"{self.what} {self.shown(checksum)} differs from the baseline's {expected}"
 
 
 class Times:

@@ -1,10 +1,10 @@
-"""The benchmark's settings: the command line (`[--quick] [WORKLOAD]...`) and the PERF_* variables."""
+"""The benchmark's settings: the command line (`[--quick] [WORKLOAD|SUITE]...`) and the PERF_* variables."""
 import dataclasses
 import re
 
-from overhead.workloads import BY_NAME, WORKLOADS
+from overhead.workloads import BY_NAME, SUITES, SUITES_BY_NAME, WORKLOADS
 
-USAGE = f"usage: run.sh [--quick] [{'|'.join(BY_NAME)}]..."
+USAGE = f"usage: run.sh [--quick] [{'|'.join([*BY_NAME, *SUITES_BY_NAME])}]..."
 DEFAULT_VARIANTS = "default=--bba,default precise=--bba,precise"
 ALTERNATIVES = ("jfr", "async-profiler", "jvmti")
 # Names a variant cannot take: the other configurations'.
@@ -36,9 +36,10 @@ class Variant:
 @dataclasses.dataclass(frozen=True)
 class Settings:
     workloads: tuple
+    suites: tuple
     runs: int
     iterations: str  # measured rounds per JVM; "" for each workload's default
-    size: str  # the drivers' inputs: full or small
+    size: str  # the drivers' inputs and the suites' test classes: full or small (--quick)
     variants: tuple
     alternatives: tuple
     tracer_timeout: int
@@ -90,14 +91,18 @@ def parse_alternatives(text):
 def parse(argv, environ):
     """The Settings of the command line ARGV and the environment ENVIRON. --quick (one run, one
     measured round, small inputs) outranks PERF_RUNS; PERF_ITERATIONS and PERF_TRACER_TIMEOUT
-    outrank --quick. Raises SettingsError with USAGE for an unknown argument."""
+    outrank --quick. Without a workload or suite named, every one runs. Raises SettingsError with
+    USAGE for an unknown argument."""
     quick = False
     workloads = []
+    suites = []
     for arg in argv:
         if arg == "--quick":
             quick = True
         elif arg in BY_NAME:
             workloads.append(BY_NAME[arg])
+        elif arg in SUITES_BY_NAME:
+            suites.append(SUITES_BY_NAME[arg])
         else:
             raise SettingsError(USAGE)
     runs = "1" if quick else environ.get("PERF_RUNS") or "3"
@@ -110,7 +115,8 @@ def parse(argv, environ):
     if not re.fullmatch(r"[0-9]+", tracer_timeout):
         raise SettingsError("PERF_TRACER_TIMEOUT must be a number of seconds")
     return Settings(
-        workloads=tuple(workloads) or WORKLOADS,
+        workloads=tuple(workloads) if workloads or suites else WORKLOADS,
+        suites=tuple(suites) if workloads or suites else SUITES,
         runs=int(runs),
         iterations=iterations,
         size="small" if quick else "full",

@@ -1,13 +1,16 @@
-"""The two tables of slowdown ratios against the baseline: whole JVM wall time and measured rounds
-only. README.md beside run.py explains how to read them."""
+"""The tables of slowdown ratios against the baseline: the workloads' whole JVM wall time and
+measured rounds only, and the test suites' wall time. README.md beside run.py explains how to read
+them."""
 from jptest import stats
 
 WALL = "Whole JVM wall time (start-up, warm-up round, measured rounds), median of {runs}: slowdown against the baseline"
 STEADY = "Measured rounds only (after the warm-up round, timed inside the JVM), median of {runs}"
+SUITE = "Test suite wall time (the whole JVM: start-up, every test, the profile written), median of {runs}: " \
+        "slowdown against the baseline"
 
 
-def _row(first, baseline, noise, cells):
-    return f"{first:<8} {baseline:>10} {noise:>7}" + "".join(f" {cell:>14}" for cell in cells)
+def _row(first, baseline, noise, cells, width):
+    return f"{first:<{width}} {baseline:>10} {noise:>7}" + "".join(f" {cell:>14}" for cell in cells)
 
 
 def _ratio_cell(ratio, bound):
@@ -20,7 +23,8 @@ def table(title, times, timed_out, workloads, configurations, bounds_shown):
     TIMES maps (workload, configuration) to ms; TIMED_OUT holds the pairs stopped at their time
     limit, shown as lower bounds (`>`) when BOUNDS_SHOWN, else as `(timed out)`."""
     others = configurations[1:]
-    lines = ["", title, _row("workload", "baseline s", "noise", others)]
+    width = max(len("workload"), *map(len, workloads))
+    lines = ["", title, _row("workload", "baseline s", "noise", others, width)]
     ratios = {configuration: [] for configuration in others}
     bounded = set()
     for workload in workloads:
@@ -40,14 +44,20 @@ def table(title, times, timed_out, workloads, configurations, bounds_shown):
                 # The mean is of the ratios as shown, to two decimals.
                 ratios[configuration].append(float(f"{ratio:.2f}"))
         lines.append(_row(workload, "n/a" if not base or base <= 0 else f"{base / 1000:.2f}",
-                          "-" if noise is None else f"{100 * noise:.0f}%", cells))
+                          "-" if noise is None else f"{100 * noise:.0f}%", cells, width))
     means = [_ratio_cell(stats.geometric_mean(ratios[configuration]), configuration in bounded)
              if len(ratios[configuration]) == len(workloads) else "n/a" for configuration in others]
-    lines.append(_row("geomean", "", "", means))
+    lines.append(_row("geomean", "", "", means, width))
     return lines
 
 
 def tables(times, workloads, configurations, runs):
-    """Both tables' lines, from the Times of WORKLOADS in CONFIGURATIONS (names; the baseline first)."""
+    """Both workload tables' lines, from the Times of WORKLOADS in CONFIGURATIONS (names; the
+    baseline first)."""
     return [*table(WALL.format(runs=runs), times.wall, times.timed_out, workloads, configurations, True),
             *table(STEADY.format(runs=runs), times.steady, times.timed_out, workloads, configurations, False)]
+
+
+def suite_table(times, suites, configurations, runs):
+    """The test suites' table, from the Times of SUITES in CONFIGURATIONS (names; the baseline first)."""
+    return table(SUITE.format(runs=runs), times.wall, times.timed_out, suites, configurations, True)

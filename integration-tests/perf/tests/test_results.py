@@ -39,6 +39,13 @@ class ChecksumsTest(unittest.TestCase):
         self.assertEqual(results.Checksums().mismatch("default", "aa"),
                          "checksum aa differs from the baseline's (none)")
 
+    def test_any_value_can_be_what_every_run_must_give_shown_as_asked(self):
+        expected = results.Checksums("the test results", lambda lines: f"({len(lines)} tests)")
+        self.assertIsNone(expected.mismatch("baseline", ["a\tb\tpassed"]))
+        self.assertIsNone(expected.mismatch("jfr", ["a\tb\tpassed"]))
+        self.assertEqual(expected.mismatch("default", ["a\tb\tfailed", "a\tc\tpassed"]),
+                         "the test results (2 tests) differs from the baseline's (1 tests)")
+
 
 class TimesTest(unittest.TestCase):
     def test_a_bound_keeps_the_wall_time_only_and_marks_the_pair(self):

@@ -1,7 +1,7 @@
 import unittest
 
 from overhead import settings
-from overhead.workloads import WORKLOADS
+from overhead.workloads import SUITES, WORKLOADS
 
 
 def parse(*argv, **environ):
@@ -11,7 +11,7 @@ def parse(*argv, **environ):
 class SettingsTest(unittest.TestCase):
     def test_without_anything_every_workload_runs_three_times_with_the_default_variants_and_profilers(self):
         chosen = parse()
-        self.assertEqual(chosen.workloads, WORKLOADS)
+        self.assertEqual((chosen.workloads, chosen.suites), (WORKLOADS, SUITES))
         self.assertEqual((chosen.runs, chosen.iterations, chosen.size, chosen.tracer_timeout), (3, "", "full", 120))
         self.assertEqual([variant.name for variant in chosen.variants], ["default", "precise"])
         self.assertEqual(chosen.variants[1].flags, ("--bba", "precise"))
@@ -21,7 +21,15 @@ class SettingsTest(unittest.TestCase):
     def test_quick_means_one_run_one_round_small_inputs_and_a_short_tracer_limit(self):
         chosen = parse("--quick", "h2", PERF_RUNS="5")
         self.assertEqual([workload.name for workload in chosen.workloads], ["h2"])
+        self.assertEqual(chosen.suites, ())
         self.assertEqual((chosen.runs, chosen.iterations, chosen.size, chosen.tracer_timeout), (1, "1", "small", 30))
+
+    def test_a_suite_named_alone_runs_alone(self):
+        chosen = parse("lang3-tests")
+        self.assertEqual((chosen.workloads, [suite.name for suite in chosen.suites]), ((), ["lang3-tests"]))
+        chosen = parse("ecj", "lang3-tests")
+        self.assertEqual([workload.name for workload in chosen.workloads], ["ecj"])
+        self.assertEqual([suite.library for suite in chosen.suites], ["commons-lang3"])
 
     def test_the_variables_outrank_quick_where_they_did(self):
         chosen = parse("--quick", PERF_ITERATIONS="3", PERF_TRACER_TIMEOUT="9")
@@ -37,7 +45,7 @@ class SettingsTest(unittest.TestCase):
         self.assertEqual((chosen.cpus, chosen.keep), ("0", True))
 
     def test_an_unknown_argument_is_a_usage_error(self):
-        with self.assertRaisesRegex(settings.SettingsError, r"^usage: .*\[--quick\] \[h2\|lucene\|ecj\]"):
+        with self.assertRaisesRegex(settings.SettingsError, r"^usage: .*\[--quick\] \[h2\|lucene\|ecj\|lang3-tests\]"):
             parse("spark")
 
     def test_runs_and_rounds_must_be_numbers(self):

@@ -47,6 +47,19 @@ class TablesTest(unittest.TestCase):
         self.assertEqual(lines[3:], ["h2             4.00       -            n/a",
                                      "geomean                                n/a"])
 
+    def test_the_suite_table_has_its_title_and_a_column_wide_enough_for_its_names(self):
+        times = results.Times()
+        for wall in (60000, 64000, 62000):
+            times.add("lang3-tests", "baseline", results.Run(True, False, "", wall, None))
+        for wall in (80000, 81000, 79000):
+            times.add("lang3-tests", "default", results.Run(True, False, "", wall, None))
+        lines = tables.suite_table(times, ["lang3-tests"], ["baseline", "default"], 3)
+        self.assertEqual(lines[1], "Test suite wall time (the whole JVM: start-up, every test, the profile written), "
+                                   "median of 3: slowdown against the baseline")
+        self.assertEqual(lines[2:], ["workload    baseline s   noise        default",
+                                     "lang3-tests      62.00      6%          1.29x",
+                                     "geomean                                 1.29x"])
+
     def test_without_a_baseline_every_ratio_is_n_a(self):
         times = results.Times()
         times.add("h2", "default", run(4000, 400))
