@@ -13,12 +13,14 @@ Exit status: 0, also when the ratios are bad; 1 when a run failed, a checksum di
 baseline's or a test suite's results did; 2 when something could not be built or fetched. Timing
 never fails the benchmark.
 """
+import dataclasses
 import hashlib
 import os
 import pathlib
 import platform
 import shutil
 import sys
+import xml.etree.ElementTree as ElementTree
 import zipfile
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -232,10 +234,12 @@ class Benchmark:
                      f"{variant.shown_flags()}: {lines[-1] if lines else ''}")
                 for warning in [line for line in lines if line.startswith("warning")][:3]:
                     print(f"{PROGRAM}:   {warning}", flush=True)
-        notes = {configuration.header_note for _, _, suite_configurations in self.suites.values()
-                 for configuration in [*self.configurations, *suite_configurations]}
-        for header_note in sorted(filter(None, notes)):
-            note(header_note)
+        suite_configurations = [configuration for _, _, listed in self.suites.values() for configuration in listed]
+        # A note once, though workloads and suites share the configuration it is about.
+        for header_note in dict.fromkeys(configuration.header_note
+                                         for configuration in [*self.configurations, *suite_configurations]):
+            if header_note:
+                note(header_note)
 
     def run_once(self, workload, configuration, index):
         """Runs one JVM: WORKLOAD in CONFIGURATION, run INDEX; returns its results.Run."""
@@ -311,7 +315,12 @@ class Benchmark:
         run = suite_runs.read_run(status, watch.milliseconds(), commands.read_text(f"{log}.log"))
         if not run.ok:
             return run, None
-        tests = surefire.results(f"{log}.reports")
+        try:
+            tests = surefire.results(f"{log}.reports")
+        except (ElementTree.ParseError, OSError) as error:  # the launcher ended without its reports
+            with open(f"{log}.log", "a") as out:
+                print(f"{PROGRAM}: {error}", file=out)
+            return dataclasses.replace(run, ok=False), None
         pathlib.Path(f"{log}.results").write_text("".join(f"{line}\n" for line in tests))
         return run, tests
 
