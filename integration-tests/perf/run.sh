@@ -2,7 +2,7 @@
 # JP's overhead benchmark (run.py beside this file; README.md explains its options and output), run
 # after installing what it needs and is missing.
 #
-#   bash integration-tests/perf/run.sh [--quick] [h2|lucene|ecj]...
+#   bash integration-tests/perf/run.sh [--quick] [h2|lucene|ecj|lang3-tests]...
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -90,9 +90,9 @@ def parse_alternatives(text):
 
 def parse(argv, environ):
     """The Settings of the command line ARGV and the environment ENVIRON. --quick (one run, one
-    measured round, small inputs) outranks PERF_RUNS; PERF_ITERATIONS and PERF_TRACER_TIMEOUT
-    outrank --quick. Without a workload or suite named, every one runs. Raises SettingsError with
-    USAGE for an unknown argument."""
+    measured round, small inputs, the test suites' quick classes) outranks PERF_RUNS;
+    PERF_ITERATIONS and PERF_TRACER_TIMEOUT outrank --quick. Without a workload or suite named,
+    every one runs. Raises SettingsError with USAGE for an unknown argument."""
     quick = False
     workloads = []
     suites = []
