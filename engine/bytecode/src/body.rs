@@ -20,6 +20,7 @@ mod testing;
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState;
 use jp_classfile::attributes::{
     names, AttributeInfo, Code, LineNumberTable, LocalVariableTable, LocalVariableTypeTable, StackMapTable,
     TargetInfo, TypeAnnotations,
@@ -31,6 +32,9 @@ use crate::frame::{self, Frame, VType};
 use crate::insn::{self, decode, Insn, Slot};
 use crate::label::{Label, Pc};
 use crate::simulate;
+
+/// In [`MethodBody`]'s table of positions: no instruction starts at this pc.
+const NO_POSITION: u32 = u32::MAX;
 
 /// An exception-table entry with labels.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,9 +77,10 @@ pub struct MethodBody<'a> {
     /// The number of the next fresh label: every label below it is this
     /// body's.
     next_label: u32,
-    /// For each original pc and the end of the code, the index in `insns`
-    /// right after its label.
-    positions: HashMap<Pc, usize>,
+    /// Indexed by pc, up to the end of the code: the index in `insns` right
+    /// after the label of the instruction starting there, or [`NO_POSITION`].
+    /// A table rather than a map, as every edit and frame looks pcs up.
+    positions: Vec<u32>,
     handlers: Vec<Handler>,
     /// `None` when the class version has no frames.
     frames: Option<Vec<(Label, Frame)>>,
@@ -87,8 +92,8 @@ pub struct MethodBody<'a> {
     appended: Vec<Insn>,
     /// The stack depth the appended code needs.
     appended_stack: u16,
-    inserted: HashMap<Pc, Vec<Insn>>,
-    replaced: HashMap<Pc, Vec<Insn>>,
+    inserted: HashMap<Pc, Vec<Insn>, RandomState>,
+    replaced: HashMap<Pc, Vec<Insn>, RandomState>,
     this_class: &'a [u8],
 }
 
@@ -176,15 +181,12 @@ impl<'a> MethodBody<'a> {
                 _ => CodeAttribute::Other(*raw),
             });
         }
-        let positions = decoded
-            .insns
-            .iter()
-            .enumerate()
-            .filter_map(|(i, insn)| match insn {
-                Insn::Label(label) => Some((Pc(label.0), i + 1)),
-                _ => None,
-            })
-            .collect();
+        let mut positions = vec![NO_POSITION; code_length as usize + 1];
+        for (i, insn) in decoded.insns.iter().enumerate() {
+            if let Insn::Label(label) = insn {
+                positions[label.0 as usize] = (i + 1) as u32;
+            }
+        }
         Ok(MethodBody {
             max_stack: code.max_stack,
             max_locals: code.max_locals,
@@ -198,8 +200,8 @@ impl<'a> MethodBody<'a> {
             stack_map_name,
             attributes,
             entry_code: Vec::new(),
-            inserted: HashMap::new(),
-            replaced: HashMap::new(),
+            inserted: HashMap::default(),
+            replaced: HashMap::default(),
             appended: Vec::new(),
             appended_stack: 0,
             this_class: class.this_class_name(),
@@ -211,6 +213,15 @@ impl<'a> MethodBody<'a> {
         let label = Label(self.next_label);
         self.next_label += 1;
         label
+    }
+
+    /// The index in `insns` right after the label of the original
+    /// instruction at `pc` (or of the end of the code).
+    fn position(&self, pc: Pc) -> Option<usize> {
+        match self.positions.get(pc.0 as usize) {
+            Some(&position) if position != NO_POSITION => Some(position as usize),
+            _ => None,
+        }
     }
 
     /// The internal name of the method's class.
@@ -225,7 +236,7 @@ impl<'a> MethodBody<'a> {
     /// # Errors
     /// [`BytecodeError::BadPc`] when no instruction starts at `pc`.
     pub fn label_at(&self, pc: Pc) -> Result<Label> {
-        if self.positions.contains_key(&pc) {
+        if self.position(pc).is_some() {
             Ok(Label::original(pc))
         } else {
             Err(BytecodeError::BadPc { item: "label", pc })
@@ -245,9 +256,8 @@ impl<'a> MethodBody<'a> {
 
     /// The original instruction at `pc`, if an instruction starts there.
     pub fn instruction_at(&self, pc: Pc) -> Option<&Insn> {
-        self.positions
-            .get(&pc)
-            .and_then(|&i| self.insns.get(i))
+        self.position(pc)
+            .and_then(|i| self.insns.get(i))
             .filter(|i| !matches!(i, Insn::Label(_)))
     }
 
@@ -481,8 +491,8 @@ impl<'a> MethodBody<'a> {
             }
         }
         let (from, mut state) = start;
-        let first = self.positions.get(&from).copied().unwrap_or(0);
-        let last = self.positions[&pc];
+        let first = self.position(from).unwrap_or(0);
+        let last = self.position(pc).expect("checked above");
         let mut at = Label::original(from);
         for insn in &self.insns[first..last] {
             match insn {
@@ -502,13 +512,13 @@ impl<'a> MethodBody<'a> {
     /// # Errors
     /// Simulation errors, for example through `jsr`/`ret`.
     pub fn instruction_frames(&self, pool: &impl ConstantLookup) -> Result<Vec<(Pc, Option<Frame>)>> {
-        let by_label: HashMap<Label, &Frame> = self
+        let by_label: HashMap<Label, &Frame, RandomState> = self
             .frames
             .iter()
             .flatten()
             .map(|(label, frame)| (*label, frame))
             .collect();
-        let mut out = Vec::with_capacity(self.positions.len());
+        let mut out = Vec::with_capacity(self.insns.len() / 2);
         let mut state = Some(self.initial_frame.clone());
         let mut at = Label::original(Pc(0));
         for insn in &self.insns {

@@ -168,6 +168,16 @@ pub fn from_slots(slots: &[VType]) -> Vec<VType> {
 /// and clearing a wide value that the new one overlaps).
 pub fn with_local(locals: &[VType], slot: Slot, vtype: &VType) -> Vec<VType> {
     let slot = usize::from(slot.0);
+    let used: usize = locals.iter().map(|l| if l.is_category2() { 2 } else { 1 }).sum();
+    if slot >= used && *vtype != VType::Top {
+        // The common case of a new local past the declared ones: appended
+        // after `Top`s, without a round trip through slots.
+        let mut out = Vec::with_capacity(locals.len() + slot - used + 1);
+        out.extend_from_slice(locals);
+        out.resize(locals.len() + slot - used, VType::Top);
+        out.push(vtype.clone());
+        return out;
+    }
     let mut slots = to_slots(locals);
     let width = if vtype.is_category2() { 2 } else { 1 };
     if slots.len() < slot + width {

@@ -10,6 +10,7 @@ use crate::error::{BytecodeError, Result};
 use crate::insn::{self, Insn};
 use crate::label::Label;
 use crate::opcode as op;
+use foldhash::fast::RandomState;
 
 /// Offsets of every label and the form of every branch, once stable.
 pub(crate) struct Layout {
@@ -23,7 +24,7 @@ pub(crate) struct Layout {
     /// rewritten as `if<!cond> skip; goto_w target`.
     pub(crate) widened_conditionals: Vec<bool>,
     /// For each widened conditional, the label of the instruction after it.
-    pub(crate) skip_labels: HashMap<usize, Label>,
+    pub(crate) skip_labels: HashMap<usize, Label, RandomState>,
     pub(crate) code_length: u32,
 }
 
@@ -60,7 +61,7 @@ impl Layout {
                     .map(|(insn, &w)| w && matches!(insn, Insn::Branch { opcode, .. } if op::negate_condition(*opcode).is_some()))
                     .collect();
                 let mut label_offsets = label_offsets;
-                let mut skip_labels = HashMap::new();
+                let mut skip_labels = HashMap::default();
                 for (position, _) in widened_conditionals.iter().enumerate().filter(|(_, &w)| w) {
                     // The skip target is the offset right after the goto_w.
                     let label = Label(label_offsets.len() as u32);

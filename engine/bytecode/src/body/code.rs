@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use foldhash::fast::RandomState;
 use jp_classfile::attributes::{AttributeInfo, TargetInfo};
 use jp_classfile::{ByteSink, ConstantLookup, CpIndex, PoolBuilder};
 
@@ -141,7 +142,7 @@ impl MethodBody<'_> {
 
     /// The final instruction list: entry code, then each original
     /// instruction with the code inserted at its pc.
-    fn assemble(&self) -> (Vec<Insn>, HashMap<Label, usize>) {
+    fn assemble(&self) -> (Vec<Insn>, HashMap<Label, usize, RandomState>) {
         let extra: usize = self
             .inserted
             .values()
@@ -150,7 +151,8 @@ impl MethodBody<'_> {
             .sum::<usize>()
             + self.appended.len();
         let mut out = Vec::with_capacity(self.insns.len() + self.entry_code.len() + extra);
-        let mut original_positions = HashMap::with_capacity(self.positions.len());
+        let mut original_positions =
+            HashMap::with_capacity_and_hasher(self.insns.len() / 2, RandomState::default());
         out.extend(self.entry_code.iter().cloned());
         let mut pc = Pc(0);
         for insn in &self.insns {
@@ -187,7 +189,8 @@ impl MethodBody<'_> {
         let Some(frames) = &self.frames else {
             return Ok(None);
         };
-        let by_label: HashMap<Label, &Frame> = frames.iter().map(|(label, frame)| (*label, frame)).collect();
+        let by_label: HashMap<Label, &Frame, RandomState> =
+            frames.iter().map(|(label, frame)| (*label, frame)).collect();
         // Frames the widened conditionals need after their goto_w. Where an
         // explicit frame already stands at that offset (the next instruction
         // is also a branch target), the explicit one wins: it is the merge of
