@@ -219,8 +219,8 @@ class Benchmark:
         note(f"{len(os.sched_getaffinity(0))} cores (nproc), {cpu or 'unknown cpu'}, "
              f"{platform.system()} {platform.machine()}, load average {load}")
         rounds = self.options.iterations or "the workload's default"
-        note(f"{self.options.runs} interleaved run(s) per configuration; inputs: {self.options.size}; "
-             f"measured rounds: {rounds}")
+        workloads = f"; inputs: {self.options.size}; measured rounds: {rounds}" if self.options.workloads else ""
+        note(f"{self.options.runs} interleaved run(s) per configuration{workloads}")
         for suite in self.options.suites:
             library = self.suites[suite.name][0]
             classes = suite.quick_classes if self.options.size == "small" else "every *Test class"
