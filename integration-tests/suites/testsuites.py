@@ -134,19 +134,15 @@ class TestSuites:
         """(c): LIB's own tests with every jar of their class path instrumented."""
         watch = commands.Stopwatch()
         try:
-            directory = self.fetch(lib)
+            directory = fetch(lib)
         except build.SuiteError:
             self.checks.fail(f"{lib}: could not fetch its jars")
             return
         every = jars(directory)
-        tests = jars(directory, f"{lib}-*-tests.jar")[0]
+        tests = published_suites.library_jars(lib, directory).tests
         work = self.work / f"{lib}-whole"
         cwd = work / "cwd"
-        resources = cwd / "src" / "test" / "resources"
-        resources.mkdir(parents=True)
-        with zipfile.ZipFile(tests) as archive:
-            archive.extractall(resources, [member for member in archive.namelist()
-                                           if not member.endswith(".class") and not member.startswith("META-INF/")])
+        published_suites.unpack_resources(tests, cwd)
         log = work / "instrument.log"
         if not self.instrument(lib, [str(jar) for jar in every], work / "instrumented", "default", log):
             return

@@ -153,9 +153,9 @@ fn glob(pattern: &[u8], name: &[u8]) -> bool {
 }
 
 /// Classes copied unchanged unless an include pattern names them, each with
-/// why: instrumented, they run in JVMs that do not have JP's runtime on
-/// their class path, where they would be counted nowhere.
-pub const LEFT_BY_DEFAULT: [(&str, &str); 3] = [
+/// why: instrumented, they would run where JP's runtime is not (other JVMs,
+/// other classes), counted nowhere or breaking what copies them.
+pub const LEFT_BY_DEFAULT: [(&str, &str); 4] = [
     (
         // byte-buddy-agent (Mockito's inline mock maker attaches it): its
         // `Attacher` runs in a child JVM started with only this jar.
@@ -169,6 +169,13 @@ pub const LEFT_BY_DEFAULT: [(&str, &str); 3] = [
     (
         "sun.tools.attach.**",
         "the JDK's attach implementation, which attaches to other JVMs",
+    ),
+    (
+        // Byte Buddy's `Advice` copies these methods' code into every class
+        // Mockito's inline mock maker mocks, JDK classes included, and
+        // checks their frames against its own layout.
+        "org.mockito.internal.creation.bytebuddy.MockMethodAdvice",
+        "Mockito's inline mock maker copies its code into the classes it mocks",
     ),
 ];
 
@@ -321,13 +328,16 @@ mod tests {
         ] {
             assert!(!filter.accepts(class), "{class}");
         }
-        // Byte Buddy's own agent builder starts no JVM.
+        assert!(!filter.accepts("org.mockito.internal.creation.bytebuddy.MockMethodAdvice$ForStatic"));
+        // Byte Buddy's own agent builder starts no JVM; Mockito's other classes copy no code.
         assert!(filter.accepts("net.bytebuddy.agent.builder.AgentBuilder"));
+        assert!(filter.accepts("org.mockito.internal.creation.bytebuddy.InlineBytecodeGenerator"));
         let notes = filter.clone().take_notes();
-        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert_eq!(notes.len(), 3, "{notes:?}");
         assert!(notes[0]
             .starts_with("left uninstrumented: net.bytebuddy.agent.* (3 classes): it attaches agents"));
         assert!(notes[1].starts_with("left uninstrumented: sun.tools.attach.** (1 class): "));
+        assert!(notes[2].contains("copies its code into the classes it mocks"));
         assert!(filter.take_notes().is_empty(), "taken once");
     }
 
