@@ -370,10 +370,10 @@ final class DefaultAgent implements Profiler {
             // written as they are, beside the finished work.
             Map<String, List<IC>> unmerged = new TreeMap<String, List<IC>>();
             for (Group group : allGroups()) {
-                if (group.batch != null) treesOf(unmerged, group.name).add(group.batch);
+                if (group.batch != null) ProfileWriter.listOf(unmerged, group.name).add(group.batch);
             }
             for (RC root : roots()) {
-                if (root.hasChildren()) treesOf(unmerged, groupOf(root).name).add(root);
+                if (root.hasChildren()) ProfileWriter.listOf(unmerged, groupOf(root).name).add(root);
             }
             long threads = 0;
             for (Group group : allGroups()) {
@@ -391,15 +391,6 @@ final class DefaultAgent implements Profiler {
             Agents.warn("cannot write the profile to " + target + ": " + e);
             return null;
         }
-    }
-
-    private static List<IC> treesOf(Map<String, List<IC>> trees, String group) {
-        List<IC> list = trees.get(group);
-        if (list == null) {
-            list = new ArrayList<IC>();
-            trees.put(group, list);
-        }
-        return list;
     }
 
     /** Under lock. */

@@ -109,10 +109,10 @@ final class ProfileWriter {
             throws IOException {
         Map<String, List<Object>> groups = new TreeMap<String, List<Object>>();
         for (Map.Entry<String, ProfileTree.Group> group : finished.groups.entrySet()) {
-            sourcesOf(groups, group.getKey()).add(group.getValue().root);
+            listOf(groups, group.getKey()).add(group.getValue().root);
         }
         for (Map.Entry<String, List<IC>> group : running.entrySet()) {
-            sourcesOf(groups, group.getKey()).addAll(group.getValue());
+            listOf(groups, group.getKey()).addAll(group.getValue());
         }
         List<Object> ungrouped = Collections.<Object>singletonList(finished.root);
         // Running threads are in groups: without groups, finished holds every line count.
@@ -137,13 +137,14 @@ final class ProfileWriter {
         out.write("end " + nodes.count + "\n");
     }
 
-    private static List<Object> sourcesOf(Map<String, List<Object>> groups, String name) {
-        List<Object> sources = groups.get(name);
-        if (sources == null) {
-            sources = new ArrayList<Object>();
-            groups.put(name, sources);
+    /** The list of {@code group} in {@code byGroup}, added empty when new. */
+    static <T> List<T> listOf(Map<String, List<T>> byGroup, String group) {
+        List<T> list = byGroup.get(group);
+        if (list == null) {
+            list = new ArrayList<T>();
+            byGroup.put(group, list);
         }
-        return sources;
+        return list;
     }
 
     /** The lowest version that holds what the profile has. */
