@@ -55,7 +55,8 @@ ensure_tools() {
     done
     if ((${#packages[@]} > 0)); then
         # One package may be asked for twice (a JDK without jmods and no javac at all).
-        read -r -a packages < <(printf '%s\n' "${packages[@]}" | awk '!seen[$0]++' | tr '\n' ' ')
+        # mapfile, not read: read fails at the end of its input, which stops a caller under set -e.
+        mapfile -t packages < <(printf '%s\n' "${packages[@]}" | awk '!seen[$0]++')
         if ((dry)); then
             echo "ensure_tools: would run: apt-get update && apt-get install -y --no-install-recommends ${packages[*]}"
         else
