@@ -379,7 +379,7 @@ class Bench:
         self.reports(jp, profile)
         pprof_log = self.go_pprof()
         print(f"\nprofile: {shape['contexts']} contexts, {shape['frames']} frames, {shape['groups']} thread "
-              f"groups; depth {shape['mean depth']:.1f} on average, "
+              f"group{'' if shape['groups'] == 1 else 's'}; depth {shape['mean depth']:.1f} on average, "
               f"{shape['depth']} at most", flush=True)
         if pprof_log:
             lines = commands.read_text(pprof_log).splitlines()
