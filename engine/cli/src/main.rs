@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 
 /// Rewriting allocates many small, short-lived buffers on every thread;
 /// mimalloc serves them several times faster than the system allocator.
+#[cfg(not(windows))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
