@@ -37,11 +37,6 @@ final class ProfileWriter {
     /** The version of profiles with {@code thread} records. */
     static final int GROUPS_FORMAT_VERSION = 3;
 
-    /** {@code tree} alone, nothing running. */
-    static void write(ProfileTree tree, Map<String, String> meta, Path target) throws IOException {
-        write(tree, Collections.<String, List<IC>>emptyMap(), meta, target);
-    }
-
     /**
      * Writes {@code target}: {@code finished} and the roots of threads still running, by thread
      * group name. A regular file (or a new one) is written atomically: a temporary file in the
