@@ -5,7 +5,8 @@
 //! instruments them into an output directory ([`instrument`]), skipping
 //! what did not change since the last run ([`cache`]), and makes hooked
 //! copies of library jars ([`hooked_jar`]). The build plugins
-//! call it through [`api`], whose request and outcome are serde types.
+//! call it through [`api`], whose request and outcome are serde types; the
+//! load-time agent rewrites one class at a time through [`class_rewriter`].
 //!
 //! ```no_run
 //! use jp_driver::api::{run, Request};
@@ -22,6 +23,8 @@
 
 pub mod api;
 pub mod cache;
+pub mod class_rewriter;
+mod class_store;
 pub mod config;
 pub mod error;
 pub mod filter;

@@ -13,6 +13,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use jp_driver::api::{BbaName, Message, Outcome, ReportRequest, Request, Warning};
+use jp_driver::class_rewriter::RewriterSettings;
 use jp_driver::gate::{BaselineOutcome, BaselineRequest, CheckOutcome, CheckRequest, PatternTolerance};
 use jp_driver::hooked_jar::{HookOutcome, HookRequest};
 use jp_driver::instrument::KeptWarning;
@@ -51,6 +52,21 @@ fn check_written<T: Serialize>(name: &str, value: &T) -> String {
 fn check_sample<T: Serialize + DeserializeOwned + PartialEq + Debug>(name: &str, value: &T) {
     let sample = check_written(name, value);
     assert_eq!(&serde_json::from_str::<T>(&sample).unwrap(), value, "{name}");
+}
+
+#[test]
+fn the_class_rewriter_settings_match_their_sample() {
+    check_sample(
+        "class-rewriter-settings.json",
+        &RewriterSettings {
+            bba: Some(BbaName::Precise),
+            lines: Some(true),
+            include: vec!["com.acme.**".parse().unwrap()],
+            exclude: vec!["**Test".parse().unwrap()],
+            config_file: Some("/p/jp.toml".into()),
+            cache_dir: Some("/home/u/.cache/jp/agent".into()),
+        },
+    );
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! JP's engine as a JNI library: the native methods of the Java class
 //! `org.jpprof.engine.NativeEngine` (in `engine/java`), and nothing else.
 //!
-//! There are six coarse entry points, and requests and outcomes cross the
-//! boundary as JSON text, so that no Java object is ever built here:
+//! There are six coarse entry points, whose requests and outcomes cross the
+//! boundary as JSON text, so that no Java object but a string or a byte
+//! array is ever built here:
 //! - `static native String version()`: [`jp_driver::VERSION`];
 //! - `static native String instrument(String requestJson)`: runs the engine's
 //!   request API and returns the outcome's JSON;
@@ -14,6 +15,15 @@
 //! - `static native String hookJar(String requestJson)`: writes a copy of a
 //!   library jar whose class's constructors call a static hook
 //!   ([`jp_driver::hooked_jar`]) and returns the outcome's JSON.
+//!
+//! and two fine ones for the load-time agent, which rewrites each class as
+//! the JVM loads it ([`rewriters`]):
+//! - `static native long classRewriter(String settingsJson)`: resolves the
+//!   settings once and answers a number for them;
+//! - `static native byte[] rewriteClass(long rewriter, String className,
+//!   byte[] classBytes)`: the encoded answer
+//!   ([`jp_driver::class_rewriter::Answer::encode`]), or `null` when the
+//!   class is left alone.
 //!
 //! The error contract: every engine error becomes a thrown
 //! `org.jpprof.engine.EngineException` whose message is the error's whole
@@ -37,11 +47,12 @@ use std::error::Error;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use jni::errors::ErrorPolicy;
-use jni::objects::{JClass, JString};
+use jni::objects::{JByteArray, JClass, JString};
 use jni::strings::JNIString;
 use jni::{jni_str, Env, EnvUnowned};
 
 pub mod pin;
+pub mod rewriters;
 
 // A panic that aborted instead of unwinding would take the whole JVM (a Gradle
 // or Maven daemon) down with it.
@@ -280,6 +291,60 @@ pub extern "system" fn Java_org_jpprof_engine_NativeEngine_hookJar<'local>(
     request: JString<'local>,
 ) -> JString<'local> {
     json_request(env, request, jp_driver::hooked_jar::hook_jar_json)
+}
+
+/// `static native long classRewriter(String settingsJson)`: resolves the
+/// load-time agent's settings and answers the number that names them in
+/// `rewriteClass`.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.classRewriter(String)`, and the signature
+/// is that of a static native method with one `String` argument that returns
+/// a `long`. See [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_classRewriter<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    settings: JString<'local>,
+) -> jni::sys::jlong {
+    env.with_env(|env| -> Result<_, CallError> {
+        let settings = settings.try_to_string(env)?;
+        call(|| rewriters::open(&settings))
+    })
+    .resolve::<ThrowEngineException>()
+}
+
+/// `static native byte[] rewriteClass(long rewriter, String className, byte[]
+/// classBytes)`: rewrites one class in memory; `null` when it is left alone.
+///
+/// # Safety
+///
+/// The symbol name is JNI's mangled name of
+/// `org.jpprof.engine.NativeEngine.rewriteClass(long, String, byte[])`, and
+/// the signature is that of a static native method with a `long`, a `String`
+/// and a `byte[]` argument that returns a `byte[]`. See
+/// [`Java_org_jpprof_engine_NativeEngine_version`].
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_org_jpprof_engine_NativeEngine_rewriteClass<'local>(
+    mut env: EnvUnowned<'local>,
+    _class: JClass<'local>,
+    rewriter: jni::sys::jlong,
+    class_name: JString<'local>,
+    class_bytes: JByteArray<'local>,
+) -> JByteArray<'local> {
+    env.with_env(|env| -> Result<_, CallError> {
+        let name = class_name.try_to_string(env)?;
+        let bytes = env.convert_byte_array(&class_bytes)?;
+        match call(|| rewriters::rewrite(rewriter, &name, &bytes))? {
+            Some(answer) => Ok(env.byte_array_from_slice(&answer)?),
+            None => Ok(JByteArray::default()),
+        }
+    })
+    .resolve::<ThrowEngineException>()
 }
 
 #[cfg(test)]
