@@ -169,6 +169,20 @@ public final class Engine {
         return Paths.get((String) jar);
     }
 
+    /**
+     * Makes a rewriter of single classes, for a load-time agent. The settings are resolved now,
+     * once: the configuration file is read here, not per class.
+     *
+     * @param settings the analysis, the patterns, the configuration file and the cache directory
+     * @return the rewriter
+     * @throws EngineException if the settings cannot be used (a bad pattern, an unreadable or
+     *     invalid configuration file), naming the problem
+     */
+    public ClassRewriter classRewriter(ClassRewriterSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        return new ClassRewriter(NativeEngine.classRewriter(settings.toJson()));
+    }
+
     private String outcome(String outcome) {
         if (outcome == null) {
             throw new EngineException("JP's engine " + library + " returned no outcome");

@@ -2,7 +2,7 @@ package org.jpprof.engine;
 
 import java.util.Map;
 
-/** Reading the outcomes of the regression gate's requests and of hooked jars. */
+/** Reading the outcomes of the gate's requests, of hooked jars and of class rewrites. */
 final class GateJson {
     private GateJson() {}
 

@@ -51,4 +51,23 @@ final class NativeEngine {
      * @return the outcome as JSON: {@code {"jar": "...", "reused": true|false}}
      */
     static native String hookJar(String requestJson);
+
+    /**
+     * Resolves the settings of a {@link ClassRewriter} once (the configuration file is read now).
+     *
+     * @param settingsJson the settings as JSON (see {@link ClassRewriterSettings})
+     * @return the number that names these settings in {@link #rewriteClass}
+     */
+    static native long classRewriter(String settingsJson);
+
+    /**
+     * Rewrites one class in memory.
+     *
+     * @param rewriter a number from {@link #classRewriter}
+     * @param className the class's internal name
+     * @param classBytes the class file
+     * @return the encoded answer (see {@link ClassRewriter}), or {@code null} when the settings
+     *     leave the class alone and there is nothing to say
+     */
+    static native byte[] rewriteClass(long rewriter, String className, byte[] classBytes);
 }

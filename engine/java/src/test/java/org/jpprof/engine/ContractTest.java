@@ -83,6 +83,19 @@ class ContractTest {
     }
 
     @Test
+    void class_rewriter_settings_should_be_the_engines_sample() {
+        assertSameJson("class-rewriter-settings.json", ClassRewriterSettings.builder()
+                .bba(InstrumentRequest.Bba.PRECISE)
+                .lines(true)
+                .include(Collections.singletonList("com.acme.**"))
+                .exclude(Collections.singletonList("**Test"))
+                .configFile(p("/p/jp.toml"))
+                .cacheDir(p("/home/u/.cache/jp/agent"))
+                .build()
+                .toJson());
+    }
+
+    @Test
     void the_report_formats_should_be_the_engines() {
         Set<Object> facade = new HashSet<>();
         for (ReportRequest.Format format : ReportRequest.Format.values()) {
