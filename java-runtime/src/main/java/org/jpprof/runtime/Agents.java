@@ -10,6 +10,8 @@ final class Agents {
     static final long DEFAULT_GRANULARITY = 100_000_000L;
     /** Where the default agent writes, unless {@code jp.output} says otherwise. */
     static final String DEFAULT_OUTPUT = "jp-%p.jpprof";
+    /** The periodic agent's milliseconds between snapshots when neither of its triggers is set. */
+    static final long DEFAULT_PERIOD_MILLIS = 1000;
 
     /**
      * Initialised on first use, by the first thread that runs instrumented code. Only this
@@ -30,6 +32,8 @@ final class Agents {
             case "default":
             case "":
                 return defaultAgent();
+            case "periodic":
+                return periodicAgent();
             case "none":
                 return new NoAgent();
             default:
@@ -58,7 +62,18 @@ final class Agents {
         return new DefaultAgent(granularity(), property("jp.output", DEFAULT_OUTPUT));
     }
 
-    /** Writes the default agent's profile at JVM exit. */
+    /**
+     * {@code jp.periodic.bytecodes} and {@code jp.periodic.millis}, each optional; with neither,
+     * a snapshot every {@link #DEFAULT_PERIOD_MILLIS} milliseconds.
+     */
+    private static PeriodicAgent periodicAgent() {
+        long bytecodes = positive("jp.periodic.bytecodes", 0);
+        long millis = positive("jp.periodic.millis", 0);
+        if (bytecodes == 0 && millis == 0) millis = DEFAULT_PERIOD_MILLIS;
+        return new PeriodicAgent(granularity(), property("jp.output", DEFAULT_OUTPUT), bytecodes, millis);
+    }
+
+    /** Writes the default agent's profile at JVM exit, and starts the periodic agent's timer. */
     private static Profiler install(Profiler profiler) {
         if (profiler instanceof DefaultAgent) {
             final DefaultAgent agent = (DefaultAgent) profiler;
@@ -73,6 +88,9 @@ final class Agents {
             } catch (IllegalStateException e) {
                 // The JVM is already shutting down: nothing will run long enough to be profiled.
             }
+        }
+        if (profiler instanceof PeriodicAgent) {
+            ((PeriodicAgent) profiler).startTimer();
         }
         return profiler;
     }
@@ -100,16 +118,24 @@ final class Agents {
 
     /** {@code jp.granularity}: bytecodes between two reports per thread. */
     static long granularity() {
-        String value = property("jp.granularity", null);
-        if (value == null) return DEFAULT_GRANULARITY;
+        return positive("jp.granularity", DEFAULT_GRANULARITY);
+    }
+
+    /**
+     * The system property {@code key} as a positive number ({@code _} may separate digits);
+     * {@code otherwise} when it is unset, or not such a number, which stderr then says.
+     */
+    static long positive(String key, long otherwise) {
+        String value = property(key, null);
+        if (value == null) return otherwise;
         try {
-            long granularity = Long.parseLong(value.replace("_", ""));
-            if (granularity > 0) return granularity;
+            long number = Long.parseLong(value.replace("_", ""));
+            if (number > 0) return number;
         } catch (NumberFormatException e) {
             // reported below
         }
-        warn("jp.granularity=" + value + " is not a positive number; using " + DEFAULT_GRANULARITY);
-        return DEFAULT_GRANULARITY;
+        warn(key + "=" + value + " is not a positive number; " + (otherwise > 0 ? "using " + otherwise : "ignored"));
+        return otherwise;
     }
 
     /** A system property, trimmed; {@code otherwise} when it is unset or blank. */

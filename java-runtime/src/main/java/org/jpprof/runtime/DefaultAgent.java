@@ -42,8 +42,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * hooks interleave: a thread that returns to its root three times or more during shutdown hands
  * its tree over at every return, and every tree handed over after the profile was written at
  * exit writes the profile again, to the same file.
+ *
+ * <p>{@link PeriodicAgent} extends it with snapshots along the run, through the hooks
+ * {@link #flushed} and {@link #wroteAtExit}.
  */
-final class DefaultAgent implements Profiler {
+class DefaultAgent implements Profiler {
     private final long granularity;
     /** {@code jp.output} as given, {@code %p} not yet replaced. */
     private final String output;
@@ -51,7 +54,7 @@ final class DefaultAgent implements Profiler {
     /** Trees handed over (detached from their roots) and not merged yet. */
     private final Queue<HandedOver> handedOver = new ConcurrentLinkedQueue<HandedOver>();
     /** Guards {@link #finished}, the groups' batches and writing. */
-    private final ReentrantLock lock = new ReentrantLock();
+    final ReentrantLock lock = new ReentrantLock();
     /** The merged trees of finished work, per group. Guarded by lock. */
     private final ProfileTree finished = new ProfileTree();
     /** Trees merged into the groups' batches since they last went to {@link #finished}. Guarded by lock. */
@@ -67,7 +70,7 @@ final class DefaultAgent implements Profiler {
     private final Map<RC, Registration> unslotted = new ConcurrentHashMap<RC, Registration>();
     private final ReferenceQueue<Thread> collected = new ReferenceQueue<Thread>();
     /** Set when the write at exit starts. */
-    private volatile boolean exiting;
+    volatile boolean exiting;
     /** Where the profile was written at exit, once it was: later work writes it again. */
     private volatile Path writtenAtExit;
     /**
@@ -154,7 +157,7 @@ final class DefaultAgent implements Profiler {
      * The group of a registered root. Its thread set it when registering, and another thread (one
      * that takes its slot, the writer) may not see that yet: then the group is looked up again.
      */
-    private Group groupOf(RC root) {
+    final Group groupOf(RC root) {
         Group group = root.group;
         return group != null ? group : group(root.threadGroup);
     }
@@ -177,7 +180,7 @@ final class DefaultAgent implements Profiler {
             root.foldEveryReturn = Agents.shuttingDown();
         }
         if ((root.foldEveryReturn || (returns & (returns - 1)) == 0) && root.hasChildren()) {
-            handOver(root);
+            handOver(root, false);
             if (!root.inSlot) {
                 unslotted.remove(root); // until it counts again: see resumed
             }
@@ -194,28 +197,39 @@ final class DefaultAgent implements Profiler {
     /** {@code root}, of an ended thread, left its slot: nothing changes its tree any more. */
     void evicted(RC root) {
         if (root.hasChildren()) {
-            handOver(root);
+            handOver(root, false);
+        }
+    }
+
+    /**
+     * Hands over the counts of {@code root}'s tree, which keeps its nodes, from its own thread
+     * (its report): its methods may be running and hold their nodes.
+     */
+    final void handOverCounts(RC root) {
+        if (root.hasChildren()) {
+            handOver(root, true);
         }
     }
 
     /**
      * Merges {@code root}'s tree, and empties it, if the lock is free; queues it for whoever gets
-     * the lock next otherwise. During exit it waits for the lock instead, and writes the profile
-     * again once it was written: a write that missed this tree (queued after it looked) is then
-     * followed by one that has it.
+     * the lock next otherwise. With {@code countsOnly}, the tree keeps its nodes and hands over
+     * their counts instead ({@link IC#takeCounts}). During exit it waits for the lock instead, and
+     * writes the profile again once it was written: a write that missed this tree (queued after
+     * it looked) is then followed by one that has it.
      */
-    private void handOver(RC root) {
+    private void handOver(RC root, boolean countsOnly) {
         try {
             if (!exiting && lock.tryLock()) {
                 try {
                     mergeHandedOver();
-                    merge(groupOf(root), root.detachChildren());
+                    merge(groupOf(root), take(root, countsOnly));
                 } finally {
                     lock.unlock();
                 }
                 return;
             }
-            handedOver.add(new HandedOver(groupOf(root), root.detachChildren()));
+            handedOver.add(new HandedOver(groupOf(root), take(root, countsOnly)));
             if (exiting) {
                 lock.lock();
                 try {
@@ -223,6 +237,7 @@ final class DefaultAgent implements Profiler {
                     Path target = writtenAtExit;
                     if (target != null) {
                         writeTo(target);
+                        wroteAtExit();
                     }
                 } finally {
                     lock.unlock();
@@ -230,9 +245,13 @@ final class DefaultAgent implements Profiler {
             }
         } catch (OutOfMemoryError e) {
             // On the program's thread: the agent's failure must not become the program's.
-            root.dropChildren();
+            if (!countsOnly) root.dropChildren();
             lost("merging a thread's contexts", e);
         }
+    }
+
+    private static IC take(RC root, boolean countsOnly) {
+        return countsOnly ? root.takeCounts() : root.detachChildren();
     }
 
     /**
@@ -253,7 +272,7 @@ final class DefaultAgent implements Profiler {
      * is collected only once the thread has ended, so nothing changes those trees any more.
      * Under lock.
      */
-    private void mergeHandedOver() {
+    final void mergeHandedOver() {
         for (HandedOver tree; (tree = handedOver.poll()) != null;) {
             merge(tree.group, tree.tree);
         }
@@ -277,18 +296,22 @@ final class DefaultAgent implements Profiler {
     }
 
     /** Under lock. */
-    private void flushBatches() {
+    final void flushBatches() {
         for (Group group : allGroups()) {
             if (group.batch != null) {
                 finished.add(group.name, group.batch);
+                flushed(group.name, group.batch);
                 group.batch = null;
             }
         }
         batched = 0;
     }
 
+    /** Under lock: {@code batch}, of {@code group}, went to the finished work. */
+    void flushed(String group, IC batch) {}
+
     /** Every group, {@link #otherThreads} included. */
-    private List<Group> allGroups() {
+    final List<Group> allGroups() {
         List<Group> all = new ArrayList<Group>(groups.values());
         all.add(otherThreads);
         return all;
@@ -310,7 +333,7 @@ final class DefaultAgent implements Profiler {
     }
 
     /** This agent's roots in the slots, then the others. */
-    private List<RC> roots() {
+    final List<RC> roots() {
         List<RC> roots = new ArrayList<RC>(unslotted.keySet());
         for (int i = 0; i < RC.SLOT_COUNT; i++) {
             RC root = RC.slotRoot(i);
@@ -330,10 +353,14 @@ final class DefaultAgent implements Profiler {
         lock.lock();
         try {
             writtenAtExit = write();
+            if (writtenAtExit != null) wroteAtExit();
         } finally {
             lock.unlock();
         }
     }
+
+    /** Under lock: the profile was written at exit, or again for work handed over later. */
+    void wroteAtExit() {}
 
     /**
      * Writes the profile: finished work and, as they are now (best effort, they are not
@@ -372,9 +399,7 @@ final class DefaultAgent implements Profiler {
             for (Group group : allGroups()) {
                 if (group.batch != null) ProfileWriter.listOf(unmerged, group.name).add(group.batch);
             }
-            for (RC root : roots()) {
-                if (root.hasChildren()) ProfileWriter.listOf(unmerged, groupOf(root).name).add(root);
-            }
+            addRunningTrees(unmerged);
             long threads = 0;
             for (Group group : allGroups()) {
                 long count = group.threads.sum();
@@ -393,10 +418,22 @@ final class DefaultAgent implements Profiler {
         }
     }
 
+    /** The agent's name in the metadata. */
+    String name() {
+        return "default";
+    }
+
+    /** Adds the trees of the threads still running, as they are now, to their groups' lists. */
+    final void addRunningTrees(Map<String, List<IC>> byGroup) {
+        for (RC root : roots()) {
+            if (root.hasChildren()) ProfileWriter.listOf(byGroup, groupOf(root).name).add(root);
+        }
+    }
+
     /** Under lock. */
-    private Map<String, String> meta(long threads) {
+    final Map<String, String> meta(long threads) {
         Map<String, String> meta = new LinkedHashMap<String, String>();
-        meta.put("agent", "default");
+        meta.put("agent", name());
         meta.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         meta.put("bba", MID.analyses());
         meta.put("threads", Long.toString(threads));

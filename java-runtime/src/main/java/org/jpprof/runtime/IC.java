@@ -2,6 +2,7 @@ package org.jpprof.runtime;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 
 /**
  * One node of a thread's calling-context tree: a method in one calling context, with how often it
@@ -157,6 +158,53 @@ public class IC {
             last = child;
         }
         return child;
+    }
+
+    /**
+     * Moves the counts of the tree below this context (a thread's root) into a new parentless
+     * tree and zeroes them here: the periodic agent hands a running thread's work over this way,
+     * from the thread's own report, while its methods keep their nodes. A context with nothing
+     * counted since the last move is in the new tree only on the way to one that has counts.
+     * Iterative: trees of recursions are deep.
+     */
+    final IC takeCounts() {
+        IC taken = new IC(null, null);
+        // The copy of every context moved so far, and of this one: copies are made top down.
+        IdentityHashMap<IC, IC> copies = new IdentityHashMap<IC, IC>();
+        copies.put(this, taken);
+        ArrayDeque<IC> work = new ArrayDeque<IC>();
+        work.push(this);
+        while (!work.isEmpty()) {
+            IC from = work.pop();
+            if (from.calls != 0 || from.bytecodes != 0 || from.lines != null) {
+                IC copy = copyOf(from, copies);
+                copy.calls = from.calls;
+                copy.bytecodes = from.bytecodes;
+                copy.lines = from.lines;
+                from.calls = 0;
+                from.bytecodes = 0;
+                from.lines = null;
+            }
+            for (IC child : from.children()) {
+                work.push(child);
+            }
+        }
+        return taken;
+    }
+
+    /** The copy of {@code node} in {@code copies}, made with those of its ancestors when missing. */
+    private static IC copyOf(IC node, IdentityHashMap<IC, IC> copies) {
+        ArrayDeque<IC> missing = new ArrayDeque<IC>();
+        IC copy;
+        for (IC at = node; (copy = copies.get(at)) == null; at = at.parent) {
+            missing.push(at);
+        }
+        while (!missing.isEmpty()) {
+            IC at = missing.pop();
+            copy = copy.child(at.mid);
+            copies.put(at, copy);
+        }
+        return copy;
     }
 
     /** Forgets the children, which the default agent merged already. */

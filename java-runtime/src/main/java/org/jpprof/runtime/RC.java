@@ -268,6 +268,16 @@ public final class RC extends IC {
     }
 
     /**
+     * Asks this root's thread, from another thread, to report at its next activation check (a
+     * method entry or a loop header). A plain write that races with the thread's own updates of
+     * the counter: the thread may see it late, or lose it to its own update and report when its
+     * counter runs out as usual. Either way its counts reach the agent, only later.
+     */
+    void requestReport() {
+        activation = 0;
+    }
+
+    /**
      * Calls the agent's {@link Profiler#report}. Code that the report runs on this thread (an
      * instrumented class the agent uses, say) counts in the tree but triggers no report of its
      * own: the activation counter stays out of reach until the report returns.
