@@ -26,7 +26,7 @@ import zipfile
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
 from jptest import build, commands, jdks, published_suites, surefire  # noqa: E402
-from overhead import configurations, results, settings, suite_runs, tables  # noqa: E402
+from overhead import configurations, memory, results, settings, suite_runs, tables  # noqa: E402
 
 PROGRAM = "perf"
 POM = HERE / "pom.xml"
@@ -155,7 +155,7 @@ class Benchmark:
         """Rewrites INPUTS once for VARIANT into the directory LABEL (its log instrument-LABEL.log);
         returns its configuration, the class path UNINSTRUMENTED after its own."""
         out = self.work / label
-        rewriter = [self.jp_stress] if variant.stress else [self.jp, "instrument"]
+        rewriter = [self.jp_stress] if variant.stress else [variant.engine or self.jp, "instrument"]
         log = self.logs / f"instrument-{label}.log"
         if commands.run_logged([*rewriter, *inputs, "--out", str(out), *variant.flags], log) != 0:
             print(commands.read_text(log), end="", flush=True)
@@ -244,7 +244,8 @@ class Benchmark:
     def run_once(self, workload, configuration, index):
         """Runs one JVM: WORKLOAD in CONFIGURATION, run INDEX; returns its results.Run."""
         log = self.logs / f"{workload.name}-{configuration.name}-{index}"
-        args = [self.java, "-Xms1g", "-Xmx1g", *self.options.java_options, *configuration.options(workload.name, index),
+        args = [self.java, "-Xms1g", "-Xmx1g", memory.gc_log_option(f"{log}.gc"), *self.options.java_options,
+                *configuration.options(workload.name, index),
                 f"-Dperf.size={self.options.size}", f"-Dperf.sources={self.cache / 'inputs' / 'lang3-sources'}",
                 f"-Dperf.classpath={self.lang3_jar}", "-cp", configuration.classpath, workload.main_class]
         if self.options.iterations:
@@ -252,8 +253,9 @@ class Benchmark:
         if self.options.cpus:
             args = ["taskset", "-c", self.options.cpus, *args]
         watch = commands.Stopwatch()
-        status = commands.run_split(args, f"{log}.out", f"{log}.err", timeout=configuration.time_limit)
-        return results.read_run(status, watch.milliseconds(), commands.read_text(f"{log}.out"))
+        measured = commands.run_measured(args, f"{log}.out", f"{log}.err", timeout=configuration.time_limit)
+        run = results.read_run(measured.status, watch.milliseconds(), commands.read_text(f"{log}.out"))
+        return with_memory(run, measured, log)
 
     def fail(self, text, err_log=None):
         complain(text)
@@ -307,12 +309,14 @@ class Benchmark:
         classes = suite.quick_classes if self.options.size == "small" else published_suites.SUREFIRE_CLASSES
         args = published_suites.console_command(
             self.java, self.launcher, configuration.classpath, library.tests, f"{log}.reports",
-            [*self.options.java_options, *configuration.options(suite.name, index)], classes)
+            [memory.gc_log_option(f"{log}.gc"), *self.options.java_options,
+             *configuration.options(suite.name, index)], classes)
         if self.options.cpus:
             args = ["taskset", "-c", self.options.cpus, *args]
         watch = commands.Stopwatch()
-        status = commands.run_logged(args, f"{log}.log", cwd=cwd, timeout=configuration.time_limit)
-        run = suite_runs.read_run(status, watch.milliseconds(), commands.read_text(f"{log}.log"))
+        measured = commands.run_measured(args, f"{log}.log", cwd=cwd, timeout=configuration.time_limit)
+        run = suite_runs.read_run(measured.status, watch.milliseconds(), commands.read_text(f"{log}.log"))
+        run = with_memory(run, measured, log)
         if not run.ok:
             return run, None
         try:
@@ -349,12 +353,14 @@ class Benchmark:
             self.measure_suite(suite)
         if self.options.workloads:
             names = [configuration.name for configuration in self.configurations]
-            for line in tables.tables(self.times, [workload.name for workload in self.options.workloads], names,
-                                      self.options.runs):
+            workloads = [workload.name for workload in self.options.workloads]
+            for line in [*tables.tables(self.times, workloads, names, self.options.runs),
+                         *tables.memory_tables(self.times, workloads, names, self.options.runs)]:
                 print(line)
         for suite in self.options.suites:
             names = [configuration.name for configuration in self.suites[suite.name][2]]
-            for line in tables.suite_table(self.times, [suite.name], names, self.options.runs):
+            for line in [*tables.suite_table(self.times, [suite.name], names, self.options.runs),
+                         *tables.memory_tables(self.times, [suite.name], names, self.options.runs)]:
                 print(line)
         print()
         if self.failed:
@@ -364,6 +370,12 @@ class Benchmark:
         print(f"{PROGRAM}: all runs computed the baseline's checksums and gave the baseline's test results",
               flush=True)
         return 0
+
+
+def with_memory(run, measured, log):
+    """RUN with the peak heap of its GC log (LOG.gc) and the peak RSS MEASURED."""
+    return dataclasses.replace(run, peak_heap_mb=memory.peak_heap_mb(commands.read_text(f"{log}.gc")),
+                               peak_rss_mb=measured.peak_rss_kb / 1024)
 
 
 def benchmark():

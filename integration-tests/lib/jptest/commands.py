@@ -1,6 +1,9 @@
 """Running the commands a suite checks, with their output in a log file."""
+import dataclasses
+import os
 import re
 import subprocess
+import threading
 import time
 
 
@@ -39,6 +42,41 @@ def run_split(args, stdout, stderr, timeout=None):
     (see run)."""
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         return run(args, out, err, timeout=timeout)[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class Measured:
+    status: int  # the exit status, 124 after the time limit (see run)
+    peak_rss_kb: int  # the process's peak resident set size (its own, not its children's)
+
+
+def run_measured(args, stdout, stderr=None, cwd=None, timeout=None):
+    """Runs ARGS as run does, with stdout into the file STDOUT and stderr into the file STDERR (into
+    STDOUT when None); returns its Measured exit status and peak memory. The process is reaped with
+    wait4, the one call that gives a child's own peak RSS."""
+    with open(stdout, "wb") as out, open(stderr or os.devnull, "wb") as err:
+        process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT if stderr is None else err,
+                                   stdin=subprocess.DEVNULL, cwd=cwd)
+        timed_out = threading.Event()
+
+        def stop():
+            timed_out.set()
+            process.terminate()
+            killer.start()
+
+        killer = threading.Timer(GRACE_SECONDS, process.kill)
+        stopper = threading.Timer(timeout, stop) if timeout else None
+        if stopper:
+            stopper.start()
+        try:
+            _, wait_status, usage = os.wait4(process.pid, 0)
+        finally:
+            for timer in (stopper, killer):
+                if timer and timer.is_alive():
+                    timer.cancel()
+        process.returncode = os.waitstatus_to_exitcode(wait_status)
+    # ru_maxrss is in kilobytes on Linux.
+    return Measured(124 if timed_out.is_set() else process.returncode, usage.ru_maxrss)
 
 
 def start_logged(args, log, cwd=None):

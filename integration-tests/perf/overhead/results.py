@@ -16,6 +16,8 @@ class Run:
     checksum: str
     wall_ms: int  # the whole JVM, from launch to exit
     steady_ms: int  # the measured rounds, timed inside the JVM; None without a driver line
+    peak_heap_mb: float = None  # overhead.memory.peak_heap_mb; None when no collection ran
+    peak_rss_mb: float = None
 
 
 def read_run(status, wall_ms, stdout):
@@ -47,16 +49,23 @@ class Checksums:
 
 
 class Times:
-    """The wall and steady times (ms) of every (workload, configuration), and which timed out."""
+    """The wall and steady times (ms) and peak memory (MB) of every (workload, configuration), and
+    which timed out."""
 
     def __init__(self):
         self.wall = collections.defaultdict(list)
         self.steady = collections.defaultdict(list)
+        self.heap = collections.defaultdict(list)
+        self.rss = collections.defaultdict(list)
         self.timed_out = set()
 
     def add(self, workload, configuration, run):
         self.wall[workload, configuration].append(run.wall_ms)
         self.steady[workload, configuration].append(run.steady_ms)
+        if run.peak_heap_mb is not None:
+            self.heap[workload, configuration].append(run.peak_heap_mb)
+        if run.peak_rss_mb is not None:
+            self.rss[workload, configuration].append(run.peak_rss_mb)
 
     def add_bound(self, workload, configuration, run):
         """A run stopped at its time limit: its wall time is a lower bound, it has no steady time."""

@@ -22,11 +22,13 @@ class SettingsError(Exception):
 class Variant:
     """A JP variant: its NAME, the FLAGS given to its rewriter, whether that is `jp-stress`
     (which has no runtime, so its runs write no profile) rather than `jp instrument`, and the
-    RUNTIME jar its runs use ("" for the one built from this checkout)."""
+    RUNTIME jar its runs use and the ENGINE (`jp` binary) that rewrites its classes ("" for the
+    ones built from this checkout)."""
     name: str
     flags: tuple
     stress: bool
     runtime: str = ""
+    engine: str = ""
 
     def shown_flags(self):
         """The flags as PERF_VARIANTS gave them, commas made spaces (`jp-stress` included)."""
@@ -65,17 +67,18 @@ def parse_variants(text):
     return tuple(variants)
 
 
-def with_runtimes(variants, text):
-    """VARIANTS with the runtime jars of PERF_RUNTIMES' TEXT, space-separated NAME=JAR: two
-    variants with the same flags and different runtimes compare two runtimes side by side."""
+def with_builds(variants, field, variable, text):
+    """VARIANTS with FIELD (runtime or engine) set from the PERF_ variable VARIABLE's TEXT,
+    space-separated NAME=PATH: two variants with the same flags and different runtimes or engines
+    compare two builds side by side."""
     by_name = {variant.name: variant for variant in variants}
     for spec in text.split():
-        name, equals, jar = spec.partition("=")
-        if not equals or not jar:
-            raise SettingsError(f"bad runtime '{spec}' in PERF_RUNTIMES (NAME=JAR)")
+        name, equals, path = spec.partition("=")
+        if not equals or not path:
+            raise SettingsError(f"bad {field} '{spec}' in {variable} (NAME=PATH)")
         if name not in by_name or by_name[name].stress:
-            raise SettingsError(f"PERF_RUNTIMES names '{name}', which is no jp instrument variant")
-        by_name[name] = dataclasses.replace(by_name[name], runtime=jar)
+            raise SettingsError(f"{variable} names '{name}', which is no jp instrument variant")
+        by_name[name] = dataclasses.replace(by_name[name], **{field: path})
     return tuple(by_name[variant.name] for variant in variants)
 
 
@@ -120,8 +123,10 @@ def parse(argv, environ):
         runs=int(runs),
         iterations=iterations,
         size="small" if quick else "full",
-        variants=with_runtimes(parse_variants(environ.get("PERF_VARIANTS", DEFAULT_VARIANTS)),
-                               environ.get("PERF_RUNTIMES", "")),
+        variants=with_builds(
+            with_builds(parse_variants(environ.get("PERF_VARIANTS", DEFAULT_VARIANTS)),
+                        "runtime", "PERF_RUNTIMES", environ.get("PERF_RUNTIMES", "")),
+            "engine", "PERF_ENGINES", environ.get("PERF_ENGINES", "")),
         alternatives=parse_alternatives(environ.get("PERF_ALTERNATIVES", " ".join(ALTERNATIVES))),
         tracer_timeout=int(tracer_timeout),
         java_options=tuple(environ.get("PERF_JAVA_OPTS", "").split()),

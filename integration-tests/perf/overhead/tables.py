@@ -7,24 +7,37 @@ WALL = "Whole JVM wall time (start-up, warm-up round, measured rounds), median o
 STEADY = "Measured rounds only (after the warm-up round, timed inside the JVM), median of {runs}"
 SUITE = "Test suite wall time (the whole JVM: start-up, every test, the profile written), median of {runs}: " \
         "slowdown against the baseline"
+HEAP = "Peak Java heap after a collection (-Xlog:gc), median of {runs}: the baseline's MB, and the others' " \
+       "ratio to it"
+RSS = "Peak resident set size of the whole JVM, median of {runs}: the baseline's MB, and the others' ratio to it"
 
 
 def _row(first, baseline, noise, cells, width):
     return f"{first:<{width}} {baseline:>10} {noise:>7}" + "".join(f" {cell:>14}" for cell in cells)
 
 
+def _seconds(milliseconds):
+    return f"{milliseconds / 1000:.2f}"
+
+
+def _megabytes(megabytes):
+    return f"{megabytes:.0f}"
+
+
 def _ratio_cell(ratio, bound):
     return "n/a" if ratio is None else f"{'>' if bound else ''}{ratio:.2f}x"
 
 
-def table(title, times, timed_out, workloads, configurations, bounds_shown):
-    """The lines of one table: TITLE, then a row per workload (its baseline's median in seconds, its
-    noise, and each other configuration's median over the baseline's), then the geometric means.
-    TIMES maps (workload, configuration) to ms; TIMED_OUT holds the pairs stopped at their time
-    limit, shown as lower bounds (`>`) when BOUNDS_SHOWN, else as `(timed out)`."""
+def table(title, times, timed_out, workloads, configurations, bounds_shown, unit=("baseline s", _seconds)):
+    """The lines of one table: TITLE, then a row per workload (its baseline's median, its noise, and
+    each other configuration's median over the baseline's), then the geometric means of the ratios.
+    TIMES maps (workload, configuration) to values: ms, unless UNIT (the baseline column's heading,
+    and how it shows a value) says otherwise; TIMED_OUT holds the pairs stopped at their time limit,
+    shown as lower bounds (`>`) when BOUNDS_SHOWN, else as `(timed out)`."""
+    heading, shown = unit
     others = configurations[1:]
     width = max(len("workload"), *map(len, workloads))
-    lines = ["", title, _row("workload", "baseline s", "noise", others, width)]
+    lines = ["", title, _row("workload", heading, "noise", others, width)]
     ratios = {configuration: [] for configuration in others}
     bounded = set()
     for workload in workloads:
@@ -41,9 +54,8 @@ def table(title, times, timed_out, workloads, configurations, bounds_shown):
             ratio = stats.ratio(stats.median(times.get((workload, configuration), [])), base)
             cells.append(_ratio_cell(ratio, (workload, configuration) in timed_out))
             if ratio is not None:
-                # The mean is of the ratios as shown, to two decimals.
-                ratios[configuration].append(float(f"{ratio:.2f}"))
-        lines.append(_row(workload, "n/a" if not base or base <= 0 else f"{base / 1000:.2f}",
+                ratios[configuration].append(ratio)
+        lines.append(_row(workload, "n/a" if not base or base <= 0 else shown(base),
                           "-" if noise is None else f"{100 * noise:.0f}%", cells, width))
     means = [_ratio_cell(stats.geometric_mean(ratios[configuration]), configuration in bounded)
              if len(ratios[configuration]) == len(workloads) else "n/a" for configuration in others]
@@ -61,3 +73,11 @@ def tables(times, workloads, configurations, runs):
 def suite_table(times, suites, configurations, runs):
     """The test suites' table, from the Times of SUITES in CONFIGURATIONS (names; the baseline first)."""
     return table(SUITE.format(runs=runs), times.wall, times.timed_out, suites, configurations, True)
+
+
+def memory_tables(times, names, configurations, runs):
+    """The peak heap and peak RSS tables of the workloads or suites NAMES, from their Times in
+    CONFIGURATIONS (names; the baseline first). A run stopped at its time limit has no peak."""
+    megabytes = ("baseline MB", _megabytes)
+    return [*table(HEAP.format(runs=runs), times.heap, times.timed_out, names, configurations, False, megabytes),
+            *table(RSS.format(runs=runs), times.rss, times.timed_out, names, configurations, False, megabytes)]

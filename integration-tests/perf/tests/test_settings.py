@@ -93,6 +93,16 @@ class VariantsTest(unittest.TestCase):
         with self.assertRaisesRegex(settings.SettingsError, "no jp instrument variant"):
             parse(PERF_VARIANTS="stress=jp-stress", PERF_RUNTIMES="stress=/a.jar")
 
+    def test_a_variant_can_be_rewritten_by_an_engine_of_its_own(self):
+        chosen = parse(PERF_VARIANTS="before=--bba,precise after=--bba,precise",
+                       PERF_RUNTIMES="before=/tmp/old/jp-runtime.jar", PERF_ENGINES="before=/tmp/old/jp")
+        self.assertEqual([(v.name, v.runtime, v.engine) for v in chosen.variants],
+                         [("before", "/tmp/old/jp-runtime.jar", "/tmp/old/jp"), ("after", "", "")])
+        with self.assertRaisesRegex(settings.SettingsError, "bad engine 'before' in PERF_ENGINES"):
+            parse(PERF_VARIANTS="before=--bba", PERF_ENGINES="before")
+        with self.assertRaisesRegex(settings.SettingsError, "PERF_ENGINES names 'nosuch'"):
+            parse(PERF_VARIANTS="before=--bba", PERF_ENGINES="nosuch=/jp")
+
     def test_unknown_profilers_are_refused(self):
         self.assertEqual(settings.parse_alternatives(" jvmti  jfr "), ("jvmti", "jfr"))
         with self.assertRaisesRegex(settings.SettingsError, "unknown alternative 'yourkit'"):

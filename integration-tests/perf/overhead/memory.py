@@ -1,0 +1,20 @@
+"""How much memory a run took: the peak of the Java heap after each collection, read from the JVM's
+GC log (the live data, garbage excluded as far as each collection went), beside the process's peak
+resident set size (jptest.commands.run_measured)."""
+import re
+
+# `[1.234s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 51M->3M(1024M) 2.345ms`
+_COLLECTION = re.compile(r"\bGC\(\d+\) .*?(\d+)([KMG])->(\d+)([KMG])\(\d+[KMG]\)")
+_MB = {"K": 1 / 1024, "M": 1, "G": 1024}
+
+
+def gc_log_option(path):
+    """The JVM option that writes the collections' heap sizes into the file PATH."""
+    return f"-Xlog:gc:file={path}"
+
+
+def peak_heap_mb(log_text):
+    """The largest heap occupancy after a collection in the GC log LOG_TEXT, in MB; None when no
+    collection ran (the run never filled its young generation)."""
+    after = [int(size) * _MB[unit] for _, _, size, unit in _COLLECTION.findall(log_text)]
+    return max(after) if after else None
