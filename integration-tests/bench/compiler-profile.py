@@ -7,6 +7,7 @@ this file.
 usage: integration-tests/bench/compiler-profile.sh   (which runs this file)
   KOTLIN_VERSION=V   the compiler's version (default 2.1.0)
   COMPILER_HEAP=SIZE the compiler JVM's -Xmx (default 4g)
+  COMPARED_RUNTIME=JAR one more instrumented compile, with this runtime jar (an older build's)
   REPORT_TIMEOUT=S   seconds a report, the page or `go tool pprof` may take (default 1200)
 
 The compiler's jars are fetched once into ${JP_CACHE_DIR:-~/.cache/jp}/kotlin-compiler-V/; the
@@ -23,7 +24,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
-from jptest import build, commands, files, jdks, jp_lines  # noqa: E402
+from jptest import build, commands, files, gc_log, jdks, jp_lines  # noqa: E402
 
 PROGRAM = "compiler-profile.sh"
 FORMATS = ("text", "html", "folded", "speedscope", "pprof")
@@ -228,6 +229,7 @@ class Bench:
         self.version = os.environ.get("KOTLIN_VERSION") or "2.1.0"
         self.heap = os.environ.get("COMPILER_HEAP") or "4g"
         self.timeout = seconds_setting("REPORT_TIMEOUT", "1200")
+        self.compared_runtime = os.environ.get("COMPARED_RUNTIME")
         self.work = build.target_dir() / "bench" / "compiler-profile"
         self.work.mkdir(parents=True, exist_ok=True)
         self.failures = []
@@ -259,10 +261,14 @@ class Bench:
         when it failed."""
         out = self.work / "compile" / name
         log = self.work / f"compile-{name}.log"
-        args = [java, f"-Xmx{self.heap}", *extra, "-cp", os.pathsep.join(map(str, class_path)), COMPILER,
-                "-no-stdlib", "-no-reflect", "-classpath", stdlib, "-d", out, *sources]
+        heap_log = self.work / f"compile-{name}.gc"
+        args = [java, f"-Xmx{self.heap}", gc_log.option(heap_log), *extra, "-cp", os.pathsep.join(map(str, class_path)),
+                COMPILER, "-no-stdlib", "-no-reflect", "-classpath", stdlib, "-d", out, *sources]
         status, wall, peak = timed_run(args, log, self.timeout)
         self.row(f"compile, {name}", wall, peak)
+        heap = gc_log.peak_heap_mb(commands.read_text(heap_log))
+        if heap is not None:
+            print(f"  peak heap after a collection: {heap:.0f} MB", flush=True)
         if status != 0 or not files.files_under(out):
             self.fail(f"the {name} compile exited with {status}" + ("" if status else " and wrote no class"), log)
             return None
@@ -363,6 +369,9 @@ class Bench:
         plain = self.compile("plain", jars, java, stdlib, sources)
         profiled = self.compile("instrumented", [*instrumented, runtime], java, stdlib, sources,
                                 [f"-Djp.output={profile}"])
+        if self.compared_runtime:
+            self.compile("instrumented, COMPARED_RUNTIME", [*instrumented, self.compared_runtime], java, stdlib,
+                         sources, [f"-Djp.output={self.work / 'compared.jpprof'}"])
         if plain and profiled:
             differing = files.differing_files(plain, profiled)
             if differing:

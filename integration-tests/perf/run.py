@@ -25,8 +25,8 @@ import zipfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
-from jptest import build, commands, jdks, published_suites, surefire  # noqa: E402
-from overhead import configurations, memory, results, settings, suite_runs, tables  # noqa: E402
+from jptest import build, commands, gc_log, jdks, published_suites, surefire  # noqa: E402
+from overhead import configurations, results, settings, suite_runs, tables  # noqa: E402
 
 PROGRAM = "perf"
 POM = HERE / "pom.xml"
@@ -244,7 +244,7 @@ class Benchmark:
     def run_once(self, workload, configuration, index):
         """Runs one JVM: WORKLOAD in CONFIGURATION, run INDEX; returns its results.Run."""
         log = self.logs / f"{workload.name}-{configuration.name}-{index}"
-        args = [self.java, "-Xms1g", "-Xmx1g", memory.gc_log_option(f"{log}.gc"), *self.options.java_options,
+        args = [self.java, "-Xms1g", "-Xmx1g", gc_log.option(f"{log}.gc"), *self.options.java_options,
                 *configuration.options(workload.name, index),
                 f"-Dperf.size={self.options.size}", f"-Dperf.sources={self.cache / 'inputs' / 'lang3-sources'}",
                 f"-Dperf.classpath={self.lang3_jar}", "-cp", configuration.classpath, workload.main_class]
@@ -309,7 +309,7 @@ class Benchmark:
         classes = suite.quick_classes if self.options.size == "small" else published_suites.SUREFIRE_CLASSES
         args = published_suites.console_command(
             self.java, self.launcher, configuration.classpath, library.tests, f"{log}.reports",
-            [memory.gc_log_option(f"{log}.gc"), *self.options.java_options,
+            [gc_log.option(f"{log}.gc"), *self.options.java_options,
              *configuration.options(suite.name, index)], classes)
         if self.options.cpus:
             args = ["taskset", "-c", self.options.cpus, *args]
@@ -374,7 +374,7 @@ class Benchmark:
 
 def with_memory(run, measured, log):
     """RUN with the peak heap of its GC log (LOG.gc) and the peak RSS MEASURED."""
-    return dataclasses.replace(run, peak_heap_mb=memory.peak_heap_mb(commands.read_text(f"{log}.gc")),
+    return dataclasses.replace(run, peak_heap_mb=gc_log.peak_heap_mb(commands.read_text(f"{log}.gc")),
                                peak_rss_mb=measured.peak_rss_kb / 1024)
 
 

@@ -16,7 +16,7 @@ class Run:
     checksum: str
     wall_ms: int  # the whole JVM, from launch to exit
     steady_ms: int  # the measured rounds, timed inside the JVM; None without a driver line
-    peak_heap_mb: float = None  # overhead.memory.peak_heap_mb; None when no collection ran
+    peak_heap_mb: float = None  # jptest.gc_log.peak_heap_mb; None when no collection ran
     peak_rss_mb: float = None
 
 

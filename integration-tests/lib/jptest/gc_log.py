@@ -1,6 +1,6 @@
-"""How much memory a run took: the peak of the Java heap after each collection, read from the JVM's
-GC log (the live data, garbage excluded as far as each collection went), beside the process's peak
-resident set size (jptest.commands.run_measured)."""
+"""How much heap a JVM needed: the peak of its heap after each collection, read from its GC log (the
+live data, garbage excluded as far as each collection went). The benchmarks print it beside the
+process's peak resident set size (commands.run_measured)."""
 import re
 
 # `[1.234s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 51M->3M(1024M) 2.345ms`
@@ -8,7 +8,7 @@ _COLLECTION = re.compile(r"\bGC\(\d+\) .*?(\d+)([KMG])->(\d+)([KMG])\(\d+[KMG]\)
 _MB = {"K": 1 / 1024, "M": 1, "G": 1024}
 
 
-def gc_log_option(path):
+def option(path):
     """The JVM option that writes the collections' heap sizes into the file PATH."""
     return f"-Xlog:gc:file={path}"
 
