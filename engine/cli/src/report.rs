@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use jp_profile::Metric;
 use jp_report::run::ReportWarning;
+use jp_report::timeline::{self, TimelineFormat};
 use jp_report::{Format, NameStyle, Options, ReportError};
 
 /// Exit code when no report could be made.
@@ -69,8 +70,14 @@ impl From<MetricFlag> for Metric {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Profiles written by the runtime; several are merged into one tree.
+    /// With `--timeline`, the snapshots of one run (or their directory).
     #[arg(required = true, value_name = "PROFILE")]
     profiles: Vec<PathBuf>,
+    /// Report the snapshots of `-Djp.agent=periodic` as a timeline of
+    /// their intervals (text or html): each interval's totals and top
+    /// methods. A directory stands for the snapshots in it.
+    #[arg(long)]
+    timeline: bool,
     /// The report format.
     #[arg(long, value_enum)]
     format: FormatFlag,
@@ -154,6 +161,9 @@ pub fn main(args: &Args) -> ExitCode {
         thread: args.thread.clone(),
     };
     let format = args.format.into();
+    if args.timeline {
+        return exit_code(timeline(&args.profiles, format, &options, args.out.as_deref()));
+    }
     let reported = match &args.out {
         Some(path) => jp_report::run::run(&args.profiles, format, &options, path),
         None => to_stdout(&args.profiles, format, &options),
@@ -185,6 +195,28 @@ pub(crate) fn exit_code(reported: Result<Vec<ReportWarning>, ReportError>) -> Ex
             ExitCode::from(EXIT_NO_REPORT)
         }
     }
+}
+
+/// The timeline of the snapshots `profiles`, to `out` or stdout; it has no warnings.
+fn timeline(
+    profiles: &[PathBuf],
+    format: Format,
+    options: &Options,
+    out: Option<&Path>,
+) -> Result<Vec<ReportWarning>, ReportError> {
+    let format = TimelineFormat::try_from(format)?;
+    match out {
+        Some(path) => timeline::run(profiles, format, options, path)?,
+        None => {
+            let read = timeline::read(profiles)?;
+            let options = jp_report::run::titled(options, &read.whole, profiles);
+            let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            timeline::render(&read, format, &options, &mut stdout)
+                .and_then(|()| stdout.flush())
+                .map_err(|source| ReportError::writing(Path::new("stdout"), source))?;
+        }
+    }
+    Ok(Vec::new())
 }
 
 /// The report of `profiles` on stdout, and its warnings.

@@ -206,3 +206,68 @@ fn max_output_size_lowers_or_lifts_the_limit() {
     let bad = jp(&["report", a, "--format", "folded", "--max-output-size", "lots"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Writes snapshot `number` of one run, `main` calling `method` `calls` times.
+fn write_snapshot(dir: &Path, number: u64, method: &str, calls: u64) {
+    let text = format!(
+        "jp-profile 1\nmeta agent periodic\nmeta pid 7\nmeta start 2025-01-01T00:00:00Z\n\
+         meta snapshot {number}\nmeta elapsed {}\nmeta trigger timer\n\
+         frame 1 demo.Phases.main([Ljava/lang/String;)V\nframe 2 demo.Phases.{method}()V\n\
+         node 1 0 1 0 1\nnode 2 1 2 {calls} {}\nend 2\n",
+        number * 100,
+        calls * 10
+    );
+    fs::write(dir.join(format!("snapshot-{number:06}.jpprof")), text).unwrap();
+}
+
+#[test]
+fn a_timeline_of_a_directory_of_snapshots_lists_each_interval_and_refuses_other_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    write_snapshot(dir.path(), 1, "a", 5);
+    write_snapshot(dir.path(), 2, "b", 3);
+    let series = dir.path().to_str().unwrap();
+    let text = jp(&["report", "--timeline", series, "--format", "text"]);
+    assert_eq!(
+        text.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("snapshots  2\n"), "{text}");
+    let intervals = &text[text.find("== Intervals").unwrap()..];
+    let a = intervals.find("Phases.a() [demo]").unwrap();
+    let b = intervals.find("Phases.b() [demo]").unwrap();
+    let second = intervals.find("       2 ").unwrap();
+    assert!(a < second && second < b, "{intervals}");
+
+    let html = dir.path().join("timeline.html");
+    let written = jp(&[
+        "report",
+        "--timeline",
+        series,
+        "--format",
+        "html",
+        "--out",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(written.status.code(), Some(0));
+    assert!(fs::read_to_string(&html).unwrap().contains("JP timeline"));
+
+    let folded = jp(&["report", "--timeline", series, "--format", "folded"]);
+    assert_eq!(folded.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&folded.stderr),
+        "jp: a timeline is written as text or html, not folded\n"
+    );
+    let plain = profile_path("a.jpprof");
+    let refused = jp(&[
+        "report",
+        "--timeline",
+        plain.to_str().unwrap(),
+        "--format",
+        "text",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a snapshot"));
+}

@@ -1,7 +1,8 @@
 //! JP's reports: a merged [`Profile`](jp_profile::Profile) shown as collapsed stacks
 //! ([`folded`]), as a text tree in the spirit of ProfBuilder's ProfOut
 //! ([`text`]), as one self-contained interactive HTML page ([`html`]), as
-//! a speedscope file ([`speedscope`]) and as a pprof file ([`pprof`]).
+//! a speedscope file ([`speedscope`]) and as a pprof file ([`pprof`]); the
+//! snapshots of the periodic agent as a timeline ([`timeline`]).
 //!
 //! Every format reads the same derived facts, computed once here: the
 //! subtree totals of each context ([`Totals`]), the methods aggregated over
@@ -46,6 +47,7 @@ pub mod speedscope;
 pub mod tests_view;
 pub mod text;
 pub mod threads;
+pub mod timeline;
 pub mod title;
 mod totals;
 mod visible;

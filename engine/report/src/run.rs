@@ -82,6 +82,9 @@ pub enum ReportError {
         /// How large, and what to do.
         source: OutputTooLarge,
     },
+    /// The profiles make no timeline ([`crate::timeline`]).
+    #[error(transparent)]
+    Timeline(#[from] crate::timeline::TimelineError),
     /// The report could not be written.
     #[error("{}: {source}", path.display())]
     Write {
