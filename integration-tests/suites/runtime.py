@@ -18,6 +18,11 @@
 - shutdown hooks: a hook's 3,000 calls are in every profile, 6 runs, 3 at a time;
 - a starved writer: a program that holds all the heap but about 1 MB to its end gets its profile
   with every call (the agent keeps 1 MB in reserve for the write), or a jp: line says why not;
+- periodic snapshots: Phases (phase A calls only a(), phase B only b()) run with -Djp.agent=periodic,
+  triggered by bytecodes and by a timer: every snapshot with a() comes before every one with b() (with
+  the bytecodes trigger, some have a() alone and some b() alone), the snapshots add up to the profile
+  at exit, which is the default agent's context for context, and `jp report --timeline` shows a()'s
+  intervals before b()'s;
 - outputs: -Djp.output=/dev/null leaves the device, a FIFO is written into for its reader, and a
   profile file gets the umask's permissions;
 - no runtime: instrumented classes (loops, exceptions, constructors, static initializers, leaf
@@ -339,6 +344,76 @@ class Runtime:
                           f"runtime thread groups: jp report --thread nosuch: status {status} (want 2), its stderr "
                           "should name nosuch and the groups", shown(f"{out}.err"))
 
+    # -- periodic snapshots -----------------------------------------------------------------------
+
+    def merged_folded(self, profiles, out, metric):
+        """The folded lines of `jp report PROFILES --metric METRIC` (merged), or None when it fails."""
+        if commands.run_split([str(self.jp), "report", *map(str, profiles), "--format", "folded", "--metric", metric],
+                              out, f"{out}.err") != 0:
+            return None
+        return sorted(folded.read(out))
+
+    def periodic(self):
+        work = self.work / "periodic"
+        work.mkdir()
+        phase_a, phase_b = "Phases.a(int):void", "Phases.b(int):void"
+        runs = (("default", ["-Djp.agent=default"], []),
+                ("bytecodes", ["-Djp.agent=periodic", "-Djp.periodic.bytecodes=200000"], []),
+                ("timer", ["-Djp.agent=periodic", "-Djp.periodic.millis=50"], [work / "timer.snapshots"]))
+        for name, options, args in runs:
+            out = work / f"{name}.out"
+            status = self.java_run(out, work / f"{name}.jpprof", *options, "-cp", self.cp, "Phases", *args, timeout=300)
+            if status != 0 or commands.read_text(out).rstrip("\n") != "sink -44999850000":
+                self.checks.fail(f"runtime periodic snapshots: Phases with {' '.join(options)} failed ({status})",
+                                 shown(out))
+                return
+        finals = {name: {metric: self.merged_folded([work / f"{name}.jpprof"], work / f"{name}.{metric}", metric)
+                         for metric in ("calls", "bytecodes")}
+                  for name, _, _ in runs}
+        self.checks.check(finals["default"]["calls"] and finals["bytecodes"] == finals["default"],
+                          "runtime periodic snapshots: the periodic agent's profile at exit is the default agent's, "
+                          f"context for context ({len(finals['default']['calls'] or [])} contexts, calls and bytecodes)",
+                          "runtime periodic snapshots: the periodic agent's profile at exit differs from the default "
+                          "agent's",
+                          indented("\n".join(finals["bytecodes"]["bytecodes"] or []), prefix="    | periodic: ")
+                          + indented("\n".join(finals["default"]["bytecodes"] or []), prefix="    | default: "))
+        for name, trigger in (("bytecodes", "every 200,000 bytecodes"), ("timer", "every 50 ms")):
+            series = sorted((work / f"{name}.snapshots").glob("snapshot-*.jpprof"))
+            phases = []
+            for snapshot in series:
+                lines = self.folded_calls(snapshot) or []
+                phases.append((folded.total_ending_with(lines, phase_a) > 0,
+                               folded.total_ending_with(lines, phase_b) > 0))
+            last_a = max((i for i, (a, _) in enumerate(phases) if a), default=-1)
+            first_b = min((i for i, (_, b) in enumerate(phases) if b), default=len(phases))
+            alone = (any(a and not b for a, b in phases), any(b and not a for a, b in phases))
+            ordered = 0 <= last_a <= first_b < len(phases) and (name == "timer" or alone == (True, True))
+            self.checks.check(ordered,
+                              f"runtime periodic snapshots ({trigger}): {len(series)} snapshots, a() in those up to "
+                              f"#{last_a + 1}, b() in those from #{first_b + 1}",
+                              f"runtime periodic snapshots ({trigger}): phases out of order or mixed (a, b) per "
+                              f"snapshot: {phases}")
+            sums = {metric: self.merged_folded(series, work / f"{name}.series.{metric}", metric)
+                    for metric in ("calls", "bytecodes")}
+            self.checks.check(series and sums == finals[name],
+                              f"runtime periodic snapshots ({trigger}): the snapshots add up to the profile at exit, "
+                              "calls and bytecodes",
+                              f"runtime periodic snapshots ({trigger}): the snapshots' sum differs from the profile "
+                              "at exit",
+                              indented("\n".join(sums["calls"] or []), prefix="    | summed: ")
+                              + indented("\n".join(finals[name]["calls"] or []), prefix="    | at exit: "))
+            text = work / f"{name}.timeline.txt"
+            status = self.report(work / f"{name}.snapshots", text, "--timeline", "--format", "text")
+            report = commands.read_text(text)
+            html = self.report(work / f"{name}.snapshots", work / f"{name}.timeline.html", "--timeline",
+                               "--format", "html")
+            self.checks.check(status == 0 and html == 0 and -1 < report.find("Phases.a(int)")
+                              < report.rfind("Phases.b(int)") and f"snapshots  {len(series)}\n" in report,
+                              f"runtime periodic snapshots ({trigger}): jp report --timeline lists the {len(series)} "
+                              "intervals, a()'s before b()'s, as text and html",
+                              f"runtime periodic snapshots ({trigger}): jp report --timeline: status {status} "
+                              f"(html {html})", shown(text, 30) + shown(f"{text}.err"))
+
     # -- virtual threads --------------------------------------------------------------------------
 
     def virtual_threads(self):
@@ -552,6 +627,7 @@ class Runtime:
         self.no_runtime()
         self.threads()
         self.thread_groups()
+        self.periodic()
         self.virtual_threads()
         self.class_reloading()
         self.shutdown_hooks()
