@@ -109,4 +109,5 @@
   summary();
   grid();
   $('loading').hidden = true;
+  document.body.dataset.ready = 'true';
 })();
