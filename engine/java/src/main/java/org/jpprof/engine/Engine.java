@@ -2,6 +2,8 @@ package org.jpprof.engine;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -181,6 +183,27 @@ public final class Engine {
     public ClassRewriter classRewriter(ClassRewriterSettings settings) {
         Objects.requireNonNull(settings, "settings");
         return new ClassRewriter(NativeEngine.classRewriter(settings.toJson()));
+    }
+
+    /**
+     * A directory of this user's own for JP's files of one kind, as the engine's library gets
+     * (docs/engine-jni.md, "The cache directory"): {@code jp/<name>} in the system's place for a
+     * user's caches, else {@code ${java.io.tmpdir}/jp-<name>-<user>}; created when missing (mode
+     * {@code 0700} where there are POSIX permissions), and refused when another user owns it or
+     * may write to it, so that no one else can plant files that this user's JVMs then load.
+     *
+     * @param name the kind of files, such as {@code agent}
+     * @return the directory, absolute
+     * @throws EngineException if no such directory can be used, naming each one tried and why
+     */
+    public static Path privateCacheDirectory(String name) {
+        List<String> tried = new ArrayList<>();
+        Path directory = NativeLibrary.defaultPrivateDirectory(name, tried);
+        if (directory == null) {
+            throw new EngineException("no private directory for JP's " + name + " files: tried "
+                    + String.join(", ", tried));
+        }
+        return directory;
     }
 
     private String outcome(String outcome) {

@@ -280,26 +280,44 @@ final class NativeLibrary {
             }
         }
         List<String> tried = new ArrayList<>();
-        for (Path directory : defaultCacheDirectories()) {
+        Path directory = defaultPrivateDirectory("engine", tried);
+        if (directory == null) {
+            throw new EngineException("no directory to extract JP's engine library to: tried "
+                    + String.join(", ", tried) + "; choose one with -D" + CACHE_DIR_PROPERTY
+                    + "=DIR");
+        }
+        return directory;
+    }
+
+    /**
+     * The first of this user's default directories for JP's files of one kind that can be made
+     * private ({@link #privateDirectory}): {@code jp/<name>} in the system's place for a user's
+     * caches, else {@code ${java.io.tmpdir}/jp-<name>-<user>}.
+     *
+     * @param name the kind, {@code engine} or {@code agent}
+     * @param tried receives each directory refused, with why
+     * @return the directory, or {@code null} when none could be used
+     */
+    static Path defaultPrivateDirectory(String name, List<String> tried) {
+        for (Path directory : defaultCacheDirectories(name)) {
             try {
                 return privateDirectory(directory);
             } catch (IOException e) {
                 tried.add(directory + " (" + e.getMessage() + ")");
             }
         }
-        throw new EngineException("no directory to extract JP's engine library to: tried "
-                + String.join(", ", tried) + "; choose one with -D" + CACHE_DIR_PROPERTY + "=DIR");
+        return null;
     }
 
-    private static List<Path> defaultCacheDirectories() {
+    private static List<Path> defaultCacheDirectories(String name) {
         List<Path> directories = new ArrayList<>();
         Path userCache =
                 PLATFORM.userCacheDirectory(System::getenv, System.getProperty("user.home"));
         if (userCache != null) {
-            directories.add(userCache.resolve("jp").resolve("engine"));
+            directories.add(userCache.resolve("jp").resolve(name));
         }
         String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
-        directories.add(Paths.get(System.getProperty("java.io.tmpdir"), "jp-engine-" + user));
+        directories.add(Paths.get(System.getProperty("java.io.tmpdir"), "jp-" + name + "-" + user));
         return directories;
     }
 
