@@ -10,8 +10,8 @@ import org.jpprof.engine.ClassRewriter;
 import org.jpprof.engine.EngineException;
 
 /**
- * Hands each class the JVM loads to the engine, and the rewritten class back. JDK classes and JP's
- * own are left alone before the engine is asked; the engine's class filter (the settings' patterns
+ * Hands each class the JVM loads to the engine, and the rewritten class back. JDK classes (proxy
+ * classes included) and JP's own are left alone before the engine is asked; the engine's class filter (the settings' patterns
  * and the classes left uninstrumented by default) decides about the rest, as for
  * {@code jp instrument}. It never throws into the JVM: whatever goes wrong leaves the class as it
  * was, with one {@code jp:} line on stderr.
@@ -22,6 +22,9 @@ final class JpTransformer implements ClassFileTransformer {
         "java/", "jdk/", "sun/",
         "org/jpprof/runtime/", "org/jpprof/engine/", "org/jpprof/agent/", "org/jpprof/junit/",
     };
+
+    /** The start of the simple names of {@code java.lang.reflect.Proxy}'s classes. */
+    private static final String PROXY_PREFIX = "$Proxy";
 
     private final ClassRewriter rewriter;
     private final PrintStream err;
@@ -74,13 +77,17 @@ final class JpTransformer implements ClassFileTransformer {
         }
     }
 
-    /** Whether the class (internal name) is the JDK's or JP's. */
+    /**
+     * Whether the class (internal name) is the JDK's or JP's, or a proxy class that
+     * {@code java.lang.reflect.Proxy} generated (the JDK reserves simple names that start with
+     * {@code $Proxy} for them): proxies are the JDK's code, never instrumented at build time.
+     */
     static boolean leftAlone(String className) {
         for (String prefix : LEFT_ALONE) {
             if (className.startsWith(prefix)) {
                 return true;
             }
         }
-        return false;
+        return className.startsWith(PROXY_PREFIX, className.lastIndexOf('/') + 1);
     }
 }

@@ -35,7 +35,8 @@ class JpTransformerTest {
         assertNull(transformer.transform(null, "com/acme/Sample", null, null, sample()));
         assertNull(transformer.transform(app.getParent(), "com/acme/Sample", null, null, sample()));
         for (String name : new String[] {"java/util/Sample", "jdk/internal/Sample", "sun/misc/Sample",
-                "org/jpprof/runtime/RC", "org/jpprof/engine/Engine", "com/acme/Excluded"}) {
+                "org/jpprof/runtime/RC", "org/jpprof/engine/Engine", "com/acme/Excluded",
+                "com/acme/$Proxy12", "jdk/proxy1/$Proxy3"}) {
             assertNull(transformer.transform(app, name, null, null, sample()), name);
         }
         assertNull(transformer.transform(app, null, null, null, sample()));
