@@ -62,6 +62,11 @@
  *   metrics=M          calls, bytecodes, or both (the default; "calls,bytecodes" or "calls+bytecodes").
  *                      With calls only, no SingleStep events are requested at all (much faster).
  *   init=demand|off    see fact 2 above (default demand).
+ *   start=recording|paused  whether activations are counted from the start (default recording),
+ *                      as the runtime's jp.start. Entering org.jpprof.runtime.JP.start() or stop()
+ *                      switches it, as it switches the runtime's recording: an activation of a
+ *                      selected method is counted, whole, when it began while recording; one
+ *                      begun while stopped makes no context, like an unselected frame.
  *   verbose            a statistics line on stderr at the end.
  * Warnings (stderr, "jp-oracle: warning: ...") mean the counts are not to be trusted.
  *
@@ -92,6 +97,9 @@ static int g_want_calls = 1;
 static int g_want_bytecodes = 1;
 static int g_init_demand = 1;
 static int g_verbose = 0;
+/* Whether activations begun now are counted: JP.start() and JP.stop() switch it, as they switch
+ * the runtime's recording; start=paused begins stopped, as jp.start=paused does. */
+static volatile int g_recording = 1;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Globals                                                                                    */
@@ -192,6 +200,7 @@ typedef struct MethodInfo {
     int frame;            /* interned frame, or -1 when not selected */
     uint8_t selected;
     uint8_t is_clinit;
+    int8_t control;       /* +1 for JP.start(), -1 for JP.stop() (org.jpprof.runtime.JP), else 0 */
     /* bytecodes, loaded lazily (selected methods only) */
     volatile int code_loaded;
     int code_len;
@@ -251,12 +260,16 @@ static MethodInfo *create_method_info(jmethodID id) {
     if ((*g_jvmti)->GetMethodDeclaringClass(g_jvmti, id, &klass) != JVMTI_ERROR_NONE) return mi;
     if ((*g_jvmti)->GetClassSignature(g_jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
         char *internal = internal_from_signature(sig);
+        if (internal && strcmp(internal, "org/jpprof/runtime/JP") == 0 &&
+            (*g_jvmti)->GetMethodName(g_jvmti, id, &name, &desc, NULL) == JVMTI_ERROR_NONE &&
+            strcmp(desc, "()V") == 0)
+            mi->control = strcmp(name, "start") == 0 ? 1 : strcmp(name, "stop") == 0 ? -1 : 0;
         if (internal) {
             char *binary = dotted(internal);
             if (name_selected(binary) &&
                 (*g_jvmti)->GetMethodModifiers(g_jvmti, id, &mods) == JVMTI_ERROR_NONE &&
                 !(mods & 0x0100 /* ACC_NATIVE */) &&
-                (*g_jvmti)->GetMethodName(g_jvmti, id, &name, &desc, NULL) == JVMTI_ERROR_NONE) {
+                (name || (*g_jvmti)->GetMethodName(g_jvmti, id, &name, &desc, NULL) == JVMTI_ERROR_NONE)) {
                 size_t len = strlen(binary) + strlen(name) + strlen(desc) + 2;
                 char *frame = xmalloc(len);
                 snprintf(frame, len, "%s.%s%s", binary, name, desc);
@@ -422,6 +435,7 @@ typedef struct Frame {
     int32_t last_bci;  /* last stepped bci of this frame (selected frames) */
     int32_t call_site; /* bci of the invoke in the selected frame below that made this call, or -1 */
     uint64_t steps;    /* bytecodes counted in this activation */
+    uint8_t counted;   /* a selected method's activation begun while recording: it has a context */
 } Frame;
 
 #define CACHE_SIZE 2048
@@ -595,6 +609,7 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     ThreadState *st = thread_state();
     if (!st) return;
     MethodInfo *mi = method_info(st, method);
+    if (mi->control) g_recording = mi->control > 0;
     if (st->depth == st->cap) {
         st->cap *= 2;
         st->stack = realloc(st->stack, sizeof(Frame) * st->cap);
@@ -608,10 +623,11 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     f->last_bci = -1;
     f->call_site = -1;
     f->steps = 0;
-    if (below && below->info->selected && st->depth != st->forced_depth && st->last_method == below->method &&
+    f->counted = mi->selected && g_recording;
+    if (below && below->counted && st->depth != st->forced_depth && st->last_method == below->method &&
         st->last_loc == below->last_bci && is_invoke(opcode_at(below->info, below->last_bci)))
         f->call_site = below->last_bci;
-    if (mi->selected) {
+    if (f->counted) {
         Node *parent = mi->is_clinit ? &st->root : cur;
         f->node = child_of(parent, mi->frame);
         f->node->calls++;
@@ -649,7 +665,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
         top = i;
     }
     Frame *f = &st->stack[top];
-    if (g_want_bytecodes && f->info->selected && f->steps == 0)
+    if (g_want_bytecodes && f->counted && f->steps == 0)
         warn("%s ran without SingleStep events (stepping hidden by HotSpot?)", frame_name(f->info));
     st->depth = top;
     /* HotSpot fact 1: after a normal return the caller goes on at the bytecode after its
@@ -657,7 +673,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
      * method, ended there) HotSpot swallows the step. */
     if (g_want_bytecodes && !popped_by_exception && f->call_site >= 0 && top > 0) {
         Frame *c = &st->stack[top - 1];
-        if (c->info->selected) {
+        if (c->counted) {
             int resume = f->call_site + invoke_length(opcode_at(c->info, f->call_site));
             if (st->last_method == c->method && st->last_loc == resume) {
                 count_step(c, resume);
@@ -675,7 +691,7 @@ static void JNICALL on_exception_catch(jvmtiEnv *jvmti, JNIEnv *jni, jthread thr
     ThreadState *st = thread_state();
     if (!st || st->depth == 0) return;
     Frame *f = &st->stack[st->depth - 1];
-    if (f->method != method || !f->info->selected) return;
+    if (f->method != method || !f->counted) return;
     /* HotSpot fact 1 again: the handler's first bytecode equals the last posted location. */
     if (st->last_method == method && st->last_loc == location) {
         count_step(f, (int)location);
@@ -699,8 +715,10 @@ static void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
         warn("SingleStep in %s at bci %d, which is not the top frame", frame_name(mi), (int)location);
         return;
     }
-    count_step(f, (int)location);
-    g_stat_steps++;
+    if (f->counted) {
+        count_step(f, (int)location);
+        g_stat_steps++;
+    }
     /* Last, because it may run Java code (and so nested events that move the stack). */
     if (g_init_demand) init_on_demand(jni, st, mi, (int)location);
 }
@@ -976,6 +994,13 @@ static void apply_option(const char *key, const char *value, int continuation) {
         else if (strcmp(value, "off") == 0) g_init_demand = 0;
         else {
             fprintf(stderr, "jp-oracle: init must be demand or off\n");
+            exit(2);
+        }
+    } else if (strcmp(key, "start") == 0) {
+        if (strcmp(value, "recording") == 0) g_recording = 1;
+        else if (strcmp(value, "paused") == 0) g_recording = 0;
+        else {
+            fprintf(stderr, "jp-oracle: start must be recording or paused\n");
             exit(2);
         }
     } else if (strcmp(key, "verbose") == 0) {

@@ -24,6 +24,11 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     line, with precise; with default, they must equal them for programs that neither throw nor
     catch, and never be lower otherwise.
 
+(d) Recording windows: integration-tests/programs/window calls JP.start() and JP.stop(); it runs
+    under the oracle with start=paused and start=recording and instrumented (precise) with the same
+    jp.start, the runtime jar on both class paths: JP's profile must equal the oracle's, which
+    counts exactly the activations begun while recording.
+
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
 (`python3 integration-tests/suites/oracle.py Fig4 Recursion`). JAVA_HOME names the JDK 17 (javac,
@@ -65,7 +70,10 @@ def line_count(path):
 class OracleSuite:
     def __init__(self, programs):
         self.checks = Checks()
-        self.programs = programs
+        # Window, the program of (d), is named like the others but is no demo program.
+        self.programs = [program for program in programs if program != "Window"]
+        self.demo_wanted = not programs or bool(self.programs)
+        self.window_wanted = not programs or "Window" in programs
         java, self.javac = jdks.default_java_and_javac()
         self.java = os.environ.get("JAVA") or java
         self.lib = self.jp = self.runtime = None
@@ -79,9 +87,10 @@ class OracleSuite:
                 self.checks.fail("build: the agent did not compile", indented(str(error)))
         return self.lib
 
-    def compile(self, javac, release, out, sources, log):
+    def compile(self, javac, release, out, sources, log, classpath=None):
         """javac --release RELEASE on SOURCES into OUT; its messages shown on failure."""
-        args = [str(javac), "--release", str(release), "-encoding", "UTF-8", "-d", str(out), *map(str, sources)]
+        args = [str(javac), "--release", str(release), "-encoding", "UTF-8", "-d", str(out),
+                *(["-cp", str(classpath)] if classpath else []), *map(str, sources)]
         if commands.run_split(args, os.devnull, log) == 0:
             return True
         print(commands.read_text(log), end="", flush=True)
@@ -292,9 +301,66 @@ class OracleSuite:
             return "per-line bytecodes differ from the oracle's", diff(oracle_sorted, jp_sorted, 8)
         return None, ""
 
+    # -- (d) recording windows ----------------------------------------------------------------------
+
+    def windows(self):
+        """integration-tests/programs/window, which calls JP.start() and JP.stop(), under the oracle
+        (start=S) and instrumented with --bba precise (-Djp.start=S), for S paused and recording: the
+        same output, and the same contexts in calls and in bytecodes."""
+        work = work_root() / "window"
+        shutil.rmtree(work, ignore_errors=True)
+        (work / "classes").mkdir(parents=True)
+        if not self.build_agent():
+            return
+        try:
+            self.jp = self.jp or build.build_jp()
+            self.runtime = self.runtime or build.build_runtime(work)
+        except build.SuiteError as error:
+            self.checks.fail(f"build: {error}")
+            return
+        if not self.compile(self.javac, 17, work / "classes", sorted((PROGRAMS / "window").glob("*.java")),
+                            work / "javac.log", self.runtime):
+            self.checks.fail("window: javac failed on integration-tests/programs/window")
+            return
+        log = work / "instrument.log"
+        if commands.run_logged([str(self.jp), "instrument", str(work / "classes"), "--out", str(work / "instrumented"),
+                                "--bba", "precise"], log) != 0:
+            self.checks.fail("window: jp instrument failed", indented(commands.read_text(log)))
+            return
+        for start in ("paused", "recording"):
+            expected, out = work / f"oracle-{start}", work / f"jp-{start}"
+            status = oracle.run(self.lib, self.java, "window.Window", f"{work / 'classes'}:{self.runtime}", expected,
+                                f"{expected}.stdout", f"{expected}.stderr", options=f"start={start}")
+            problems, details = [], ""
+            if status != 0:
+                problems.append(f"the oracle run exited with {status} (see {expected}.stderr)")
+            status = commands.run_split([str(self.java), "-cp", f"{work / 'instrumented'}:{self.runtime}",
+                                         f"-Djp.start={start}", f"-Djp.output={out}.jpprof", "window.Window"],
+                                        f"{out}.stdout", f"{out}.stderr")
+            if status != 0 or not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
+                problems.append("the instrumented run's output or exit status differs")
+                details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
+            for metric in oracle.METRICS:
+                failure = self.report(out, metric)
+                if failure is not None:
+                    problems.append(f"jp report failed: {failure}")
+                    break
+                problem, more = self.compare_metric(expected, out, "precise", metric, False)
+                if problem:
+                    problems.append(problem)
+                    details += more
+            if problems:
+                self.checks.fail(f"window, jp.start={start}: {'; '.join(problems)}", details)
+            else:
+                contexts = line_count(f"{out}.calls.sorted")
+                self.checks.pass_(f"window, jp.start={start}: JP equals the oracle in the window ({contexts} contexts)")
+
     def run(self):
-        self.selfcheck()
-        self.compare()
+        if self.demo_wanted:
+            self.selfcheck()
+            self.compare()
+        if self.window_wanted:
+            self.windows()
         self.checks.summary(PROGRAM)
         return self.checks.status()
 

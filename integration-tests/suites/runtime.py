@@ -23,6 +23,9 @@
   the bytecodes trigger, some have a() alone and some b() alone), the snapshots add up to the profile
   at exit, which is the default agent's context for context, and `jp report --timeline` shows a()'s
   intervals before b()'s;
+- remote control: Remote, started with jp.start=paused and jp.jmx=true, is driven by a second JVM
+  (JmxClient) over a local JMX connection, as jconsole does: start, stop after the middle phase,
+  writeProfile; the profile holds exactly the middle phase;
 - outputs: -Djp.output=/dev/null leaves the device, a FIFO is written into for its reader, and a
   profile file gets the umask's permissions;
 - no runtime: instrumented classes (loops, exceptions, constructors, static initializers, leaf
@@ -414,6 +417,48 @@ class Runtime:
                               f"runtime periodic snapshots ({trigger}): jp report --timeline: status {status} "
                               f"(html {html})", shown(text, 30) + shown(f"{text}.err"))
 
+    # -- run-time control -------------------------------------------------------------------------
+
+    def remote_control(self):
+        """Remote, started paused with its MBean, driven by JmxClient from a second JVM over a local
+        JMX connection: the profile holds its middle phase alone, with exact calls."""
+        work = self.work / "remote"
+        (work / "client").mkdir(parents=True)
+        log = work / "javac.log"
+        if commands.run_logged([str(self.javac), "--release", "17", "-d", str(work / "client"),
+                                str(PROGRAMS / "control" / "JmxClient.java")], log) != 0:
+            self.checks.fail("runtime remote control: javac failed on JmxClient", shown(log))
+            return
+        profile, out = work / "remote.jpprof", work / "remote.out"
+        target = commands.start_logged([str(self.java), f"-Djp.output={profile}", "-Djp.start=paused", "-Djp.jmx=true",
+                                        "-cp", self.cp, "Remote", str(work)], out)
+        try:
+            if not commands.wait_for_line(out, "ready", target, 60):
+                self.checks.fail("runtime remote control: Remote did not get ready", shown(out))
+                return
+            client = work / "client.out"
+            status = commands.run_logged([str(self.java), "-cp", str(work / "client"), "JmxClient", str(target.pid),
+                                          str(work)], client, timeout=120)
+            said = commands.read_text(client)
+            if status != 0 or target.wait(timeout=60) != 0:
+                self.checks.fail(f"runtime remote control: JmxClient exited with {status}, Remote with "
+                                 f"{target.returncode}", shown(client) + shown(out))
+                return
+        finally:
+            if target.poll() is None:
+                target.kill()
+                target.wait()
+        lines = self.folded_calls(profile) or []
+        expected = ["Remote.middle():int 1", "Remote.middle():int;Remote.work(int):int 2",
+                    "Remote.middle():int;Remote.work(int):int;Remote.step(int):int 42"]
+        self.checks.check(lines == expected and "recording before: false" in said and "recording after: false" in said
+                          and f"written: {profile}" in said,
+                          "runtime remote control: a second JVM attached over JMX (org.jpprof:type=Control) starts "
+                          "recording a paused program, stops it after the middle phase and writes the profile: it "
+                          "holds exactly the middle phase (42 calls of step)",
+                          "runtime remote control: the profile or the client's view differs",
+                          indented("\n".join(lines), prefix="    | profile: ") + shown(work / "client.out"))
+
     # -- virtual threads --------------------------------------------------------------------------
 
     def virtual_threads(self):
@@ -628,6 +673,7 @@ class Runtime:
         self.threads()
         self.thread_groups()
         self.periodic()
+        self.remote_control()
         self.virtual_threads()
         self.class_reloading()
         self.shutdown_hooks()

@@ -46,9 +46,10 @@ pub const MID_CLASS: &str = "org/jpprof/runtime/MID";
 pub const RC_CURRENT: (&str, &str) = ("current", "()Lorg/jpprof/runtime/RC;");
 /// `IC enter(MID)`: enters the callee's context under `top`, checking the agent's activation counter.
 pub const RC_ENTER: (&str, &str) = ("enter", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
-/// `IC enterLeaf(MID)`: the callee's context under `top`, counted but not made current, for
-/// leaf methods (no calls, no loops, nothing that can run other code of the thread).
-pub const RC_ENTER_LEAF: (&str, &str) = ("enterLeaf", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
+/// `static IC leaf(MID, int)`: the calling thread's context of a leaf method (no calls, no loops,
+/// nothing that can run other code of the thread) under its `top`, its invocation and the bytecodes
+/// of its first block counted, not made current.
+pub const RC_LEAF: (&str, &str) = ("leaf", "(Lorg/jpprof/runtime/MID;I)Lorg/jpprof/runtime/IC;");
 /// `IC enterRoot(MID)`: enters a static initializer's context directly under the thread root.
 pub const RC_ENTER_ROOT: (&str, &str) = ("enterRoot", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
 /// `void exit(IC, int)`: adds the method's last bytecodes to its context and makes its caller's

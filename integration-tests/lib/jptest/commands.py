@@ -86,6 +86,19 @@ def start_logged(args, log, cwd=None):
         return subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd)
 
 
+def wait_for_line(path, line, process, timeout):
+    """Whether the file PATH, the log of the running PROCESS, holds the line LINE within TIMEOUT
+    seconds; False at once when PROCESS ends without it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if line in read_text(path).splitlines():
+            return True
+        if process.poll() is not None:
+            return line in read_text(path).splitlines()
+        time.sleep(0.05)
+    return False
+
+
 def output(args, timeout=None):
     """ARGS' stdout and stderr together, as text, and its exit status (see run)."""
     status, out = run(args, subprocess.PIPE, subprocess.STDOUT, timeout=timeout)

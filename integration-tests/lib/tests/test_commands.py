@@ -34,6 +34,24 @@ class CommandsTest(unittest.TestCase):
         self.assertEqual(commands.run_logged(["sh", "-c", script], self.log, timeout=0.5), 124)
         self.assertEqual(marker.read_text(), "shut down\n")
 
+    def test_a_measured_command_gives_its_status_and_its_own_peak_memory(self):
+        measured = commands.run_measured(["python3", "-c", "b = bytearray(64 << 20); print(len(b))"], self.log)
+        self.assertEqual(measured.status, 0)
+        self.assertGreater(measured.peak_rss_kb, 64 << 10)
+        self.assertEqual(commands.read_text(self.log), f"{64 << 20}\n")
+        self.assertEqual(commands.run_measured(["sleep", "5"], self.log, timeout=0.2).status, 124)
+
+    def test_waiting_for_a_line_ends_when_it_is_there_or_the_process_ends(self):
+        process = commands.start_logged(["sh", "-c", "sleep 0.2; echo ready; sleep 5"], self.log)
+        try:
+            self.assertTrue(commands.wait_for_line(self.log, "ready", process, 10))
+        finally:
+            process.kill()
+            process.wait()
+        process = commands.start_logged(["sh", "-c", "echo other"], self.log)
+        self.assertFalse(commands.wait_for_line(self.log, "ready", process, 10))
+        process.wait()
+
     def test_tail_gives_the_last_lines_and_a_missing_log_reads_empty(self):
         self.log.write_text("1\n2\n3\n")
         self.assertEqual(commands.tail(self.log, 2), "2\n3")

@@ -20,7 +20,7 @@ use crate::{injected, WarningReason};
 pub(super) struct Refs {
     rc_current: CpIndex,
     rc_enter: CpIndex,
-    rc_enter_leaf: CpIndex,
+    rc_leaf: CpIndex,
     rc_enter_root: CpIndex,
     rc_exit: CpIndex,
     rc_restore: CpIndex,
@@ -45,7 +45,7 @@ impl Refs {
         let refs = Refs {
             rc_current: method(rc, injected::RC_CURRENT)?,
             rc_enter: method(rc, injected::RC_ENTER)?,
-            rc_enter_leaf: method(rc, injected::RC_ENTER_LEAF)?,
+            rc_leaf: method(rc, injected::RC_LEAF)?,
             rc_enter_root: method(rc, injected::RC_ENTER_ROOT)?,
             rc_exit: method(rc, injected::RC_EXIT)?,
             rc_restore: method(rc, injected::RC_RESTORE)?,
@@ -502,29 +502,38 @@ fn add_to_local(n: Slot, count: u32) -> Vec<Insn> {
 }
 
 /// Adds each block's size to the context in local `ic` at the block's
-/// start (in leaf methods, which have no exit code to flush a local count).
+/// start (in leaf methods, which have no exit code to flush a local count),
+/// and its line's count with lines on; `first_counted` says whether the
+/// first block's size was added on entry already.
 fn count_blocks(
     body: &mut MethodBody<'_>,
     guard: &Guard<'_>,
     blocks: &[LineBlock],
+    first_counted: bool,
     refs: &Refs,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<(), WarningReason> {
     let ic = guard.ic;
-    for unit in blocks {
+    for (i, unit) in blocks.iter().enumerate() {
         let block = &unit.block;
-        let mut count = vec![
-            Insn::Local {
-                opcode: op::ALOAD,
-                index: ic,
-            },
-            push_int(block.instructions, pool)?,
-            Insn::Ref {
-                opcode: op::INVOKEVIRTUAL,
-                index: refs.ic_count,
-            },
-        ];
+        let mut count = Vec::new();
+        if i > 0 || !first_counted {
+            count.extend([
+                Insn::Local {
+                    opcode: op::ALOAD,
+                    index: ic,
+                },
+                push_int(block.instructions, pool)?,
+                Insn::Ref {
+                    opcode: op::INVOKEVIRTUAL,
+                    index: refs.ic_count,
+                },
+            ]);
+        }
         count.extend(count_line(ic, unit, refs, pool)?);
+        if count.is_empty() {
+            continue;
+        }
         let code = guard.at(body, block.start, count)?;
         body.insert_before(block.start, code)?;
     }
@@ -534,6 +543,9 @@ fn count_blocks(
 /// A leaf method finds its context and counts its blocks, and that is all:
 /// it never becomes the thread's current context, as nothing it does can
 /// run other code of the thread, so there is nothing to restore on exit.
+/// Its entry counts the first block too, so that a method of one block
+/// (most getters and setters) costs one runtime call, in few enough bytes
+/// that the JIT still inlines it as it did the original.
 fn rewrite_leaf(
     mut body: MethodBody<'_>,
     site: &Site<'_, '_>,
@@ -542,10 +554,30 @@ fn rewrite_leaf(
     blocks: &[LineBlock],
     pool: &mut PoolBuilder<'_>,
 ) -> Result<Vec<u8>, WarningReason> {
-    let frames = Frames::of(&body, pool)?;
-    let ic = body.add_local(1)?;
-    body.declare_local_in_frames(ic, &ic_type());
-    // `ic = source != null ? RC.current().enterLeaf(mid) : null`
+    // The first block starts at pc 0; counted on entry unless a handler
+    // can run it again (no branch can: that would be a loop).
+    let first_counted = !body
+        .handlers()
+        .iter()
+        .any(|h| body.pc_of(h.handler) == Some(Pc(0)));
+    let first_size = match blocks.first() {
+        Some(unit) if first_counted => unit.block.instructions,
+        _ => 0,
+    };
+    let lines_counted = refs.ic_line.is_some() && blocks.iter().any(|unit| unit.line.is_some());
+    let needs_ic = blocks.len() > 1 || !first_counted || lines_counted;
+    // Declared before the entry is built: the entry's own frames (an
+    // interface's lookup handler) come before `ic` is set.
+    let ic_and_frames = if needs_ic {
+        let frames = Frames::of(&body, pool)?;
+        let ic = body.add_local(1)?;
+        body.declare_local_in_frames(ic, &ic_type());
+        Some((ic, frames))
+    } else {
+        None
+    };
+    // `ic = source != null ? RC.leaf(mid, first_size) : null`, or without
+    // `ic` when nothing else needs it.
     let initial = body.initial_frame().locals.clone();
     let mut entry = ids.push_source(site.index, false, &mut body, &initial)?;
     let (none, entered) = (body.new_label(), body.new_label());
@@ -553,8 +585,6 @@ fn rewrite_leaf(
         locals: initial.clone(),
         stack,
     };
-    body.add_frame(none, frame(vec![ids.source_type()]))?;
-    body.add_frame(entered, frame(vec![ic_type()]))?;
     entry.extend([
         Insn::Plain(op::DUP),
         Insn::Branch {
@@ -564,15 +594,23 @@ fn rewrite_leaf(
     ]);
     entry.extend(ids.resolve(site.index, pool)?);
     entry.extend([
+        push_int(first_size, pool)?,
         Insn::Ref {
             opcode: op::INVOKESTATIC,
-            index: refs.rc_current,
+            index: refs.rc_leaf,
         },
-        Insn::Plain(op::SWAP),
-        Insn::Ref {
-            opcode: op::INVOKEVIRTUAL,
-            index: refs.rc_enter_leaf,
-        },
+    ]);
+    let Some((ic, frames)) = ic_and_frames else {
+        // Both ways reach `none` with one reference: the context, or the
+        // null source. Typed as Object, which loads no runtime class.
+        body.add_frame(none, frame(vec![VType::Object(b"java/lang/Object".as_slice().into())]))?;
+        entry.extend([Insn::Label(none), Insn::Plain(op::POP)]);
+        body.insert_at_entry(entry);
+        return Ok(body.encode(pool)?);
+    };
+    body.add_frame(none, frame(vec![ids.source_type()]))?;
+    body.add_frame(entered, frame(vec![ic_type()]))?;
+    entry.extend([
         Insn::Branch {
             opcode: op::GOTO,
             target: entered,
@@ -593,7 +631,7 @@ fn rewrite_leaf(
         frames: &frames,
         declared: &declared,
     };
-    count_blocks(&mut body, &guard, blocks, refs, pool)?;
+    count_blocks(&mut body, &guard, blocks, first_counted, refs, pool)?;
     Ok(body.encode(pool)?)
 }
 

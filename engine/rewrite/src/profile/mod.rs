@@ -14,10 +14,11 @@
 //! catch-all:     rc.exit(ic, n); n = 0; athrow                       // appended, last in the table
 //! ```
 //! A leaf method (no calls, no loops, nothing whose resolution could run a
-//! class loader or a bootstrap method) only enters its context
-//! (`rc.enterLeaf`) and adds each block's size with `ic.count(size)` at the
-//! block's start: it never becomes the current context, so it needs no exit
-//! code and no handler, and no local count to flush.
+//! class loader or a bootstrap method) only finds its context with its first
+//! block counted (`ic = RC.leaf(MIDS[k], size)`, and no `ic` at all when that
+//! is its only block) and adds each later block's size with `ic.count(size)`
+//! at the block's start: it never becomes the current context, so it needs no
+//! exit code and no handler, and no local count to flush.
 //! A static initializer is a top-level context (`rc.enterRoot`): it saves
 //! `rc.top` in a fourth local, and every exit adds `n` with `ic.count(n)`
 //! and restores the saved top. Constructors add `n` before their
@@ -244,10 +245,10 @@ mod tests {
                 .iter()
                 .filter(|i| matches!(i, Insn::Plain(op::IRETURN..=op::RETURN)))
                 .count();
-            assert_eq!(calls(&class, &insns, injected::RC_CURRENT), 1, "{name}");
             let exits =
                 calls(&class, &insns, injected::RC_EXIT) + calls(&class, &insns, injected::RC_RESTORE);
-            if calls(&class, &insns, injected::RC_ENTER_LEAF) == 1 {
+            if calls(&class, &insns, injected::RC_LEAF) == 1 {
+                assert_eq!(calls(&class, &insns, injected::RC_CURRENT), 0, "{name}");
                 // A leaf never becomes current: nothing to restore. Its one
                 // handler of its own catches the `LinkageError` of building
                 // the identifier table early, where the runtime is missing.
@@ -262,6 +263,7 @@ mod tests {
                 leaves += 1;
                 continue;
             }
+            assert_eq!(calls(&class, &insns, injected::RC_CURRENT), 1, "{name}");
             assert!(exits > returns, "{name}: {exits} exits for {returns} returns");
             let catch_all = code.exception_table.last().expect("a catch-all handler");
             assert_eq!(catch_all.catch_type, CpIndex(0), "{name}");

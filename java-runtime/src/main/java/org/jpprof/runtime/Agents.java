@@ -73,7 +73,10 @@ final class Agents {
         return new PeriodicAgent(granularity(), property("jp.output", DEFAULT_OUTPUT), bytecodes, millis);
     }
 
-    /** Writes the default agent's profile at JVM exit, and starts the periodic agent's timer. */
+    /**
+     * Writes the default agent's profile at JVM exit, starts the periodic agent's timer, and
+     * registers the MBean when asked.
+     */
     private static Profiler install(Profiler profiler) {
         if (profiler instanceof DefaultAgent) {
             final DefaultAgent agent = (DefaultAgent) profiler;
@@ -92,6 +95,7 @@ final class Agents {
         if (profiler instanceof PeriodicAgent) {
             ((PeriodicAgent) profiler).startTimer();
         }
+        Control.registerIfAsked();
         return profiler;
     }
 
@@ -139,7 +143,7 @@ final class Agents {
     }
 
     /** A system property, trimmed; {@code otherwise} when it is unset or blank. */
-    private static String property(String key, String otherwise) {
+    static String property(String key, String otherwise) {
         String value = System.getProperty(key);
         return value == null || value.trim().isEmpty() ? otherwise : value.trim();
     }

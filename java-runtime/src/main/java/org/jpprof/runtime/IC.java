@@ -27,10 +27,17 @@ public class IC {
     /** Bytecodes per source line, with per-line counts on; null while none. */
     private LineCounts lines;
 
-    /** The children, an open-addressing table keyed by {@link MID#id}; null while empty. */
+    /**
+     * The children, an open-addressing table keyed by {@link MID#id}, once there are two; null
+     * while there are fewer. Most contexts have no child or one (chains of calls deep in a tree),
+     * and a table costs more than the context itself.
+     */
     private IC[] children;
     private int childCount;
-    /** The child found last: most call sites call the same method again. */
+    /**
+     * The child found last: most call sites call the same method again. While {@link #children}
+     * is null, the only child, or null for none.
+     */
     private IC last;
 
     IC(MID mid, IC parent) {
@@ -71,11 +78,18 @@ public class IC {
         return child;
     }
 
+    /** The child for {@code mid}, created when new; the caller makes it {@link #last}. */
     private IC find(MID mid) {
         IC[] table = children;
         if (table == null) {
+            IC only = last;
+            if (only == null) {
+                firstChild();
+                return new IC(mid, this);
+            }
             table = children = new IC[4];
-            firstChild();
+            table[only.mid.id & 3] = only;
+            childCount = 1;
         }
         int mask = table.length - 1;
         for (int i = mid.id & mask;; i = (i + 1) & mask) {
@@ -99,7 +113,7 @@ public class IC {
 
     /** Whether this context has a child. */
     final boolean hasChildren() {
-        return children != null;
+        return children != null || last != null;
     }
 
     /**
@@ -111,15 +125,12 @@ public class IC {
         IC detached = new IC(null, null);
         detached.children = children;
         detached.childCount = childCount;
-        if (children != null) {
-            // So that the detached tree keeps nothing of this context (a thread's root) alive.
-            for (IC child : children) {
-                if (child != null) child.parent = detached;
-            }
+        detached.last = last;
+        // So that the detached tree keeps nothing of this context (a thread's root) alive.
+        for (IC child : detached.children()) {
+            child.parent = detached;
         }
-        children = null;
-        childCount = 0;
-        last = null;
+        dropChildren();
         return detached;
     }
 
@@ -134,15 +145,19 @@ public class IC {
         work.push(this);
         while (!work.isEmpty()) {
             IC target = work.pop();
-            IC[] table = work.pop().children;
-            if (table == null) continue;
+            IC source = work.pop();
+            IC[] table = source.children;
+            if (table == null) {
+                if (source.last == null) continue;
+                table = new IC[] {source.last};
+            }
             for (IC child : table) {
                 if (child == null) continue;
                 IC merged = target.child(child.mid);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 merged.lines = LineCounts.add(merged.lines, child.lines);
-                if (child.children != null) {
+                if (child.hasChildren()) {
                     work.push(child);
                     work.push(merged);
                 }
@@ -235,7 +250,10 @@ public class IC {
      */
     public final IC[] children() {
         IC[] table = children;
-        if (table == null) return new IC[0];
+        if (table == null) {
+            IC only = last;
+            return only == null ? new IC[0] : new IC[] {only};
+        }
         IC[] out = new IC[childCount];
         int n = 0;
         for (IC child : table) {

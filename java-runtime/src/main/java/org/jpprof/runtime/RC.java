@@ -132,8 +132,13 @@ public final class RC extends IC {
         return thread != null && thread.isAlive();
     }
 
-    /** Enters {@code mid}'s context under {@link #top}, checking the agent's activation counter. */
+    /**
+     * Enters {@code mid}'s context under {@link #top}, checking the agent's activation counter;
+     * null, with nothing counted, while recording is stopped ({@link Recording}): the method then
+     * runs as the original.
+     */
     public final IC enter(MID mid) {
+        if (!Recording.on) return null;
         IC ic = top.profileCall(mid);
         top = ic;
         if ((activation -= mid.bound) <= 0) {
@@ -143,16 +148,24 @@ public final class RC extends IC {
     }
 
     /**
-     * The context of a leaf method (no calls, no loops, nothing that can run other code of this
-     * thread) under {@link #top}, with its invocation counted. It does not become current: nothing
-     * could see it, so leaving it needs no restore.
+     * The calling thread's context of a leaf method (no calls, no loops, nothing that can run other
+     * code of the thread) under {@link #top}, with its invocation and the {@code bytecodes} of its
+     * first block counted. It does not become current: nothing could see it, so leaving it needs
+     * no restore. Null while recording is stopped.
      */
-    public final IC enterLeaf(MID mid) {
-        return top.profileCall(mid);
+    public static IC leaf(MID mid, int bytecodes) {
+        if (!Recording.on) return null;
+        IC ic = current().top.profileCall(mid);
+        ic.bytecodes += bytecodes;
+        return ic;
     }
 
-    /** Enters a static initializer's context, directly under the root; the caller restores top. */
+    /**
+     * Enters a static initializer's context, directly under the root; the caller restores top.
+     * Null while recording is stopped.
+     */
     public final IC enterRoot(MID mid) {
+        if (!Recording.on) return null;
         IC ic = profileCall(mid);
         top = ic;
         return ic;
@@ -205,9 +218,10 @@ public final class RC extends IC {
     /**
      * Begins the test context of {@code test} (a top-level context: a child of this root, its
      * invocation counted) and makes it current, so that what the thread runs until
-     * {@link #endTest} counts under it.
+     * {@link #endTest} counts under it. Nothing while recording is stopped.
      */
     final void beginTest(MID test) {
+        if (!Recording.on) return;
         IC ic = profileCall(test);
         if (tests == null) {
             tests = new IC[8];

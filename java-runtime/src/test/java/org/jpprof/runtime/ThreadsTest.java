@@ -83,8 +83,7 @@ class ThreadsTest {
         for (int i = 0; i < count; i++) {
             RC again = RC.current();
             if (again != rc) throw new AssertionError("another thread's root");
-            IC ic = again.enterLeaf(mid);
-            ic.count(1);
+            RC.leaf(mid, 1);
         }
         return rc;
     }

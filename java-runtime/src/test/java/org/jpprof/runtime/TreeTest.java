@@ -189,12 +189,12 @@ class TreeTest {
         MID[] mids = MID.table("default.t/L.caller.()V.4.leaf.()I.3");
         RC rc = RC.current();
         IC caller = rc.enter(mids[0]);
-        IC leaf = rc.enterLeaf(mids[1]);
-        leaf.count(3);
+        IC leaf = RC.leaf(mids[1], 3);
         assertSame(caller, rc.top);
         assertSame(caller, leaf.parent);
-        assertSame(leaf, rc.enterLeaf(mids[1]));
+        assertSame(leaf, RC.leaf(mids[1], 2));
         assertEquals(2, leaf.calls);
+        assertEquals(5, leaf.bytecodes);
         rc.exit(caller, 0);
     }
 
