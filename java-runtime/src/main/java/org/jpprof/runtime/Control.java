@@ -41,6 +41,11 @@ public final class Control implements ControlMBean {
     }
 
     @Override
+    public void reset() {
+        JP.reset();
+    }
+
+    @Override
     public boolean isRecording() {
         return JP.isRecording();
     }

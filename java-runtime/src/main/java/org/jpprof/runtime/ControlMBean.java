@@ -11,6 +11,9 @@ public interface ControlMBean {
     /** {@link JP#stop()}. */
     void stop();
 
+    /** {@link JP#reset()}. */
+    void reset();
+
     /** {@link JP#isRecording()}. */
     boolean isRecording();
 

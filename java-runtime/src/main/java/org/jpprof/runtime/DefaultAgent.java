@@ -56,7 +56,13 @@ class DefaultAgent implements Profiler {
     /** Guards {@link #finished}, the groups' batches and writing. */
     final ReentrantLock lock = new ReentrantLock();
     /** The merged trees of finished work, per group. Guarded by lock. */
-    private final ProfileTree finished = new ProfileTree();
+    private ProfileTree finished = new ProfileTree();
+    /**
+     * How often {@link #reset} ran. A root whose own count ({@link RC#resets}) is lower has counted
+     * nothing since: its thread has entered no method and passed no loop header since the reset,
+     * which asked it to report at once. Changed under lock.
+     */
+    private volatile int resets;
     /** Trees merged into the groups' batches since they last went to {@link #finished}. Guarded by lock. */
     private int batched;
     private final ArrayDeque<IC> mergeWork = new ArrayDeque<IC>();
@@ -103,10 +109,13 @@ class DefaultAgent implements Profiler {
     private static final class HandedOver {
         final Group group;
         final IC tree;
+        /** The agent's {@link #resets} when the tree was taken: older trees are dropped. */
+        final int resets;
 
-        HandedOver(Group group, IC tree) {
+        HandedOver(Group group, IC tree, int resets) {
             this.group = group;
             this.tree = tree;
+            this.resets = resets;
         }
     }
 
@@ -130,6 +139,7 @@ class DefaultAgent implements Profiler {
         Group group = group(root.threadGroup);
         group.threads.increment();
         root.group = group;
+        root.resets = resets;
         root.foldEveryReturn = exiting;
         if (!root.inSlot) {
             unslotted.put(root, new Registration(thread, root, collected));
@@ -164,7 +174,39 @@ class DefaultAgent implements Profiler {
 
     @Override
     public long report(RC root, IC current) {
+        forgetIfStale(root);
         return granularity;
+    }
+
+    /**
+     * {@link JP#reset()}: drops the finished work now and asks every running thread to drop its
+     * counts at its next method entry or loop header; until it does, its tree is left out of what
+     * is written and handed over.
+     */
+    final void reset() {
+        lock.lock();
+        try {
+            mergeHandedOver();
+            for (Group group : allGroups()) group.batch = null;
+            batched = 0;
+            finished = new ProfileTree();
+            resets++;
+            for (RC root : roots()) root.requestReport();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * On {@code root}'s thread, or once it has ended: drops its counts if they all predate the
+     * last reset. Whether it did.
+     */
+    private boolean forgetIfStale(RC root) {
+        int now = resets;
+        if (root.resets == now) return false;
+        root.resets = now;
+        root.takeCounts();
+        return true;
     }
 
     /**
@@ -219,7 +261,12 @@ class DefaultAgent implements Profiler {
      * it looked) is then followed by one that has it.
      */
     private void handOver(RC root, boolean countsOnly) {
+        if (forgetIfStale(root)) {
+            if (!countsOnly) root.dropChildren();
+            return;
+        }
         try {
+            int taken = resets;
             if (!exiting && lock.tryLock()) {
                 try {
                     mergeHandedOver();
@@ -229,7 +276,7 @@ class DefaultAgent implements Profiler {
                 }
                 return;
             }
-            handedOver.add(new HandedOver(groupOf(root), take(root, countsOnly)));
+            handedOver.add(new HandedOver(groupOf(root), take(root, countsOnly), taken));
             if (exiting) {
                 lock.lock();
                 try {
@@ -274,11 +321,11 @@ class DefaultAgent implements Profiler {
      */
     final void mergeHandedOver() {
         for (HandedOver tree; (tree = handedOver.poll()) != null;) {
-            merge(tree.group, tree.tree);
+            if (tree.resets == resets) merge(tree.group, tree.tree);
         }
         for (Object ref; (ref = collected.poll()) != null;) {
             Registration registration = (Registration) ref;
-            if (unslotted.remove(registration.root, registration)) {
+            if (unslotted.remove(registration.root, registration) && !forgetIfStale(registration.root)) {
                 merge(groupOf(registration.root), registration.root.detachChildren());
             }
         }
@@ -426,7 +473,10 @@ class DefaultAgent implements Profiler {
     /** Adds the trees of the threads still running, as they are now, to their groups' lists. */
     final void addRunningTrees(Map<String, List<IC>> byGroup) {
         for (RC root : roots()) {
-            if (root.hasChildren()) ProfileWriter.listOf(byGroup, groupOf(root).name).add(root);
+            // A root that has not taken the last reset in holds only counts from before it.
+            if (root.hasChildren() && root.resets == resets) {
+                ProfileWriter.listOf(byGroup, groupOf(root).name).add(root);
+            }
         }
     }
 

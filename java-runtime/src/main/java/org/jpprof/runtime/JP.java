@@ -32,6 +32,18 @@ public final class JP {
     }
 
     /**
+     * Drops what was counted so far, with the default agent (and the periodic one): the work of
+     * threads that ended at once, and each running thread's counts at its next method entry or
+     * loop header, before it counts anything more; until then they are left out of what is
+     * written. Activations running at the reset keep their contexts, and what they run after it
+     * counts, unlike a window ({@link #start()}), whose edges are exact. Nothing with another agent.
+     */
+    public static void reset() {
+        Profiler agent = Agents.profiler();
+        if (agent instanceof DefaultAgent) ((DefaultAgent) agent).reset();
+    }
+
+    /**
      * Writes the profile now, as the default agent does at exit: finished threads and the
      * running ones as they are.
      *

@@ -30,7 +30,8 @@ public interface Profiler {
      * Called on the thread itself once its activation counter has run out, at a method entry
      * or a loop header.
      *
-     * @param current the thread's innermost active context
+     * @param current the thread's innermost active context (at a method entry, its caller's: the
+     *     report runs before the call is counted)
      * @return the number of bytecodes to run before the next report (values below 1 count as 1)
      */
     long report(RC root, IC current);

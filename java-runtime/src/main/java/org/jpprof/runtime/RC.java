@@ -57,6 +57,8 @@ public final class RC extends IC {
     int returns;
     /** Whether every return to the root hands the tree over; the default agent's. */
     boolean foldEveryReturn;
+    /** How many of the default agent's resets this root has taken in (its counts dropped). */
+    int resets;
     /** Whether this root is in its thread's slot, where the default agent finds it. */
     boolean inSlot;
     /** Where the default agent keeps this thread's work apart; set when it registers the root. */
@@ -139,11 +141,13 @@ public final class RC extends IC {
      */
     public final IC enter(MID mid) {
         if (!Recording.on) return null;
+        // The report comes first, under the caller: what it does to the tree (hand the counts
+        // over, drop them at a reset) is done before this call is counted.
+        if ((activation -= mid.bound) <= 0) {
+            triggerReport(top);
+        }
         IC ic = top.profileCall(mid);
         top = ic;
-        if ((activation -= mid.bound) <= 0) {
-            triggerReport(ic);
-        }
         return ic;
     }
 

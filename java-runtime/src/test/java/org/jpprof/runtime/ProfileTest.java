@@ -340,8 +340,11 @@ class ProfileTest {
         rc.exit(ic, 0);
         assertEquals(1, reports[0]);
         assertEquals(10_000, rc.activation);
-        assertEquals(1, ic.calls);
-        assertEquals(1, ic.children()[0].calls); // the report's own call counts, under the context it interrupted
+        // The report runs before the entry is counted, under the caller (the root here): its own
+        // call counts there, in the same context as the call it came before.
+        assertEquals(2, ic.calls);
+        assertSame(rc, ic.parent);
+        assertEquals(0, ic.children().length);
     }
 
     @Test
