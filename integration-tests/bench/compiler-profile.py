@@ -8,6 +8,7 @@ usage: integration-tests/bench/compiler-profile.sh   (which runs this file)
   KOTLIN_VERSION=V   the compiler's version (default 2.1.0)
   COMPILER_HEAP=SIZE the compiler JVM's -Xmx (default 4g)
   COMPARED_RUNTIME=JAR one more instrumented compile, with this runtime jar (an older build's)
+  COMPILE_ONLY=1     stop after the compiles (their time and memory), without the reports
   REPORT_TIMEOUT=S   seconds a report, the page or `go tool pprof` may take (default 1200)
 
 The compiler's jars are fetched once into ${JP_CACHE_DIR:-~/.cache/jp}/kotlin-compiler-V/; the
@@ -230,6 +231,7 @@ class Bench:
         self.heap = os.environ.get("COMPILER_HEAP") or "4g"
         self.timeout = seconds_setting("REPORT_TIMEOUT", "1200")
         self.compared_runtime = os.environ.get("COMPARED_RUNTIME")
+        self.compile_only = os.environ.get("COMPILE_ONLY") == "1"
         self.work = build.target_dir() / "bench" / "compiler-profile"
         self.work.mkdir(parents=True, exist_ok=True)
         self.failures = []
@@ -381,6 +383,8 @@ class Bench:
                       flush=True)
         if not profile.is_file():
             self.fail(f"no profile at {profile}")
+            return self.summary()
+        if self.compile_only:
             return self.summary()
 
         shape = profile_shape(profile)
