@@ -28,12 +28,14 @@
 mod hash;
 mod ids;
 mod merge;
+mod metrics;
 mod model;
 mod parse;
 pub mod tests;
 mod threads;
 mod write;
 
+pub use metrics::{valid_metric_name, MetricId, MetricInfo, MetricKind};
 pub use model::{Children, FrameId, Metric, Node, NodeId, Profile};
 pub use parse::{parse, parse_file, ParseError, ParseErrorKind, FORMAT_VERSION};
 pub use threads::ThreadGroup;

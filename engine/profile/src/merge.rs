@@ -1,5 +1,6 @@
 //! Merging profiles: contexts with the same path of frame names add up.
 
+use crate::metrics::MetricId;
 use crate::model::{FrameId, Metric, NodeId, Profile};
 use crate::threads::ThreadGroup;
 
@@ -7,7 +8,9 @@ impl Profile {
     /// Adds `other` into this profile. A context of `other` joins the one
     /// of `self` that has the same parent context and the same frame name,
     /// or becomes a new one; calls and bytecodes add up (saturating, see
-    /// [`Profile::add`]), and so do the per-line counts of each frame.
+    /// [`Profile::add`]), and so do the per-line counts of each frame and
+    /// the values of each extra metric, matched by name
+    /// ([`Profile::define_metric`]).
     ///
     /// Metadata: `threads` add up, `bba` becomes `mixed` when the two
     /// disagree, any other key keeps the value it had in `self` (or takes
@@ -30,6 +33,14 @@ impl Profile {
             mapped[index] = into;
         }
         self.merge_groups(other, &mapped);
+        for (index, info) in other.extra_metrics().enumerate() {
+            let into = self.define_metric(info.clone());
+            for (context, value) in other.extra_values(MetricId(index as u16)) {
+                if self.add_value(mapped[context.0 as usize], into, value) {
+                    saturated = saturated.or(Some((mapped[context.0 as usize], Metric::Extra(into))));
+                }
+            }
+        }
         for (frame, line, bytecodes) in other.lines() {
             self.add_line(frames[frame.0 as usize], line, bytecodes);
         }
@@ -140,6 +151,33 @@ mod tests {
         a.merge(&b);
         assert_eq!(a.nodes(), b.nodes());
         assert_eq!(a.files, 1);
+    }
+
+    #[test]
+    fn extra_metrics_add_up_by_name_whatever_their_ids() {
+        use crate::{MetricInfo, MetricKind};
+        let info = |name: &str| MetricInfo {
+            name: name.to_owned().into(),
+            unit: "samples".into(),
+            kind: MetricKind::Sampled,
+        };
+        let mut a = profile(&[(&["main"], 1, 1)]);
+        let cpu = a.define_metric(info("cpu-samples"));
+        a.add_value(NodeId(1), cpu, 3);
+        let mut b = profile(&[(&["main", "f"], 1, 1), (&["main"], 1, 1)]);
+        let native = b.define_metric(info("native-samples"));
+        let cpu_b = b.define_metric(info("cpu-samples"));
+        b.add_value(NodeId(1), cpu_b, 4);
+        b.add_value(NodeId(2), cpu_b, 5);
+        b.add_value(NodeId(2), native, 6);
+        a.merge(&b);
+        let cpu = a.metric("cpu-samples").unwrap();
+        let native = a.metric("native-samples").unwrap();
+        let f = a.child(NodeId(1), a.frame_id("f").unwrap()).unwrap();
+        assert_eq!(
+            (a.value(NodeId(1), cpu), a.value(f, cpu), a.value(f, native)),
+            (7, 5, 6)
+        );
     }
 
     #[test]

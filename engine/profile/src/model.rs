@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::hash::IntHash;
+use crate::metrics::{MetricColumn, MetricId};
 use crate::threads::ThreadGroup;
 
 /// A context's position in the arena. [`NodeId::ROOT`] is the root, which
@@ -31,7 +32,8 @@ impl fmt::Display for NodeId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FrameId(pub u32);
 
-/// Which count a report shows; `calls` or `bytecodes` in requests.
+/// Which count a report shows; `calls` or `bytecodes` in requests (an
+/// extra metric is named on the command line, see [`Profile::metric`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Metric {
@@ -39,6 +41,9 @@ pub enum Metric {
     Calls,
     /// Bytecodes executed.
     Bytecodes,
+    /// One of the profile's extra metrics ([`Profile::extra_metrics`]).
+    #[serde(skip)]
+    Extra(MetricId),
 }
 
 /// One calling context: a method called along one path of frames.
@@ -71,14 +76,6 @@ impl Node {
             next_sibling: None,
         }
     }
-
-    /// This context's own value in `metric`.
-    pub fn value(&self, metric: Metric) -> u64 {
-        match metric {
-            Metric::Calls => self.calls,
-            Metric::Bytecodes => self.bytecodes,
-        }
-    }
 }
 
 /// A profile: one calling-context tree, its frames and its metadata, and
@@ -106,6 +103,8 @@ pub struct Profile {
     lines: BTreeMap<(FrameId, u32), u64>,
     /// The thread groups ([`crate::threads`]); empty, or adding up to the tree.
     pub(crate) threads: Vec<ThreadGroup>,
+    /// The extra metrics ([`crate::metrics`]), indexed by [`MetricId`].
+    pub(crate) metrics: Vec<MetricColumn>,
 }
 
 impl Default for Profile {
@@ -119,6 +118,7 @@ impl Default for Profile {
             child_index: HashMap::default(),
             lines: BTreeMap::new(),
             threads: Vec::new(),
+            metrics: Vec::new(),
         }
     }
 }
@@ -285,9 +285,9 @@ impl Profile {
 
     /// The sum of every context's value in `metric` (saturating).
     pub fn total(&self, metric: Metric) -> u64 {
-        self.nodes[1..]
-            .iter()
-            .fold(0u64, |sum, node| sum.saturating_add(node.value(metric)))
+        (1..self.nodes.len()).fold(0u64, |sum, index| {
+            sum.saturating_add(self.value(NodeId(index as u32), metric))
+        })
     }
 }
 

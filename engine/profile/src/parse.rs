@@ -17,12 +17,17 @@ use std::path::{Path, PathBuf};
 
 use crate::hash::IntHash;
 use crate::ids::IdMap;
+use crate::metrics::{valid_metric_name, MetricId, MetricInfo, MetricKind};
 use crate::model::{FrameId, NodeId, Profile};
 
-/// The newest format version this reader knows: version 2 with thread
-/// groups, the `thread` records. [`crate::write()`] writes it only for a
-/// profile that has them.
-pub const FORMAT_VERSION: u64 = 3;
+/// The newest format version this reader knows: version 3 with extra
+/// metrics, the `metric` and `value` records. [`crate::write()`] writes it
+/// only for a profile that has them.
+pub const FORMAT_VERSION: u64 = 4;
+
+/// The version of profiles with thread groups, the `thread` records, and
+/// no extra metrics.
+pub const THREADS_FORMAT_VERSION: u64 = 3;
 
 /// The version of profiles with per-line counts, the `line` records, and
 /// no thread groups.
@@ -118,6 +123,25 @@ pub enum ParseErrorKind {
         what: &'static str,
         /// The id it refers to.
         id: u64,
+    },
+    /// Two `metric` records with the same name.
+    #[error("metric `{0}` is defined twice")]
+    RepeatedMetric(String),
+    /// A `value` record of an unknown node or metric.
+    #[error("a `value` record refers to unknown {what} {id}")]
+    UnknownValueReference {
+        /// `node` or `metric`.
+        what: &'static str,
+        /// The id it refers to.
+        id: u64,
+    },
+    /// Two `value` records for the same node and metric.
+    #[error("node {node} has two values of metric {metric}")]
+    RepeatedValue {
+        /// The file's node id.
+        node: u64,
+        /// The file's metric id.
+        metric: u64,
     },
     /// Two `thread` records with the same name.
     #[error("thread group `{0}` is defined twice")]
@@ -239,6 +263,10 @@ struct Parser {
     version: u64,
     /// (file frame id, line) of the `line` records read.
     line_records: HashSet<(u64, u32)>,
+    /// File metric id to the model's extra metric, in file order.
+    metrics: Vec<(u64, MetricId)>,
+    /// (file node id, file metric id) of the `value` records read.
+    value_records: HashSet<(u64, u64)>,
     /// File frame id to [`FrameId`].
     frames: IdMap,
     /// File node id to [`NodeId`].
@@ -309,6 +337,8 @@ impl Parser {
             b"meta" => self.meta(rest)?,
             b"line" if self.version >= 2 => self.line_count(rest)?,
             b"thread" if self.version >= 3 => self.thread(rest)?,
+            b"metric" if self.version >= 4 => self.metric(rest)?,
+            b"value" if self.version >= 4 => self.value(rest)?,
             b"end" => {
                 let said = number("end", "node count", rest)?;
                 if said != self.node_records {
@@ -387,6 +417,9 @@ impl Parser {
         if !self.line_records.is_empty() {
             return Err(malformed("node", "after a `line` record".to_owned()));
         }
+        if !self.value_records.is_empty() {
+            return Err(malformed("node", "after a `value` record".to_owned()));
+        }
         if self.nodes.get(id).is_some() {
             return Err(ParseErrorKind::Duplicate { record: "node", id });
         }
@@ -454,6 +487,80 @@ impl Parser {
         }
         self.profile.group_mut(&name).add_threads(threads);
         self.section += 1;
+        Ok(())
+    }
+
+    /// `metric <id> <name> <exact|sampled> <unit>`: an extra metric, before
+    /// any `thread` or `node` record.
+    fn metric(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        self.state = State::Body;
+        if self.section > 0 || self.node_records > 0 {
+            return Err(malformed(
+                "metric",
+                "after a `thread` or `node` record".to_owned(),
+            ));
+        }
+        let (id, rest) = split_field(rest);
+        let (name, rest) = split_field(rest);
+        let (kind, unit) = split_field(rest);
+        let id = number("metric", "id", id)?;
+        if id == 0 {
+            return Err(malformed("metric", "id 0 (ids are positive)".to_owned()));
+        }
+        if self.metrics.iter().any(|&(known, _)| known == id) {
+            return Err(ParseErrorKind::Duplicate { record: "metric", id });
+        }
+        let name = utf8("metric", "name", name)?;
+        if !valid_metric_name(name) {
+            let detail = format!("`{}` cannot name a metric", printable(name.as_bytes()));
+            return Err(malformed("metric", detail));
+        }
+        if self.profile.metric(name).is_some() {
+            return Err(ParseErrorKind::RepeatedMetric(name.to_owned()));
+        }
+        let kind = MetricKind::from_name(utf8("metric", "kind", kind)?).ok_or_else(|| {
+            let detail = format!("kind `{}` is neither `exact` nor `sampled`", printable(kind));
+            malformed("metric", detail)
+        })?;
+        if unit.is_empty() {
+            return Err(malformed("metric", "missing unit".to_owned()));
+        }
+        let unit = unescape("metric", utf8("metric", "unit", unit)?)?;
+        let info = MetricInfo {
+            name: name.to_owned().into(),
+            unit: unit.into(),
+            kind,
+        };
+        let metric = self.profile.define_metric(info);
+        self.metrics.push((id, metric));
+        Ok(())
+    }
+
+    /// `value <node> <metric> <value>`: a context's own value in an extra
+    /// metric, after the last `node` record.
+    fn value(&mut self, rest: &[u8]) -> Result<(), ParseErrorKind> {
+        let mut fields = rest.split(|&b| b == b' ');
+        let mut next = |what| number("value", what, fields.next().unwrap_or_default());
+        let node = next("node")?;
+        let metric = next("metric")?;
+        let value = next("value")?;
+        if fields.next().is_some() {
+            return Err(malformed("value", "more than 3 fields".to_owned()));
+        }
+        if !self.line_records.is_empty() {
+            return Err(malformed("value", "after a `line` record".to_owned()));
+        }
+        let unknown = |what, id| ParseErrorKind::UnknownValueReference { what, id };
+        let context = NodeId(self.nodes.get(node).ok_or_else(|| unknown("node", node))?);
+        let &(_, extra) = self
+            .metrics
+            .iter()
+            .find(|&&(id, _)| id == metric)
+            .ok_or_else(|| unknown("metric", metric))?;
+        if !self.value_records.insert((node, metric)) {
+            return Err(ParseErrorKind::RepeatedValue { node, metric });
+        }
+        self.profile.add_value(context, extra, value);
         Ok(())
     }
 
@@ -697,9 +804,75 @@ mod tests {
     #[test]
     fn a_newer_version_is_refused_saying_so() {
         assert_eq!(
-            message("jp-profile 4\nsomething new\n"),
-            "p.jpprof:1: written by a newer JP: format version 4, this JP reads up to version 3"
+            message("jp-profile 5\nsomething new\n"),
+            "p.jpprof:1: written by a newer JP: format version 5, this JP reads up to version 4"
         );
+    }
+
+    #[test]
+    fn metric_and_value_records_belong_to_version_4() {
+        let body = "frame 1 a\nmetric 1 cpu-samples sampled samples\nnode 1 0 1 1 1\nvalue 1 1 9\nend 1\n";
+        assert_eq!(
+            message(&format!("jp-profile 3\n{body}")),
+            "p.jpprof:3: unknown record `metric`"
+        );
+        let profile = read(&format!("jp-profile 4\n{body}")).unwrap();
+        let cpu = profile.metric("cpu-samples").unwrap();
+        assert_eq!(profile.value(NodeId(1), cpu), 9);
+        assert_eq!(profile.metric_info(cpu).kind, crate::MetricKind::Sampled);
+    }
+
+    #[test]
+    fn bad_metric_and_value_records_are_refused_with_their_line() {
+        let cases = [
+            (
+                "metric 1 calls exact calls\n",
+                "p.jpprof:3: malformed `metric` record: `calls` cannot name a metric",
+            ),
+            (
+                "metric 1 t roughly ns\n",
+                "p.jpprof:3: malformed `metric` record: kind `roughly` is neither `exact` nor `sampled`",
+            ),
+            (
+                "metric 1 t exact\n",
+                "p.jpprof:3: malformed `metric` record: missing unit",
+            ),
+            (
+                "metric 1 t exact ns\nmetric 2 t exact ns\n",
+                "p.jpprof:4: metric `t` is defined twice",
+            ),
+            (
+                "metric 1 t exact ns\nmetric 1 u exact ns\n",
+                "p.jpprof:4: metric 1 is defined twice",
+            ),
+            (
+                "node 1 0 1 1 1\nmetric 1 t exact ns\n",
+                "p.jpprof:4: malformed `metric` record: after a `thread` or `node` record",
+            ),
+            (
+                "metric 1 t exact ns\nnode 1 0 1 1 1\nvalue 2 1 1\n",
+                "p.jpprof:5: a `value` record refers to unknown node 2",
+            ),
+            (
+                "metric 1 t exact ns\nnode 1 0 1 1 1\nvalue 1 2 1\n",
+                "p.jpprof:5: a `value` record refers to unknown metric 2",
+            ),
+            (
+                "metric 1 t exact ns\nnode 1 0 1 1 1\nvalue 1 1 1\nvalue 1 1 2\n",
+                "p.jpprof:6: node 1 has two values of metric 1",
+            ),
+            (
+                "metric 1 t exact ns\nnode 1 0 1 1 1\nvalue 1 1 1\nnode 2 0 1 1 1\n",
+                "p.jpprof:6: malformed `node` record: after a `value` record",
+            ),
+        ];
+        for (records, expected) in cases {
+            assert_eq!(
+                message(&format!("jp-profile 4\nframe 1 a\n{records}end 1\n")),
+                expected,
+                "{records}"
+            );
+        }
     }
 
     #[test]

@@ -3,25 +3,29 @@
 
 use std::io::{self, Write};
 
-use crate::model::{Node, Profile};
-use crate::parse::{FORMAT_VERSION, LINES_FORMAT_VERSION, NO_LINES_FORMAT_VERSION};
+use crate::metrics::MetricId;
+use crate::model::{Node, NodeId, Profile};
+use crate::parse::{FORMAT_VERSION, LINES_FORMAT_VERSION, NO_LINES_FORMAT_VERSION, THREADS_FORMAT_VERSION};
 use crate::threads::ThreadGroup;
 
-/// Writes `profile`: its metadata, every frame, every context, parent
-/// first, then its per-line counts. Frames are numbered from 1 in the
-/// model's order, and so are nodes in file order. A profile with thread
-/// groups is written as version [`FORMAT_VERSION`], each group's contexts
-/// after its `thread` record (those in no group first, before any); one
-/// without them as the lowest version that holds it: [`LINES_FORMAT_VERSION`]
-/// with per-line counts, else [`NO_LINES_FORMAT_VERSION`], which readers
-/// that know nothing of lines read.
+/// Writes `profile`: its metadata, every frame, its extra metrics, every
+/// context, parent first, the contexts' extra values, then its per-line
+/// counts. Frames, metrics and nodes are numbered from 1 in file order. A
+/// profile is written as the lowest version that holds it:
+/// [`FORMAT_VERSION`] with extra metrics, else [`THREADS_FORMAT_VERSION`]
+/// with thread groups, each group's contexts after its `thread` record
+/// (those in no group first, before any), else [`LINES_FORMAT_VERSION`] with
+/// per-line counts, else [`NO_LINES_FORMAT_VERSION`], which readers that
+/// know nothing of the others read.
 ///
 /// # Errors
 /// Those of `out`, and `InvalidInput` for a metadata key that is empty or
 /// holds a space or a line break (which no file could hold).
 pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
-    let version = if !profile.thread_groups().is_empty() {
+    let version = if profile.extra_metrics().len() > 0 {
         FORMAT_VERSION
+    } else if !profile.thread_groups().is_empty() {
+        THREADS_FORMAT_VERSION
     } else if profile.has_lines() {
         LINES_FORMAT_VERSION
     } else {
@@ -38,6 +42,18 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
     for (index, frame) in profile.frames().iter().enumerate() {
         writeln!(out, "frame {} {}", index + 1, escape(frame))?;
     }
+    for (index, metric) in profile.extra_metrics().enumerate() {
+        let kind = metric.kind.name();
+        writeln!(
+            out,
+            "metric {} {} {kind} {}",
+            index + 1,
+            metric.name,
+            escape(&metric.unit)
+        )?;
+    }
+    // The file id of each context's first node (0: the root, or none yet).
+    let mut first_ids = vec![0u64; profile.nodes().len()];
     let mut records = 0;
     if profile.thread_groups().is_empty() {
         // The model keeps parents before their children, as the format wants.
@@ -50,21 +66,24 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
                 node.calls,
                 node.bytecodes,
             )?;
+            first_ids[id] = id as u64;
         }
         records = profile.context_count() as u64;
     } else {
         // File ids of the contexts of the group being written (0: the root).
         let mut ids = vec![0u64; profile.nodes().len()];
-        let mut groups: Vec<&ThreadGroup> = profile.thread_groups().iter().collect();
-        groups.sort_by_key(|group| !group.name().is_empty());
-        for group in groups {
-            if !group.name().is_empty() {
-                writeln!(out, "thread {} {}", group.threads(), escape(group.name()))?;
+        for (name, threads, counts) in sections(profile) {
+            if !name.is_empty() {
+                writeln!(out, "thread {threads} {}", escape(name))?;
             }
-            for &(context, calls, bytecodes) in group.counts() {
+            for (context, calls, bytecodes) in counts {
                 let node = profile.node(context);
                 records += 1;
                 ids[context.0 as usize] = records;
+                let first = &mut first_ids[context.0 as usize];
+                if *first == 0 {
+                    *first = records;
+                }
                 write_node(
                     &mut out,
                     records,
@@ -76,10 +95,72 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
             }
         }
     }
+    let mut values: Vec<(u64, usize, u64)> = Vec::new();
+    for index in 0..profile.extra_metrics().len() {
+        let metric = MetricId(index as u16);
+        values.extend(
+            profile
+                .extra_values(metric)
+                .map(|(context, value)| (first_ids[context.0 as usize], index + 1, value)),
+        );
+    }
+    values.sort_unstable();
+    for (node, metric, value) in values {
+        writeln!(out, "value {node} {metric} {value}")?;
+    }
     for (frame, line, bytecodes) in profile.lines() {
         writeln!(out, "line {} {line} {bytecodes}", frame.0 + 1)?;
     }
     writeln!(out, "end {records}")
+}
+
+/// A group's name, its threads and its counts `(context, calls, bytecodes)`.
+type Section<'a> = (&'a str, u64, Vec<(NodeId, u64, u64)>);
+
+/// The sections of a profile with thread groups, as written: (name,
+/// threads, counts), the contexts in no group first. A context in no
+/// group's counts (one added to the merged tree alone, as sampled-only
+/// contexts are) goes into that first section with zero counts, with its
+/// ancestors, so that every context is written.
+fn sections(profile: &Profile) -> Vec<Section<'_>> {
+    let mut covered = vec![false; profile.nodes().len()];
+    // Whether the section of no group has the context: its parent must be there too.
+    let mut ungrouped_has = vec![false; profile.nodes().len()];
+    for group in profile.thread_groups() {
+        for &(context, _, _) in group.counts() {
+            covered[context.0 as usize] = true;
+            ungrouped_has[context.0 as usize] |= group.name().is_empty();
+        }
+    }
+    let mut ungrouped = Vec::new();
+    for index in 1..profile.nodes().len() {
+        if covered[index] {
+            continue;
+        }
+        let mut at = NodeId(index as u32);
+        while at != NodeId::ROOT && !ungrouped_has[at.0 as usize] {
+            covered[at.0 as usize] = true;
+            ungrouped_has[at.0 as usize] = true;
+            ungrouped.push((at, 0, 0));
+            at = profile.node(at).parent;
+        }
+    }
+    let mut groups: Vec<&ThreadGroup> = profile.thread_groups().iter().collect();
+    groups.sort_by_key(|group| !group.name().is_empty());
+    let mut sections: Vec<_> = groups
+        .into_iter()
+        .map(|group| (group.name(), group.threads(), group.counts().to_vec()))
+        .collect();
+    if !ungrouped.is_empty() {
+        if sections[0].0.is_empty() {
+            sections[0].2.extend(ungrouped);
+        } else {
+            sections.insert(0, ("", 0, ungrouped));
+        }
+        // Parents first: the arena's order.
+        sections[0].2.sort_unstable_by_key(|&(context, _, _)| context);
+    }
+    sections
 }
 
 fn write_node(
@@ -168,6 +249,38 @@ mod tests {
     #[test]
     fn a_profile_without_lines_is_still_written_as_version_1() {
         assert!(written(&profile(&[(&["main"], 1, 5)])).starts_with("jp-profile 1\n"));
+    }
+
+    #[test]
+    fn a_profile_with_extra_metrics_is_version_4_and_reads_back_byte_for_byte() {
+        let text = "jp-profile 4\nframe 1 a.B.m()V\nframe 2 java.lang.Thread.sleep(J)V\n\
+            metric 1 cpu-samples sampled samples\nmetric 2 allocations exact objects\n\
+            node 1 0 1 1 5\nnode 2 1 2 0 0\nvalue 1 1 3\nvalue 1 2 8\nvalue 2 1 40\nline 1 3 4\nend 2\n";
+        let profile = crate::parse(text.as_bytes(), Path::new("p")).unwrap();
+        assert_eq!(written(&profile), text);
+    }
+
+    #[test]
+    fn a_grouped_profile_keeps_contexts_added_outside_its_groups() {
+        let text = "jp-profile 3\nframe 1 a.B.m()V\nthread 1 main\nnode 1 0 1 1 5\nend 1\n";
+        let mut profile = crate::parse(text.as_bytes(), Path::new("p")).unwrap();
+        let metric = profile.define_metric(crate::MetricInfo {
+            name: "cpu-samples".into(),
+            unit: "samples".into(),
+            kind: crate::MetricKind::Sampled,
+        });
+        let m = profile.add_path(&["a.B.m()V"], 0, 0);
+        let sleep = profile.add_path(&["a.B.m()V", "java.lang.Thread.sleep(J)V"], 0, 0);
+        profile.add_value(m, metric, 2);
+        profile.add_value(sleep, metric, 9);
+        assert_eq!(
+            written(&profile),
+            "jp-profile 4\nframe 1 a.B.m()V\nframe 2 java.lang.Thread.sleep(J)V\n\
+            metric 1 cpu-samples sampled samples\nnode 1 0 1 0 0\nnode 2 1 2 0 0\n\
+            thread 1 main\nnode 3 0 1 1 5\nvalue 1 1 2\nvalue 2 1 9\nend 3\n"
+        );
+        let back = crate::parse(written(&profile).as_bytes(), Path::new("p")).unwrap();
+        assert_eq!(back.nodes(), profile.nodes());
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
         }
         line.extend_from_slice(labels[node.frame.0 as usize].as_bytes());
         ends.push(line.len());
-        let value = node.value(options.metric);
+        let value = profile.value(id, options.metric);
         if value != 0 {
             out.write_all(&line)?;
             writeln!(out, " {value}")?;
@@ -90,7 +90,7 @@ pub fn size(profile: &Profile, options: &Options) -> StackSize {
         let separator = u64::from(depth > 0);
         let path = above.saturating_add(separator + labels[node.frame.0 as usize]);
         paths[index] = (path, depth + 1);
-        let value = node.value(options.metric);
+        let value = profile.value(NodeId(index as u32), options.metric);
         if value != 0 {
             // The path, a space, the value and a line break.
             let line = path.saturating_add(decimal_digits(value) + 2);
@@ -249,5 +249,17 @@ mod tests {
         let text = folded(&p, Metric::Calls);
         assert_eq!(text.lines().count(), 1);
         assert_eq!(text.len(), 2 * 100_000 - 1 + 3);
+    }
+
+    #[test]
+    fn an_extra_metric_is_folded_like_the_counts() {
+        let (p, cpu) = crate::sampled_profile();
+        assert_eq!(
+            folded(&p, cpu),
+            "demo.Main.main():void 2\n\
+             demo.Main.main():void;demo.Main.nap():void;java.lang.Thread.sleep(long):void 8\n\
+             demo.Main.main():void;demo.Main.spin(long):long 60\n"
+        );
+        assert_eq!(size(&p, &Options::new(cpu)).bytes, folded(&p, cpu).len() as u64);
     }
 }

@@ -24,6 +24,9 @@ pub struct HotMethod {
     pub total_bytecodes: u64,
     /// Whether the method has a context below another of its own contexts.
     pub recursive: bool,
+    /// Per extra metric of the profile (by [`jp_profile::MetricId`]): the
+    /// self and the total value, recursion as for `total_calls`.
+    pub extra: Vec<(u64, u64)>,
 }
 
 impl HotMethod {
@@ -32,6 +35,7 @@ impl HotMethod {
         match metric {
             Metric::Calls => self.self_calls,
             Metric::Bytecodes => self.self_bytecodes,
+            Metric::Extra(id) => self.extra[usize::from(id.0)].0,
         }
     }
 
@@ -40,6 +44,7 @@ impl HotMethod {
         match metric {
             Metric::Calls => self.total_calls,
             Metric::Bytecodes => self.total_bytecodes,
+            Metric::Extra(id) => self.extra[usize::from(id.0)].1,
         }
     }
 }
@@ -57,8 +62,10 @@ pub fn hot_methods(profile: &Profile, totals: &Totals, metric: Metric) -> Vec<Ho
             total_calls: 0,
             total_bytecodes: 0,
             recursive: false,
+            extra: vec![(0, 0); profile.extra_metrics().len()],
         })
         .collect();
+    let extra_metrics: Vec<Metric> = profile.metrics().split_off(2);
     // How many contexts of each frame are on the path to the current node.
     let mut on_path = vec![0u32; methods.len()];
     // Depth-first with an explicit stack (profiles can be deeper than the
@@ -77,11 +84,17 @@ pub fn hot_methods(profile: &Profile, totals: &Totals, metric: Metric) -> Vec<Ho
         method.contexts += 1;
         method.self_calls = method.self_calls.saturating_add(node.calls);
         method.self_bytecodes = method.self_bytecodes.saturating_add(node.bytecodes);
+        for (sums, &extra) in method.extra.iter_mut().zip(&extra_metrics) {
+            sums.0 = sums.0.saturating_add(profile.value(id, extra));
+        }
         if on_path[frame] == 0 {
             method.total_calls = method.total_calls.saturating_add(totals.get(id, Metric::Calls));
             method.total_bytecodes = method
                 .total_bytecodes
                 .saturating_add(totals.get(id, Metric::Bytecodes));
+            for (sums, &extra) in method.extra.iter_mut().zip(&extra_metrics) {
+                sums.1 = sums.1.saturating_add(totals.get(id, extra));
+            }
         } else {
             method.recursive = true;
         }

@@ -274,10 +274,7 @@ fn write_data(
     page.raw("],\n\"files\":");
     page.number(profile.files);
     page.raw(",\"metric\":");
-    page.string(match options.metric {
-        Metric::Calls => "calls",
-        Metric::Bytecodes => "bytecodes",
-    });
+    page.string(&profile.metric_info(options.metric).name);
     page.raw(",\"threshold\":");
     page.string(&options.threshold.to_string());
     page.raw(",\"maxDepth\":");

@@ -148,6 +148,22 @@ pub(crate) fn threshold_case() -> (Profile, Options) {
     (profile, options)
 }
 
+/// A profile with an extra, sampled metric, for tests: `main` (1 call, 10
+/// bytecodes, 2 samples) calls `spin` (5 calls, 900 bytecodes, 60 samples)
+/// and `nap` (1 call, 4 bytecodes), under which `Thread.sleep` is sampled
+/// only (8 samples).
+#[cfg(test)]
+pub(crate) fn sampled_profile() -> (Profile, Metric) {
+    let text =
+        "jp-profile 4\nframe 1 demo.Main.main()V\nframe 2 demo.Main.spin(J)J\nframe 3 demo.Main.nap()V\n\
+        frame 4 java.lang.Thread.sleep(J)V\nmetric 1 cpu-samples sampled samples\n\
+        node 1 0 1 1 10\nnode 2 1 2 5 900\nnode 3 1 3 1 4\nnode 4 3 4 0 0\n\
+        value 1 1 2\nvalue 2 1 60\nvalue 4 1 8\nend 4\n";
+    let profile = jp_profile::parse(text.as_bytes(), "sampled.jpprof".as_ref()).unwrap();
+    let metric = profile.metric("cpu-samples").unwrap();
+    (profile, metric)
+}
+
 /// Writes [`profile`]`(paths)` as the file `name` in `dir`, for tests.
 #[cfg(test)]
 pub(crate) fn write_profile(

@@ -54,7 +54,7 @@ use std::io::{self, Write};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use jp_profile::{Metric, Node, NodeId, Profile, ThreadGroup};
+use jp_profile::{Metric, MetricKind, Node, NodeId, Profile, ThreadGroup};
 use prost::encoding::encoded_len_varint;
 use prost::Message;
 
@@ -63,7 +63,8 @@ use crate::order::{self, FrameIndex};
 use crate::{names, Options, Totals, Visible};
 use proto::{Function, Line, Location, Mapping, Sample, ValueType};
 
-/// The sample types, in the order of each sample's values.
+/// The sample types of the exact counts, in the order of each sample's
+/// values; the profile's extra metrics follow, each with its unit.
 const SAMPLE_TYPES: [(Metric, &str); 2] = [(Metric::Calls, "calls"), (Metric::Bytecodes, "bytecodes")];
 
 /// The metadata written as comments (`key: value`), in this order.
@@ -108,7 +109,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
         let node = profile.node(id);
         stack.truncate(depth);
         stack.push(file.location[node.frame.0 as usize]);
-        for (label, values) in file.samples(id, node) {
+        for (label, values) in file.samples(profile, id, node) {
             sample.location_id.clear();
             sample.location_id.extend(stack.iter().rev());
             sample.value.clear();
@@ -148,7 +149,7 @@ pub fn size(profile: &Profile, options: &Options) -> StackSize {
         let (above, depth) = stacks[node.parent.0 as usize];
         let ids = above.saturating_add(varint_len(file.location[node.frame.0 as usize]));
         stacks[index] = (ids, depth + 1);
-        for (label, values) in file.samples(NodeId(index as u32), node) {
+        for (label, values) in file.samples(profile, NodeId(index as u32), node) {
             let values: u64 = values.iter().map(|&value| varint_len(value as u64)).sum();
             let labels = label.map_or(0, |label| field_len(label.encoded_len() as u64));
             let sample = packed_len(ids)
@@ -162,10 +163,9 @@ pub fn size(profile: &Profile, options: &Options) -> StackSize {
     size
 }
 
-/// Values in the order of [`SAMPLE_TYPES`], capped at `i64::MAX`.
-fn values(calls: u64, bytecodes: u64) -> [i64; 2] {
-    let value = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
-    [value(calls), value(bytecodes)]
+/// A count as a sample value, capped at `i64::MAX`.
+fn sample_value(count: u64) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
 }
 
 /// Each context's own values in each thread group that ran it, for a
@@ -252,18 +252,28 @@ impl File {
         let frames = FrameIndex::of(profile, &visible);
         let mut strings = Strings::new();
         let unit = strings.index("count");
-        let sample_type = SAMPLE_TYPES
+        let sample_type: Vec<ValueType> = SAMPLE_TYPES
             .iter()
             .map(|&(_, name)| ValueType {
                 r#type: strings.index(name),
                 unit,
             })
             .collect();
-        let default_sample_type = SAMPLE_TYPES
-            .iter()
-            .find(|&&(metric, _)| metric == options.metric)
-            .map_or(0, |&(_, name)| strings.index(name));
+        let extra_types: Vec<ValueType> = profile
+            .extra_metrics()
+            .map(|info| ValueType {
+                r#type: strings.index(&info.name),
+                unit: strings.index(&info.unit),
+            })
+            .collect();
+        let sample_type: Vec<ValueType> = sample_type.into_iter().chain(extra_types).collect();
+        let default_sample_type = strings.index(&profile.metric_info(options.metric).name);
         let mut comment = vec![strings.index(concat!("jp ", env!("CARGO_PKG_VERSION")))];
+        for info in profile.extra_metrics() {
+            if info.kind == MetricKind::Sampled {
+                comment.push(strings.index(&format!("{}: sampled, not reproducible", info.name)));
+            }
+        }
         for key in COMMENTED_META {
             if let Some(value) = profile.meta.get(key) {
                 comment.push(strings.index(&format!("{key}: {}", names::escape(value))));
@@ -311,11 +321,16 @@ impl File {
 
     /// The samples of context `id`: its own values, or with thread groups
     /// each group's with its label; none where every value is 0.
+    /// The samples of context `id`: its calls and bytecodes (one sample
+    /// per thread group that ran it, when there are groups) and its extra
+    /// metrics' values (in the first sample, or one of their own without a
+    /// group, as groups keep calls and bytecodes alone).
     fn samples<'a>(
         &'a self,
+        profile: &'a Profile,
         id: NodeId,
         node: &Node,
-    ) -> impl Iterator<Item = (Option<&'a proto::Label>, [i64; 2])> + 'a {
+    ) -> impl Iterator<Item = (Option<&'a proto::Label>, Vec<i64>)> + 'a {
         let entries: &[(Option<proto::Label>, u64, u64)] = match &self.groups {
             Some(groups) => &groups.entries[groups.first[id.0 as usize]..groups.first[id.0 as usize + 1]],
             None => &[],
@@ -327,11 +342,26 @@ impl File {
         let grouped = entries
             .iter()
             .map(|(label, calls, bytecodes)| (label.as_ref(), *calls, *bytecodes));
+        let extra: Vec<i64> = profile.metrics()[2..]
+            .iter()
+            .map(|&metric| sample_value(profile.value(id, metric)))
+            .collect();
+        let own_extra =
+            (self.groups.is_some() && extra.iter().any(|&value| value != 0)).then_some((None, 0, 0));
         whole
             .into_iter()
+            .chain(own_extra)
             .chain(grouped)
-            .filter(|&(_, calls, bytecodes)| calls != 0 || bytecodes != 0)
-            .map(|(label, calls, bytecodes)| (label, values(calls, bytecodes)))
+            .enumerate()
+            .map(move |(position, (label, calls, bytecodes))| {
+                let mut values = vec![sample_value(calls), sample_value(bytecodes)];
+                match position {
+                    0 => values.extend(&extra),
+                    _ => values.resize(2 + extra.len(), 0),
+                }
+                (label, values)
+            })
+            .filter(|(_, values)| values.iter().any(|&value| value != 0))
     }
 }
 
@@ -783,5 +813,35 @@ mod tests {
         assert_eq!(file.sample.len(), 3000);
         assert_eq!(file.sample[2999].location_id.len(), 3000);
         assert_eq!(file.sample[2999].value, [2, 2]);
+    }
+
+    #[test]
+    fn each_extra_metric_is_a_sample_type_in_its_unit() {
+        let (p, cpu) = crate::sampled_profile();
+        let file = decode(&p, &Options::new(cpu));
+        let types: Vec<(&str, &str)> = file
+            .sample_type
+            .iter()
+            .map(|t| (string(&file, t.r#type), string(&file, t.unit)))
+            .collect();
+        assert_eq!(
+            types,
+            [
+                ("calls", "count"),
+                ("bytecodes", "count"),
+                ("cpu-samples", "samples")
+            ]
+        );
+        assert_eq!(string(&file, file.default_sample_type), "cpu-samples");
+        let comments: Vec<&str> = file.comment.iter().map(|&c| string(&file, c)).collect();
+        assert!(
+            comments.contains(&"cpu-samples: sampled, not reproducible"),
+            "{comments:?}"
+        );
+        let sleep = samples(&file)
+            .into_iter()
+            .find(|(stack, _)| stack.ends_with("java.lang.Thread.sleep(J)V"))
+            .unwrap();
+        assert_eq!(sleep.1, [0, 0, 8]);
     }
 }

@@ -45,7 +45,7 @@ pub enum ReportWarning {
     #[error(
         "{}: merging it, the {} of {context} reached 2^64-1 and stopped there (it and the totals above it are too low)",
         path.display(),
-        match metric { Metric::Calls => "calls", Metric::Bytecodes => "bytecodes" }
+        match metric { Metric::Calls => "calls", Metric::Bytecodes => "bytecodes", Metric::Extra(_) => "values" }
     )]
     Saturated {
         /// The profile whose counts were being added.

@@ -53,8 +53,16 @@ use crate::{Options, Totals, Visible};
 /// The value of `$schema` that speedscope recognises its files by.
 const SCHEMA: &str = "https://www.speedscope.app/file-format-schema.json";
 
-/// The profiles of a file, in this order, with their names.
-const PROFILES: [(Metric, &str); 2] = [(Metric::Bytecodes, "bytecodes"), (Metric::Calls, "calls")];
+/// The profiles of a file, in this order: bytecodes, calls, then the
+/// profile's extra metrics, each named by its label.
+fn profiles(profile: &Profile) -> Vec<(Metric, String)> {
+    let mut metrics = profile.metrics();
+    metrics.swap(0, 1);
+    metrics
+        .into_iter()
+        .map(|metric| (metric, profile.metric_info(metric).label()))
+        .collect()
+}
 
 /// Writes `profile` as a speedscope file: one `evented` profile per metric,
 /// the one of `options.metric` shown first (`activeProfileIndex`). One line
@@ -74,7 +82,8 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
     json.raw(",\n\"name\":");
     json.string(profile.meta.get("command").map_or("JP profile", String::as_str));
     json.raw(",\n\"activeProfileIndex\":");
-    let active = PROFILES.iter().position(|&(metric, _)| metric == options.metric);
+    let profiles = profiles(profile);
+    let active = profiles.iter().position(|&(metric, _)| metric == options.metric);
     json.number(active.unwrap_or(0) as u64);
     json.raw(",\n\"shared\":{\"frames\":[");
     for (position, &frame) in frames.names.iter().enumerate() {
@@ -85,10 +94,10 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
         json.flush_if_full()?;
     }
     json.raw("\n]},\n\"profiles\":[");
-    for (position, &(metric, name)) in PROFILES.iter().enumerate() {
+    for (position, (metric, name)) in profiles.iter().enumerate() {
         json.raw(if position == 0 { "\n" } else { ",\n" });
         json.flush_if_full()?;
-        write_events(profile, &visible, &frames, metric, name, &mut json)?;
+        write_events(profile, &visible, &frames, *metric, name, &mut json)?;
     }
     json.raw("\n]}\n");
     json.flush()
@@ -139,7 +148,7 @@ fn write_events(
         json.raw("}");
         json.flush_if_full()?;
         if !close {
-            at = at.saturating_add(node.value(metric));
+            at = at.saturating_add(profile.value(id, metric));
             work.push((id, true));
             push_children(id, &mut work);
         }
@@ -157,7 +166,7 @@ fn shown_totals(profile: &Profile, visible: &Visible, metric: Metric) -> Vec<u64
     for index in (1..nodes.len()).rev() {
         if visible.is_shown(NodeId(index as u32)) {
             let node = &nodes[index];
-            let total = totals[index].saturating_add(node.value(metric));
+            let total = totals[index].saturating_add(profile.value(NodeId(index as u32), metric));
             totals[index] = total;
             let parent = node.parent.0 as usize;
             totals[parent] = totals[parent].saturating_add(total);
@@ -405,5 +414,23 @@ mod tests {
                 serde_json::json!({"type": "C", "frame": 1, "at": total})
             );
         }
+    }
+
+    #[test]
+    fn each_extra_metric_is_a_profile_named_by_its_label() {
+        let (p, cpu) = crate::sampled_profile();
+        let file = export(&p, &Options::new(cpu));
+        let names: Vec<&str> = file["profiles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["bytecodes", "calls", "cpu-samples (sampled, not reproducible)"]
+        );
+        assert_eq!(file["activeProfileIndex"], 2);
+        assert_eq!(file["profiles"][2]["endValue"], 70);
     }
 }

@@ -20,7 +20,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use jp_profile::{FrameId, Metric, NodeId, Profile};
+use jp_profile::{FrameId, Metric, MetricId, NodeId, Profile};
 
 use crate::Totals;
 
@@ -55,6 +55,9 @@ pub struct TestTotal<'a> {
     pub rank_by_bytecodes: usize,
     /// 1 for the test with the most calls; ties by test id.
     pub rank_by_calls: usize,
+    /// Per extra metric of the profile (by [`jp_profile::MetricId`]): the
+    /// subtree total and the rank in it, ties by test id.
+    pub extra: Vec<(u64, usize)>,
 }
 
 impl TestTotal<'_> {
@@ -63,6 +66,7 @@ impl TestTotal<'_> {
         match metric {
             Metric::Calls => self.calls,
             Metric::Bytecodes => self.bytecodes,
+            Metric::Extra(id) => self.extra[usize::from(id.0)].0,
         }
     }
 
@@ -71,6 +75,7 @@ impl TestTotal<'_> {
         match metric {
             Metric::Calls => self.rank_by_calls,
             Metric::Bytecodes => self.rank_by_bytecodes,
+            Metric::Extra(id) => self.extra[usize::from(id.0)].1,
         }
     }
 }
@@ -99,9 +104,23 @@ pub fn test_totals<'a>(profile: &'a Profile, totals: &Totals) -> Vec<TestTotal<'
                 bytecodes: totals.get(node, Metric::Bytecodes),
                 rank_by_bytecodes: 0,
                 rank_by_calls: 0,
+                extra: (0..profile.extra_metrics().len())
+                    .map(|index| (totals.get(node, Metric::Extra(MetricId(index as u16))), 0))
+                    .collect(),
             })
         })
         .collect();
+    for index in 0..profile.extra_metrics().len() {
+        tests.sort_unstable_by(|a, b| {
+            b.extra[index]
+                .0
+                .cmp(&a.extra[index].0)
+                .then_with(|| a.test_id.cmp(b.test_id))
+        });
+        for (position, test) in tests.iter_mut().enumerate() {
+            test.extra[index].1 = position + 1;
+        }
+    }
     tests.sort_unstable_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.test_id.cmp(b.test_id)));
     for (position, test) in tests.iter_mut().enumerate() {
         test.rank_by_calls = position + 1;
@@ -126,9 +145,8 @@ pub fn hottest_methods(profile: &Profile, test: NodeId, metric: Metric, limit: u
     // An explicit stack, as profiles can be deeper than the thread's stack.
     let mut work: Vec<NodeId> = profile.children(test).collect();
     while let Some(id) = work.pop() {
-        let node = profile.node(id);
-        let sum = sums.entry(node.frame).or_insert(0);
-        *sum = sum.saturating_add(node.value(metric));
+        let sum = sums.entry(profile.node(id).frame).or_insert(0);
+        *sum = sum.saturating_add(profile.value(id, metric));
         work.extend(profile.children(id));
     }
     let mut methods: Vec<(FrameId, u64)> = sums.into_iter().filter(|&(_, value)| value > 0).collect();

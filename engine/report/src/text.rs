@@ -32,7 +32,7 @@
 use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 
-use jp_profile::{FrameId, Metric, NodeId, Profile};
+use jp_profile::{FrameId, Metric, MetricInfo, NodeId, Profile};
 
 use crate::tests_view::{hottest_methods, test_totals, TestScope};
 use crate::threads::thread_totals;
@@ -84,6 +84,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     write_threads(profile, &totals, options.metric, &mut out)?;
     write_tests(profile, &labels, &totals, options.metric, &mut out)?;
     let tree = Tree {
+        metric: profile.metric_info(options.metric),
         names: &labels,
         totals: &totals,
         visible: &visible,
@@ -97,10 +98,13 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
     out.flush()
 }
 
+/// The name of a built-in metric, for the views that hold calls and
+/// bytecodes alone (diffs, timelines); [`jp_profile::MetricInfo::label`] names any.
 pub(crate) fn metric_name(metric: Metric) -> &'static str {
     match metric {
         Metric::Calls => "calls",
         Metric::Bytecodes => "bytecodes",
+        Metric::Extra(_) => "extra",
     }
 }
 
@@ -134,11 +138,30 @@ fn write_header(
         writeln!(out, "{key:key_width$}  {value}")?;
     }
     writeln!(out)?;
-    let calls = thousands(totals.grand(Metric::Calls));
-    let bytecodes = thousands(totals.grand(Metric::Bytecodes));
-    let width = calls.len().max(bytecodes.len());
-    writeln!(out, "total calls      {calls:>width$}")?;
-    writeln!(out, "total bytecodes  {bytecodes:>width$}")
+    let rows: Vec<(String, String, String)> = profile
+        .metrics()
+        .into_iter()
+        .map(|metric| {
+            let info = profile.metric_info(metric);
+            let unit = match metric {
+                Metric::Calls | Metric::Bytecodes => String::new(),
+                Metric::Extra(_) => format!(" {}", info.unit),
+            };
+            let label = info.label();
+            let note = label.strip_prefix(&*info.name).unwrap_or_default();
+            (
+                format!("total {}", info.name),
+                thousands(totals.grand(metric)),
+                format!("{unit}{note}"),
+            )
+        })
+        .collect();
+    let key_width = rows.iter().map(|(key, _, _)| key.len()).max().unwrap_or(0);
+    let width = rows.iter().map(|(_, value, _)| value.len()).max().unwrap_or(0);
+    for (key, value, note) in rows {
+        writeln!(out, "{key:key_width$}  {value:>width$}{note}")?;
+    }
+    Ok(())
 }
 
 /// One line of the tree sections. The values are copied here, so that
@@ -193,7 +216,7 @@ fn tree_lines(profile: &Profile, totals: &Totals, visible: &Visible, metric: Met
         lines.push(Line {
             frame,
             depth,
-            own: node.value(metric),
+            own: profile.value(id, metric),
             total: totals.get(id, metric),
             recursive,
         });
@@ -213,6 +236,7 @@ enum Section {
 
 /// What the two tree sections share.
 struct Tree<'a> {
+    metric: &'a MetricInfo,
     /// Each frame's name as written, by frame id.
     names: &'a [Cow<'a, str>],
     totals: &'a Totals,
@@ -231,7 +255,7 @@ impl Tree<'_> {
 
     fn write(&self, section: Section, out: &mut impl Write) -> io::Result<()> {
         let metric = self.options.metric;
-        let name = metric_name(metric);
+        let (name, label) = (&self.metric.name, self.metric.label());
         let grand = self.totals.grand(metric);
         let max = self
             .lines
@@ -244,7 +268,7 @@ impl Tree<'_> {
             Section::Total => ("Contexts by subtree total", "total"),
         };
         writeln!(out)?;
-        writeln!(out, "== {title} ({name}) ==")?;
+        writeln!(out, "== {title} ({label}) ==")?;
         writeln!(
             out,
             "Each context's {what} {name}; % of {} in all; a full bar is {}.",
@@ -307,7 +331,7 @@ impl Tree<'_> {
             if hidden == 1 { "context" } else { "contexts" },
             by.join(" and "),
             thousands(value),
-            metric_name(metric),
+            self.metric.name,
             String::from_utf8_lossy(&share).trim_start()
         )
     }
@@ -321,11 +345,14 @@ fn write_hot_methods(
     methods: &[HotMethod],
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let name = metric_name(metric);
+    let (name, label) = (
+        &profile.metric_info(metric).name,
+        profile.metric_info(metric).label(),
+    );
     let grand = totals.grand(metric);
     let shown = &methods[..methods.len().min(HOT_METHODS)];
     writeln!(out)?;
-    writeln!(out, "== Hot methods ({name}) ==")?;
+    writeln!(out, "== Hot methods ({label}) ==")?;
     if shown.len() < methods.len() {
         write!(
             out,
@@ -388,16 +415,20 @@ fn write_hot_methods(
 /// for a profile without groups.
 fn write_threads(profile: &Profile, totals: &Totals, metric: Metric, out: &mut impl Write) -> io::Result<()> {
     let groups = thread_totals(profile, metric);
-    if groups.is_empty() {
+    // Groups keep calls and bytecodes alone.
+    if groups.is_empty() || matches!(metric, Metric::Extra(_)) {
         return Ok(());
     }
-    let name = metric_name(metric);
+    let (name, label) = (
+        &profile.metric_info(metric).name,
+        profile.metric_info(metric).label(),
+    );
     let grand = totals.grand(metric);
     let threads = groups
         .iter()
         .fold(0u64, |sum, group| sum.saturating_add(group.threads));
     writeln!(out)?;
-    writeln!(out, "== Threads ({name}) ==")?;
+    writeln!(out, "== Threads ({label}) ==")?;
     writeln!(
         out,
         "{} thread {} ({} {}), by total {name}; % of {} in all. `jp report --thread NAME` reports one alone.",
@@ -446,7 +477,10 @@ fn write_tests(
         return Ok(());
     }
     tests.sort_unstable_by_key(|test| test.rank(metric));
-    let name = metric_name(metric);
+    let (name, label) = (
+        &profile.metric_info(metric).name,
+        profile.metric_info(metric).label(),
+    );
     let grand = totals.grand(metric);
     let classes = tests.iter().filter(|test| test.scope == TestScope::Class).count();
     let count = |n: usize, one: &str, many: &str| {
@@ -454,7 +488,7 @@ fn write_tests(
     };
     let shown = &tests[..tests.len().min(TESTS)];
     writeln!(out)?;
-    writeln!(out, "== Tests ({name}) ==")?;
+    writeln!(out, "== Tests ({label}) ==")?;
     write!(
         out,
         "{} and {}",
@@ -924,5 +958,25 @@ rank  bytecodes       %  calls  test
         let hot = section(&report, "Hot methods");
         assert_eq!(hot.len(), 1 + 50);
         assert!(hot[1].ends_with(" m59") && hot[50].ends_with(" m10"));
+    }
+
+    #[test]
+    fn extra_metrics_are_totalled_in_the_header_and_a_sampled_one_is_labelled_so() {
+        let (p, cpu) = crate::sampled_profile();
+        let report = text(&p, &Options::new(Metric::Bytecodes));
+        assert!(
+            report.contains(
+                "total calls          7\n\
+                 total bytecodes    914\n\
+                 total cpu-samples   70 samples (sampled, not reproducible)\n"
+            ),
+            "{report}"
+        );
+        let by_samples = text(&p, &Options::new(cpu));
+        assert!(
+            by_samples.contains("== Contexts by own value (cpu-samples (sampled, not reproducible)) =="),
+            "{by_samples}"
+        );
+        assert!(by_samples.contains("Thread.sleep(long)"), "{by_samples}");
     }
 }

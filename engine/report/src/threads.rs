@@ -34,6 +34,9 @@ impl ThreadTotal {
         match metric {
             Metric::Calls => self.calls,
             Metric::Bytecodes => self.bytecodes,
+            // Groups keep calls and bytecodes alone; reports list no
+            // groups in an extra metric.
+            Metric::Extra(_) => 0,
         }
     }
 

@@ -2,12 +2,13 @@
 
 use jp_profile::{Metric, NodeId, Profile};
 
-/// The subtree totals of every context, in both metrics, indexed by
-/// [`NodeId`]; the root's are the whole profile's.
+/// The subtree totals of every context, in every metric of the profile,
+/// indexed by [`NodeId`]; the root's are the whole profile's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Totals {
-    calls: Vec<u64>,
-    bytecodes: Vec<u64>,
+    /// Per metric, in the order of [`Profile::metrics`].
+    metrics: Vec<Metric>,
+    values: Vec<Vec<u64>>,
 }
 
 impl Totals {
@@ -15,25 +16,36 @@ impl Totals {
     /// comes before its children, so each child is complete when it is
     /// added to its parent. Sums saturate.
     pub fn of(profile: &Profile) -> Totals {
-        let nodes = profile.nodes();
-        let mut calls: Vec<u64> = nodes.iter().map(|node| node.calls).collect();
-        let mut bytecodes: Vec<u64> = nodes.iter().map(|node| node.bytecodes).collect();
-        calls[0] = 0;
-        bytecodes[0] = 0;
-        for index in (1..nodes.len()).rev() {
-            let parent = nodes[index].parent.0 as usize;
-            calls[parent] = calls[parent].saturating_add(calls[index]);
-            bytecodes[parent] = bytecodes[parent].saturating_add(bytecodes[index]);
-        }
-        Totals { calls, bytecodes }
+        let metrics = profile.metrics();
+        let count = profile.nodes().len();
+        let values = metrics
+            .iter()
+            .map(|&metric| {
+                let mut sums: Vec<u64> = (0..count)
+                    .map(|index| profile.value(NodeId(index as u32), metric))
+                    .collect();
+                sums[0] = 0;
+                for index in (1..count).rev() {
+                    let parent = profile.node(NodeId(index as u32)).parent.0 as usize;
+                    sums[parent] = sums[parent].saturating_add(sums[index]);
+                }
+                sums
+            })
+            .collect();
+        Totals { metrics, values }
     }
 
     /// The total of the subtree under (and including) `id` in `metric`.
+    ///
+    /// # Panics
+    /// If `metric` is not of the profile the totals are of.
     pub fn get(&self, id: NodeId, metric: Metric) -> u64 {
-        match metric {
-            Metric::Calls => self.calls[id.0 as usize],
-            Metric::Bytecodes => self.bytecodes[id.0 as usize],
-        }
+        let column = self
+            .metrics
+            .iter()
+            .position(|&m| m == metric)
+            .expect("a metric of the profile");
+        self.values[column][id.0 as usize]
     }
 
     /// The whole profile's total in `metric`.

@@ -12,10 +12,8 @@ pub struct Visible {
     shown: Vec<bool>,
     /// How many contexts are left out.
     pub hidden_contexts: u64,
-    /// The sum of the values left out, in calls.
-    pub hidden_calls: u64,
-    /// The sum of the values left out, in bytecodes.
-    pub hidden_bytecodes: u64,
+    /// The sums of the values left out, per metric of [`Profile::metrics`].
+    hidden: Vec<(Metric, u64)>,
 }
 
 impl Visible {
@@ -31,8 +29,7 @@ impl Visible {
         let mut visible = Visible {
             shown: Vec::new(),
             hidden_contexts: 0,
-            hidden_calls: 0,
-            hidden_bytecodes: 0,
+            hidden: profile.metrics().into_iter().map(|metric| (metric, 0)).collect(),
         };
         for (index, node) in nodes.iter().enumerate().skip(1) {
             let parent = node.parent.0 as usize;
@@ -44,10 +41,9 @@ impl Visible {
             if !shown[index] {
                 visible.hidden_contexts += 1;
                 if shown[parent] {
-                    visible.hidden_calls = visible.hidden_calls.saturating_add(totals.get(id, Metric::Calls));
-                    visible.hidden_bytecodes = visible
-                        .hidden_bytecodes
-                        .saturating_add(totals.get(id, Metric::Bytecodes));
+                    for (metric, sum) in &mut visible.hidden {
+                        *sum = sum.saturating_add(totals.get(id, *metric));
+                    }
                 }
             }
         }
@@ -62,10 +58,10 @@ impl Visible {
 
     /// The sum of the values left out, in `metric`.
     pub fn hidden(&self, metric: Metric) -> u64 {
-        match metric {
-            Metric::Calls => self.hidden_calls,
-            Metric::Bytecodes => self.hidden_bytecodes,
-        }
+        self.hidden
+            .iter()
+            .find(|&&(hidden, _)| hidden == metric)
+            .map_or(0, |&(_, sum)| sum)
     }
 }
 

@@ -19,6 +19,8 @@ impl Counts {
         match metric {
             Metric::Calls => self.calls,
             Metric::Bytecodes => self.bytecodes,
+            // A diff compares the exact counts alone (`jp diff --metric`).
+            Metric::Extra(_) => 0,
         }
     }
 

@@ -115,6 +115,8 @@ impl Interval {
         match metric {
             Metric::Calls => self.calls,
             Metric::Bytecodes => self.bytecodes,
+            // Snapshots hold no extra metrics (`jp report --timeline` refuses one).
+            Metric::Extra(_) => 0,
         }
     }
 
@@ -217,7 +219,7 @@ impl Timeline {
     pub fn ranked_contexts(&self, metric: Metric) -> Vec<(NodeId, u64)> {
         let mut ranked: Vec<(NodeId, u64)> = (1..self.whole.nodes().len() as u32)
             .map(NodeId)
-            .map(|id| (id, self.whole.node(id).value(metric)))
+            .map(|id| (id, self.whole.value(id, metric)))
             .filter(|&(_, value)| value > 0)
             .collect();
         ranked.sort_by(|a, b| {
@@ -233,6 +235,8 @@ pub(crate) fn pick(values: [u64; 2], metric: Metric) -> u64 {
     match metric {
         Metric::Calls => values[0],
         Metric::Bytecodes => values[1],
+        // Snapshots hold no extra metrics (`jp report --timeline` refuses one).
+        Metric::Extra(_) => 0,
     }
 }
 
