@@ -40,6 +40,21 @@ public final class MID {
     final String frame;
     /** Whether this identifies a test context rather than a method. */
     private final boolean test;
+    /**
+     * {@code (name + descriptor).hashCode()}: what a call site names as its invoke's target
+     * ({@link RC#site}), so that a callee can tell a site meant for it from one left by a call
+     * into uninstrumented code.
+     */
+    final int signature;
+    /**
+     * The call site of a site-keyed identifier ({@link #at}): {@code line << 16 | bci} of the
+     * invoke in the caller, line 0 where unknown; {@link #NO_SITE} for a method's own identifier.
+     */
+    public final int site;
+    /** The site-keyed identifiers of this method ({@link #at}), open addressing by site; copied on write. */
+    private volatile MID[] sites;
+    /** The value of {@link #site} for an identifier not keyed by a call site. */
+    static final int NO_SITE = -1;
 
     private MID(String className, String name, String descriptor, int bound, String analysis) {
         this.className = className;
@@ -49,6 +64,8 @@ public final class MID {
         this.id = NEXT_ID.getAndIncrement();
         this.frame = className + '.' + name + descriptor;
         this.test = false;
+        this.signature = (name + descriptor).hashCode();
+        this.site = NO_SITE;
         int bit = "precise".equals(analysis) ? PRECISE_ANALYSIS : DEFAULT_ANALYSIS;
         if ((analyses & bit) == 0) {
             synchronized (MID.class) {
@@ -66,6 +83,73 @@ public final class MID {
         this.id = NEXT_ID.getAndIncrement();
         this.frame = TEST_FRAME_PREFIX + testId;
         this.test = true;
+        this.signature = 0;
+        this.site = NO_SITE;
+    }
+
+    /** {@code method} as called from {@code site}: the same method, keyed apart in a context's children. */
+    private MID(MID method, int site) {
+        this.className = method.className;
+        this.name = method.name;
+        this.descriptor = method.descriptor;
+        this.bound = method.bound;
+        this.id = NEXT_ID.getAndIncrement();
+        this.frame = method.frame;
+        this.test = false;
+        this.signature = method.signature;
+        this.site = site;
+    }
+
+    /**
+     * This method as called from {@code site} ({@code line << 16 | bci}): one identifier per
+     * method and site in this JVM, so that a context's children, keyed by identifier, keep the
+     * sites apart at no cost to calls without one. Lock-free once made.
+     */
+    MID at(int site) {
+        MID[] table = sites;
+        if (table != null) {
+            int mask = table.length - 1;
+            for (int i = spread(site) & mask; table[i] != null; i = (i + 1) & mask) {
+                if (table[i].site == site) return table[i];
+            }
+        }
+        return addSite(site);
+    }
+
+    private synchronized MID addSite(int site) {
+        MID[] table = sites;
+        int count = 0;
+        if (table != null) {
+            for (MID made : table) {
+                if (made == null) continue;
+                if (made.site == site) return made;
+                count++;
+            }
+        }
+        int length = table == null ? 4 : table.length;
+        while ((count + 1) * 2 > length) length *= 2;
+        MID[] grown = new MID[length];
+        if (table != null) {
+            for (MID made : table) {
+                if (made != null) put(grown, made);
+            }
+        }
+        MID made = new MID(this, site);
+        put(grown, made);
+        sites = grown;
+        return made;
+    }
+
+    private static void put(MID[] table, MID mid) {
+        int mask = table.length - 1;
+        int i = spread(mid.site) & mask;
+        while (table[i] != null) i = (i + 1) & mask;
+        table[i] = mid;
+    }
+
+    /** Sites differ in their low bits (the bci) and high bits (the line): mix both. */
+    private static int spread(int site) {
+        return site ^ (site >>> 16);
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The contexts of several trees merged by frame name, visited in pre-order with siblings in
+ * The contexts of several trees merged by frame name and call site, visited in pre-order with siblings in
  * frame-name order, without the merged tree being built: the profile writer walks the finished
  * work and the trees of threads still running this way, so that writing a profile takes no second
  * copy of a tree that may be millions of contexts. The trees are {@link ProfileTree.Node}s and
@@ -24,29 +24,65 @@ final class MergedWalk {
     /** What a walk calls for each merged context. */
     interface Visitor {
         /**
-         * One merged context at {@code depth} (1 for a top-level one), its counts summed over
-         * {@code sources}, the nodes it merges; returns whether to walk below it.
+         * One merged context at {@code depth} (1 for a top-level one), called from {@code site}
+         * ({@link MID#site}), its counts summed over {@code sources}, the nodes it merges; returns
+         * whether to walk below it.
          */
-        boolean context(String frame, long calls, long bytecodes, int depth, List<Object> sources) throws IOException;
+        boolean context(String frame, int site, long calls, long bytecodes, int depth, List<Object> sources)
+                throws IOException;
     }
 
     /** A merged context not visited yet. */
     private static final class Pending {
-        final String frame;
+        final Key key;
         final List<Object> sources;
         final int depth;
 
-        Pending(String frame, List<Object> sources, int depth) {
-            this.frame = frame;
+        Pending(Key key, List<Object> sources, int depth) {
+            this.key = key;
             this.sources = sources;
             this.depth = depth;
         }
     }
 
-    private static final Comparator<Object> BY_FRAME = new Comparator<Object>() {
+    /** What merges contexts: the frame name, then the call site; ordered so, sites after no site. */
+    private static final class Key implements Comparable<Key> {
+        final String frame;
+        final int site;
+
+        Key(Object node) {
+            this.frame = node instanceof IC ? ((IC) node).mid.frame : ((ProfileTree.Node) node).frame;
+            this.site = node instanceof IC ? ((IC) node).mid.site : ((ProfileTree.Node) node).site;
+        }
+
+        @Override
+        public int compareTo(Key other) {
+            int byFrame = frame.compareTo(other.frame);
+            if (byFrame != 0) return byFrame;
+            // NO_SITE (-1) first, then sites by bci (the low 16 bits), then line.
+            int byBci = Integer.compare(bci(site), bci(other.site));
+            return byBci != 0 ? byBci : Integer.compare(site, other.site);
+        }
+
+        private static int bci(int site) {
+            return site == MID.NO_SITE ? -1 : site & 0xFFFF;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key && compareTo((Key) other) == 0;
+        }
+
+        @Override
+        public int hashCode() {
+            return frame.hashCode() * 31 + site;
+        }
+    }
+
+    private static final Comparator<Object> BY_KEY = new Comparator<Object>() {
         @Override
         public int compare(Object a, Object b) {
-            return frame(a).compareTo(frame(b));
+            return new Key(a).compareTo(new Key(b));
         }
     };
 
@@ -67,7 +103,7 @@ final class MergedWalk {
                     bytecodes += ((ProfileTree.Node) source).bytecodes;
                 }
             }
-            if (visitor.context(pending.frame, calls, bytecodes, pending.depth, pending.sources)) {
+            if (visitor.context(pending.key.frame, pending.key.site, calls, bytecodes, pending.depth, pending.sources)) {
                 pushChildren(pending.sources, pending.depth + 1, work);
             }
         }
@@ -78,33 +114,30 @@ final class MergedWalk {
         if (parents.size() == 1) {
             // The usual case (finished work, nothing running): no merging, no map.
             Object[] children = children(parents.get(0));
-            Arrays.sort(children, BY_FRAME);
+            Arrays.sort(children, BY_KEY);
             for (int i = children.length - 1; i >= 0; i--) {
-                work.push(new Pending(frame(children[i]), Collections.singletonList(children[i]), depth));
+                work.push(new Pending(new Key(children[i]), Collections.singletonList(children[i]), depth));
             }
             return;
         }
-        TreeMap<String, List<Object>> merged = new TreeMap<String, List<Object>>();
+        TreeMap<Key, List<Object>> merged = new TreeMap<Key, List<Object>>();
         for (Object parent : parents) {
             for (Object child : children(parent)) {
-                List<Object> sources = merged.get(frame(child));
+                Key key = new Key(child);
+                List<Object> sources = merged.get(key);
                 if (sources == null) {
                     sources = new ArrayList<Object>(parents.size());
-                    merged.put(frame(child), sources);
+                    merged.put(key, sources);
                 }
                 sources.add(child);
             }
         }
-        for (Map.Entry<String, List<Object>> entry : merged.descendingMap().entrySet()) {
+        for (Map.Entry<Key, List<Object>> entry : merged.descendingMap().entrySet()) {
             work.push(new Pending(entry.getKey(), entry.getValue(), depth));
         }
     }
 
     private static Object[] children(Object node) {
         return node instanceof IC ? ((IC) node).children() : ((ProfileTree.Node) node).children();
-    }
-
-    private static String frame(Object node) {
-        return node instanceof IC ? ((IC) node).mid.frame : ((ProfileTree.Node) node).frame;
     }
 }

@@ -7,7 +7,7 @@ import java.util.TreeMap;
 
 /**
  * Threads' calling-context trees merged into one per thread group: the same method in the same
- * context of the same group adds up.
+ * context of the same group, called from the same call site (with call sites on), adds up.
  * Methods are told apart by frame name ({@code class.method(descriptor)}), not by {@link MID}
  * identity: a class loaded by two class loaders has two identifiers but one name, and a profile
  * may not hold two nodes with the same parent and frame name. Keeping names rather than
@@ -21,6 +21,8 @@ final class ProfileTree {
     /** One merged context. */
     static final class Node {
         final String frame;
+        /** The call site ({@link MID#site}), or {@link MID#NO_SITE}. */
+        final int site;
         /** The enclosing context; null for the root and for top-level contexts. */
         final Node parent;
         long calls;
@@ -29,25 +31,26 @@ final class ProfileTree {
         private Node[] children;
         private int childCount;
 
-        Node(String frame, Node parent) {
+        Node(String frame, int site, Node parent) {
             this.frame = frame;
+            this.site = site;
             this.parent = parent;
         }
 
-        /** The child for {@code frame}, created with no counts when new. */
-        Node child(String frame) {
+        /** The child for {@code frame} called from {@code site}, created with no counts when new. */
+        Node child(String frame, int site) {
             Node[] table = children;
             if (table == null) table = children = new Node[2];
             int mask = table.length - 1;
             for (int i = spread(frame.hashCode()) & mask;; i = (i + 1) & mask) {
                 Node child = table[i];
                 if (child == null) {
-                    child = new Node(frame, this.frame == null ? null : this);
+                    child = new Node(frame, site, this.frame == null ? null : this);
                     table[i] = child;
                     if (++childCount * 4 > table.length * 3) grow();
                     return child;
                 }
-                if (child.frame.equals(frame)) return child;
+                if (child.site == site && child.frame.equals(frame)) return child;
             }
         }
 
@@ -83,12 +86,12 @@ final class ProfileTree {
 
     /** The contexts of one thread group, and how many threads it had. */
     static final class Group {
-        final Node root = new Node(null, null);
+        final Node root = new Node(null, MID.NO_SITE, null);
         long threads;
     }
 
     /** The contexts of no thread group. */
-    final Node root = new Node(null, null);
+    final Node root = new Node(null, MID.NO_SITE, null);
     /** The thread groups, by name: in the order they are written. */
     final Map<String, Group> groups = new TreeMap<String, Group>();
     /** Per-line counts by frame name, merged over every context of the frame, in every group. */
@@ -120,7 +123,7 @@ final class ProfileTree {
             Node into = (Node) work.pop();
             IC from = (IC) work.pop();
             for (IC child : from.children()) {
-                Node merged = into.child(child.mid.frame);
+                Node merged = into.child(child.mid.frame, child.mid.site);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 addLines(child.mid.frame, child.lines());

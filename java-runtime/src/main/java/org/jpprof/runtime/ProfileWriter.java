@@ -36,6 +36,8 @@ final class ProfileWriter {
     static final int LINES_FORMAT_VERSION = 2;
     /** The version of profiles with {@code thread} records. */
     static final int GROUPS_FORMAT_VERSION = 3;
+    /** The version of profiles whose {@code node} records may name a call site. */
+    static final int SITES_FORMAT_VERSION = 5;
 
     /**
      * Writes {@code target}: {@code finished} and the roots of threads still running, by thread
@@ -110,17 +112,19 @@ final class ProfileWriter {
             listOf(groups, group.getKey()).addAll(group.getValue());
         }
         List<Object> ungrouped = Collections.<Object>singletonList(finished.root);
-        // Running threads are in groups: without groups, finished holds every line count.
-        out.write("jp-profile " + version(!groups.isEmpty(), !finished.lines.isEmpty()) + "\n");
-        for (Map.Entry<String, String> entry : meta.entrySet()) {
-            out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
-        }
-        Frames frames = new Frames(out);
+        // The frame records wait for the header, whose version says whether a call site was seen.
+        Frames frames = new Frames();
         MergedWalk.walk(ungrouped, frames);
         for (List<Object> sources : groups.values()) {
             MergedWalk.walk(sources, frames);
         }
-        Nodes nodes = new Nodes(frames.ids, out);
+        // Running threads are in groups: without groups, finished holds every line count.
+        out.write("jp-profile " + version(!groups.isEmpty(), !finished.lines.isEmpty(), frames.sites) + "\n");
+        for (Map.Entry<String, String> entry : meta.entrySet()) {
+            out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
+        }
+        out.append(frames.records);
+        Nodes nodes = new Nodes(frames.ids, frames.sites, out);
         MergedWalk.walk(ungrouped, nodes);
         for (Map.Entry<String, List<Object>> group : groups.entrySet()) {
             ProfileTree.Group counted = finished.groups.get(group.getKey());
@@ -143,30 +147,32 @@ final class ProfileWriter {
     }
 
     /** The lowest version that holds what the profile has. */
-    private static int version(boolean groups, boolean lines) {
+    private static int version(boolean groups, boolean lines, boolean sites) {
+        if (sites) return SITES_FORMAT_VERSION;
         if (groups) return GROUPS_FORMAT_VERSION;
         return lines ? LINES_FORMAT_VERSION : FORMAT_VERSION;
     }
 
-    /** The first walk: numbers the frames in order of first use, writing their records, and sums the running threads' lines. */
+    /**
+     * The first walk: numbers the frames in order of first use, gathering their records, sees
+     * whether any context has a call site, and sums the running threads' lines.
+     */
     private static final class Frames implements MergedWalk.Visitor {
         final Map<String, Integer> ids = new HashMap<String, Integer>();
         /** Lines counted by running threads, in objects of this write's own (finished's are never changed). */
         final Map<String, LineCounts> runningLines = new HashMap<String, LineCounts>();
-        private final Writer out;
-
-        Frames(Writer out) {
-            this.out = out;
-        }
+        /** The frame records, one per method: no bigger than {@link #ids}. */
+        final StringBuilder records = new StringBuilder();
+        boolean sites;
 
         @Override
-        public boolean context(String frame, long calls, long bytecodes, int depth, List<Object> sources)
-                throws IOException {
+        public boolean context(String frame, int site, long calls, long bytecodes, int depth, List<Object> sources) {
             if (!ids.containsKey(frame)) {
                 int id = ids.size() + 1;
                 ids.put(frame, id);
-                out.write("frame " + id + " " + escape(frame) + "\n");
+                records.append("frame ").append(id).append(' ').append(escape(frame)).append('\n');
             }
+            sites |= site != MID.NO_SITE;
             for (Object source : sources) {
                 if (!(source instanceof IC)) continue;
                 LineCounts lines = ((IC) source).lines();
@@ -180,22 +186,26 @@ final class ProfileWriter {
     /** The second walk: the {@code node} records, numbered from 1 in file order. */
     private static final class Nodes implements MergedWalk.Visitor {
         private final Map<String, Integer> frames;
+        /** Whether the header's version holds call sites. */
+        private final boolean sites;
         private final Writer out;
         private final StringBuilder line = new StringBuilder();
         /** The id of the context written last at each depth: a context's parent is at the depth above. */
         private int[] idAtDepth = new int[64];
         int count;
 
-        Nodes(Map<String, Integer> frames, Writer out) {
+        Nodes(Map<String, Integer> frames, boolean sites, Writer out) {
             this.frames = frames;
+            this.sites = sites;
             this.out = out;
         }
 
         @Override
-        public boolean context(String frame, long calls, long bytecodes, int depth, List<Object> sources)
+        public boolean context(String frame, int site, long calls, long bytecodes, int depth, List<Object> sources)
                 throws IOException {
             Integer frameId = frames.get(frame);
-            if (frameId == null) return false; // new since the first walk: in the next write
+            // New since the first walk: in the next write.
+            if (frameId == null || (site != MID.NO_SITE && !sites)) return false;
             int id = ++count;
             if (depth >= idAtDepth.length) idAtDepth = Arrays.copyOf(idAtDepth, idAtDepth.length * 2);
             idAtDepth[depth] = id;
@@ -204,9 +214,17 @@ final class ProfileWriter {
                     .append(depth == 1 ? 0 : idAtDepth[depth - 1]).append(' ')
                     .append(frameId.intValue()).append(' ')
                     .append(Long.toUnsignedString(calls)).append(' ')
-                    .append(Long.toUnsignedString(bytecodes)).append('\n');
-            out.append(line);
+                    .append(Long.toUnsignedString(bytecodes));
+            if (site != MID.NO_SITE) appendSite(site);
+            out.append(line.append('\n'));
             return true;
+        }
+
+        /** {@code <bci>} or {@code <bci>:<line>}, after a space: a node's call site (version 5). */
+        private void appendSite(int site) {
+            line.append(' ').append(site & 0xFFFF);
+            int sourceLine = site >>> 16;
+            if (sourceLine != 0) line.append(':').append(sourceLine);
         }
     }
 

@@ -71,7 +71,7 @@ class LinesTest {
     @Test
     void a_tree_without_lines_is_written_as_version_1() throws Exception {
         ProfileTree tree = new ProfileTree();
-        tree.root.child("a.B.m()V").calls = 1;
+        tree.root.child("a.B.m()V", MID.NO_SITE).calls = 1;
         StringWriter out = new StringWriter();
         ProfileWriter.write(tree, new LinkedHashMap<String, String>(), out);
         assertEquals("jp-profile 1\nframe 1 a.B.m()V\nnode 1 0 1 1 0\nend 1\n", out.toString());

@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * A profile read back line by line, checking every rule of docs/profile-format.md (versions 1 to
- * 3) on the way, including the writer's own promises: the lowest version that holds the profile,
+ * 3, and 5's call sites) on the way, including the writer's own promises: the lowest version that holds the profile,
  * frames and nodes numbered from 1 in file order, each frame written just before its first node,
  * thread groups in name order.
  */
@@ -78,7 +78,7 @@ final class ProfileFile {
         assertFalse(text.contains("\r"), "lines end with \\n only");
         String[] lines = text.substring(0, text.length() - 1).split("\n", -1);
         ProfileFile profile = new ProfileFile();
-        assertTrue(lines[0].matches("jp-profile [123]"), lines[0]);
+        assertTrue(lines[0].matches("jp-profile [1235]"), lines[0]);
         profile.version = Integer.parseInt(lines[0].substring("jp-profile ".length()));
         Map<Integer, Node> byId = new HashMap<>();
         Set<String> contexts = new HashSet<>();
@@ -88,6 +88,7 @@ final class ProfileFile {
         int lastLineFrame = 0;
         int lastLine = 0;
         boolean ended = false;
+        boolean sites = false;
         for (int n = 1; n < lines.length; n++) {
             String line = lines[n];
             String where = "line " + (n + 1) + ": " + line;
@@ -110,7 +111,7 @@ final class ProfileFile {
                     break;
                 }
                 case "thread": {
-                    assertEquals(3, profile.version, "thread records in version 3 only: " + where);
+                    assertTrue(profile.version >= 3, "thread records from version 3 on: " + where);
                     assertTrue(fields.length >= 3, where);
                     assertTrue(profile.lines.isEmpty(), "threads before lines: " + where);
                     long threads = unsigned(fields[1], where);
@@ -122,7 +123,10 @@ final class ProfileFile {
                 }
                 case "node": {
                     assertTrue(profile.lines.isEmpty(), "nodes before lines: " + where);
-                    assertEquals(6, fields.length, where);
+                    assertTrue(fields.length == 6 || profile.version >= 5 && fields.length == 7, where);
+                    String site = fields.length == 7 ? fields[6] : "";
+                    assertTrue(site.isEmpty() || site.matches("(0|[1-9][0-9]*)(:[1-9][0-9]*)?"), "bci[:line]: " + where);
+                    sites |= !site.isEmpty();
                     int id = Integer.parseInt(fields[1]);
                     assertEquals(profile.nodes.size() + 1, id, "nodes numbered from 1: " + where);
                     int parent = Integer.parseInt(fields[2]);
@@ -134,7 +138,8 @@ final class ProfileFile {
                     assertTrue(frameId <= framesUsed + 1, "frames numbered in order of first use: " + where);
                     framesUsed = Math.max(framesUsed, frameId);
                     assertTrue(parent == 0 || !frame.startsWith("[test] "), "test contexts are top-level: " + where);
-                    assertTrue(contexts.add(group + " " + parent + " " + frame), "one node per group, parent and frame: " + where);
+                    assertTrue(contexts.add(group + " " + parent + " " + frame + " " + site),
+                            "one node per group, parent, frame and site: " + where);
                     Node node = new Node(id, parent, frame, group, unsigned(fields[4], where), unsigned(fields[5], where));
                     profile.nodes.add(node);
                     byId.put(id, node);
@@ -166,7 +171,7 @@ final class ProfileFile {
         }
         assertTrue(ended, "the file ends with an end record");
         assertEquals(profile.frames.size(), framesUsed, "every frame is used");
-        int lowest = !profile.groups.isEmpty() ? 3 : !profile.lines.isEmpty() ? 2 : 1;
+        int lowest = sites ? 5 : !profile.groups.isEmpty() ? 3 : !profile.lines.isEmpty() ? 2 : 1;
         assertEquals(lowest, profile.version, "the lowest version that holds the profile");
         return profile;
     }

@@ -166,12 +166,12 @@ class ProfileTest {
     @Test
     void frames_and_metadata_are_escaped_and_siblings_come_in_name_order() throws IOException {
         ProfileTree tree = new ProfileTree();
-        ProfileTree.Node main = tree.root.child("a.B.main([Ljava/lang/String;)V");
+        ProfileTree.Node main = tree.root.child("a.B.main([Ljava/lang/String;)V", MID.NO_SITE);
         main.calls = 1;
-        ProfileTree.Node odd = main.child("a.B.with\\back\nslash()V");
+        ProfileTree.Node odd = main.child("a.B.with\\back\nslash()V", MID.NO_SITE);
         odd.calls = 2;
         odd.bytecodes = 7;
-        main.child("a.B.a()V").calls = -1; // 2^64 - 1, unsigned
+        main.child("a.B.a()V", MID.NO_SITE).calls = -1; // 2^64 - 1, unsigned
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put("agent", "default");
         meta.put("command", "Main a\\b\nc");
