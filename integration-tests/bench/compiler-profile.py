@@ -7,7 +7,8 @@ this file.
 usage: integration-tests/bench/compiler-profile.sh   (which runs this file)
   KOTLIN_VERSION=V   the compiler's version (default 2.1.0)
   COMPILER_HEAP=SIZE the compiler JVM's -Xmx (default 4g)
-  COMPARED_RUNTIME=JAR one more instrumented compile, with this runtime jar (an older build's)
+  COMPARED_JP=PATH, COMPARED_RUNTIME=JAR  one more instrumented compile, of the jars that jp (an
+                     older build's) instruments, with its runtime jar
   COMPILE_ONLY=1     stop after the compiles (their time and memory), without the reports
   REPORT_TIMEOUT=S   seconds a report, the page or `go tool pprof` may take (default 1200)
 
@@ -230,7 +231,9 @@ class Bench:
         self.version = os.environ.get("KOTLIN_VERSION") or "2.1.0"
         self.heap = os.environ.get("COMPILER_HEAP") or "4g"
         self.timeout = seconds_setting("REPORT_TIMEOUT", "1200")
-        self.compared_runtime = os.environ.get("COMPARED_RUNTIME")
+        self.compared = (os.environ.get("COMPARED_JP"), os.environ.get("COMPARED_RUNTIME"))
+        if any(self.compared) and not all(self.compared):
+            raise build.SuiteError("COMPARED_JP and COMPARED_RUNTIME go together")
         self.compile_only = os.environ.get("COMPILE_ONLY") == "1"
         self.work = build.target_dir() / "bench" / "compiler-profile"
         self.work.mkdir(parents=True, exist_ok=True)
@@ -246,11 +249,11 @@ class Bench:
         if log is not None:
             print(commands.tail(log, 20), flush=True)
 
-    def instrument(self, jp, jars):
-        out = self.work / "instrumented"
-        log = self.work / "instrument.log"
+    def instrument(self, jp, jars, name="instrumented"):
+        out = self.work / name
+        log = self.work / f"{name}.log"
         note(f"instrumenting {len(jars)} jars into {out}")
-        status, wall, peak = timed_run([jp, "instrument", *jars, "--out", out, "--cache", self.work / "jp-cache",
+        status, wall, peak = timed_run([jp, "instrument", *jars, "--out", out, "--cache", self.work / f"{name}-cache",
                                         "--quiet"], log, self.timeout)
         if status != 0:
             print(commands.tail(log, 30), flush=True)
@@ -371,9 +374,10 @@ class Bench:
         plain = self.compile("plain", jars, java, stdlib, sources)
         profiled = self.compile("instrumented", [*instrumented, runtime], java, stdlib, sources,
                                 [f"-Djp.output={profile}"])
-        if self.compared_runtime:
-            self.compile("instrumented, COMPARED_RUNTIME", [*instrumented, self.compared_runtime], java, stdlib,
-                         sources, [f"-Djp.output={self.work / 'compared.jpprof'}"])
+        if all(self.compared):
+            compared_jp, compared_runtime = self.compared
+            self.compile("instrumented, COMPARED_*", [*self.instrument(compared_jp, jars, "compared"), compared_runtime],
+                         java, stdlib, sources, [f"-Djp.output={self.work / 'compared.jpprof'}"])
         if plain and profiled:
             differing = files.differing_files(plain, profiled)
             if differing:
