@@ -373,9 +373,9 @@ class Benchmark:
 
 
 def with_memory(run, measured, log):
-    """RUN with the peak heap of its GC log (LOG.gc) and the peak RSS MEASURED."""
+    """RUN with the peak heap of its GC log (LOG.gc), and the peak RSS and CPU time MEASURED."""
     return dataclasses.replace(run, peak_heap_mb=gc_log.peak_heap_mb(commands.read_text(f"{log}.gc")),
-                               peak_rss_mb=measured.peak_rss_kb / 1024)
+                               peak_rss_mb=measured.peak_rss_kb / 1024, cpu_ms=measured.cpu_seconds * 1000)
 
 
 def benchmark():

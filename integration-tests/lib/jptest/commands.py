@@ -48,12 +48,13 @@ def run_split(args, stdout, stderr, timeout=None):
 class Measured:
     status: int  # the exit status, 124 after the time limit (see run)
     peak_rss_kb: int  # the process's peak resident set size (its own, not its children's)
+    cpu_seconds: float  # the process's user and system CPU time, all its threads
 
 
 def run_measured(args, stdout, stderr=None, cwd=None, timeout=None):
     """Runs ARGS as run does, with stdout into the file STDOUT and stderr into the file STDERR (into
-    STDOUT when None); returns its Measured exit status and peak memory. The process is reaped with
-    wait4, the one call that gives a child's own peak RSS."""
+    STDOUT when None); returns its Measured exit status, peak memory and CPU time. The process is
+    reaped with wait4, the one call that gives a child's own resource usage."""
     with open(stdout, "wb") as out, open(stderr or os.devnull, "wb") as err:
         process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT if stderr is None else err,
                                    stdin=subprocess.DEVNULL, cwd=cwd)
@@ -76,7 +77,8 @@ def run_measured(args, stdout, stderr=None, cwd=None, timeout=None):
                     timer.cancel()
         process.returncode = os.waitstatus_to_exitcode(wait_status)
     # ru_maxrss is in kilobytes on Linux.
-    return Measured(124 if timed_out.is_set() else process.returncode, usage.ru_maxrss)
+    return Measured(124 if timed_out.is_set() else process.returncode, usage.ru_maxrss,
+                    usage.ru_utime + usage.ru_stime)
 
 
 def start_logged(args, log, cwd=None):

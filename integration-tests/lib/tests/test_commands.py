@@ -38,6 +38,7 @@ class CommandsTest(unittest.TestCase):
         measured = commands.run_measured(["python3", "-c", "b = bytearray(64 << 20); print(len(b))"], self.log)
         self.assertEqual(measured.status, 0)
         self.assertGreater(measured.peak_rss_kb, 64 << 10)
+        self.assertGreater(measured.cpu_seconds, 0)
         self.assertEqual(commands.read_text(self.log), f"{64 << 20}\n")
         self.assertEqual(commands.run_measured(["sleep", "5"], self.log, timeout=0.2).status, 124)
 

@@ -18,6 +18,7 @@ class Run:
     steady_ms: int  # the measured rounds, timed inside the JVM; None without a driver line
     peak_heap_mb: float = None  # jptest.gc_log.peak_heap_mb; None when no collection ran
     peak_rss_mb: float = None
+    cpu_ms: float = None  # user and system CPU time of the whole JVM, every thread
 
 
 def read_run(status, wall_ms, stdout):
@@ -49,14 +50,15 @@ class Checksums:
 
 
 class Times:
-    """The wall and steady times (ms) and peak memory (MB) of every (workload, configuration), and
-    which timed out."""
+    """The wall, steady and CPU times (ms) and peak memory (MB) of every (workload, configuration),
+    and which timed out."""
 
     def __init__(self):
         self.wall = collections.defaultdict(list)
         self.steady = collections.defaultdict(list)
         self.heap = collections.defaultdict(list)
         self.rss = collections.defaultdict(list)
+        self.cpu = collections.defaultdict(list)
         self.timed_out = set()
 
     def add(self, workload, configuration, run):
@@ -66,6 +68,8 @@ class Times:
             self.heap[workload, configuration].append(run.peak_heap_mb)
         if run.peak_rss_mb is not None:
             self.rss[workload, configuration].append(run.peak_rss_mb)
+        if run.cpu_ms is not None:
+            self.cpu[workload, configuration].append(run.cpu_ms)
 
     def add_bound(self, workload, configuration, run):
         """A run stopped at its time limit: its wall time is a lower bound, it has no steady time."""

@@ -7,6 +7,8 @@ WALL = "Whole JVM wall time (start-up, warm-up round, measured rounds), median o
 STEADY = "Measured rounds only (after the warm-up round, timed inside the JVM), median of {runs}"
 SUITE = "Test suite wall time (the whole JVM: start-up, every test, the profile written), median of {runs}: " \
         "slowdown against the baseline"
+CPU = "Whole JVM CPU time (user and system, every thread: the JIT's and the collector's too), median of {runs}: " \
+      "slowdown against the baseline; steadier than wall time on a loaded machine"
 HEAP = "Peak Java heap after a collection (-Xlog:gc), median of {runs}: the baseline's MB, and the others' " \
        "ratio to it"
 RSS = "Peak resident set size of the whole JVM, median of {runs}: the baseline's MB, and the others' ratio to it"
@@ -64,15 +66,18 @@ def table(title, times, timed_out, workloads, configurations, bounds_shown, unit
 
 
 def tables(times, workloads, configurations, runs):
-    """Both workload tables' lines, from the Times of WORKLOADS in CONFIGURATIONS (names; the
+    """The workload time tables' lines, from the Times of WORKLOADS in CONFIGURATIONS (names; the
     baseline first)."""
     return [*table(WALL.format(runs=runs), times.wall, times.timed_out, workloads, configurations, True),
+            *table(CPU.format(runs=runs), times.cpu, times.timed_out, workloads, configurations, False),
             *table(STEADY.format(runs=runs), times.steady, times.timed_out, workloads, configurations, False)]
 
 
 def suite_table(times, suites, configurations, runs):
-    """The test suites' table, from the Times of SUITES in CONFIGURATIONS (names; the baseline first)."""
-    return table(SUITE.format(runs=runs), times.wall, times.timed_out, suites, configurations, True)
+    """The test suites' tables (wall and CPU time), from the Times of SUITES in CONFIGURATIONS (names;
+    the baseline first)."""
+    return [*table(SUITE.format(runs=runs), times.wall, times.timed_out, suites, configurations, True),
+            *table(CPU.format(runs=runs), times.cpu, times.timed_out, suites, configurations, False)]
 
 
 def memory_tables(times, names, configurations, runs):
