@@ -26,7 +26,8 @@ impl Profile {
         let mut mapped = vec![NodeId::ROOT; other.nodes().len()];
         let mut saturated = None;
         for (index, node) in other.nodes().iter().enumerate().skip(1) {
-            let into = self.child_or_insert(mapped[node.parent.0 as usize], frames[node.frame.0 as usize]);
+            let (parent, frame) = (mapped[node.parent.0 as usize], frames[node.frame.0 as usize]);
+            let into = self.child_or_insert_at(parent, frame, other.site(NodeId(index as u32)));
             if let Some(metric) = self.add(into, node.calls, node.bytecodes) {
                 saturated = saturated.or(Some((into, metric)));
             }

@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::hash::IntHash;
 use crate::metrics::{MetricColumn, MetricId};
+use crate::sites::CallSite;
 use crate::threads::ThreadGroup;
 
 /// A context's position in the arena. [`NodeId::ROOT`] is the root, which
@@ -82,7 +83,7 @@ impl Node {
 /// the thread groups whose counts add up to it ([`Profile::thread_groups`]).
 ///
 /// Invariants: a node's parent comes before it in [`Profile::nodes`], and no
-/// two children of a node have the same frame. The mutators
+/// two children of a node have the same frame and call site. The mutators
 /// ([`Profile::add`], [`Profile::add_path`], [`Profile::child_or_insert`])
 /// change the merged tree alone: they are for building a profile without
 /// groups; [`Profile::merge`] keeps the groups.
@@ -97,8 +98,13 @@ pub struct Profile {
     frames: Vec<Box<str>>,
     frame_ids: HashMap<Box<str>, FrameId>,
     nodes: Vec<Node>,
-    /// `(parent << 32 | frame)` to the child.
+    /// `(parent << 32 | frame)` to the child without a call site.
     child_index: HashMap<u64, NodeId, IntHash>,
+    /// The call sites of the contexts that have one ([`crate::sites`]);
+    /// empty, and costing nothing, in profiles without.
+    sites: HashMap<NodeId, CallSite, IntHash>,
+    /// `(parent << 32 | frame, site)` to the child with that call site.
+    site_index: HashMap<(u64, CallSite), NodeId, IntHash>,
     /// Bytecodes per (frame, source line), merged over the frame's contexts.
     lines: BTreeMap<(FrameId, u32), u64>,
     /// The thread groups ([`crate::threads`]); empty, or adding up to the tree.
@@ -116,6 +122,8 @@ impl Default for Profile {
             frame_ids: HashMap::new(),
             nodes: vec![Node::new(NodeId::ROOT, FrameId(0))],
             child_index: HashMap::default(),
+            sites: HashMap::default(),
+            site_index: HashMap::default(),
             lines: BTreeMap::new(),
             threads: Vec::new(),
             metrics: Vec::new(),
@@ -179,9 +187,28 @@ impl Profile {
         self.frame_ids.get(name).copied()
     }
 
-    /// The child of `parent` for `frame`, if there is one.
+    /// The child of `parent` for `frame` without a call site, if there is one.
     pub fn child(&self, parent: NodeId, frame: FrameId) -> Option<NodeId> {
         self.child_index.get(&child_key(parent, frame)).copied()
+    }
+
+    /// The child of `parent` for `frame` called from `site`, if there is one.
+    pub fn child_at(&self, parent: NodeId, frame: FrameId, site: Option<CallSite>) -> Option<NodeId> {
+        match site {
+            None => self.child(parent, frame),
+            Some(site) => self.site_index.get(&(child_key(parent, frame), site)).copied(),
+        }
+    }
+
+    /// The call site `id` was called from, for a context split by call site
+    /// (docs/profiling.md, "Call sites").
+    pub fn site(&self, id: NodeId) -> Option<CallSite> {
+        self.sites.get(&id).copied()
+    }
+
+    /// Whether any context has a call site.
+    pub fn has_sites(&self) -> bool {
+        !self.sites.is_empty()
     }
 
     /// The child of `parent` for `frame`, created with zero counts when new.
@@ -189,16 +216,37 @@ impl Profile {
     /// # Panics
     /// If `parent` is not of this profile, or on the 2³²nd node.
     pub fn child_or_insert(&mut self, parent: NodeId, frame: FrameId) -> NodeId {
-        self.insert_child(parent, frame).0
+        self.insert_child(parent, frame, None).0
     }
 
-    /// Like [`Profile::child_or_insert`], and whether the child is new.
-    pub(crate) fn insert_child(&mut self, parent: NodeId, frame: FrameId) -> (NodeId, bool) {
+    /// The child of `parent` for `frame` called from `site`, created with
+    /// zero counts when new.
+    ///
+    /// # Panics
+    /// As [`Profile::child_or_insert`].
+    pub fn child_or_insert_at(&mut self, parent: NodeId, frame: FrameId, site: Option<CallSite>) -> NodeId {
+        self.insert_child(parent, frame, site).0
+    }
+
+    /// Like [`Profile::child_or_insert_at`], and whether the child is new.
+    pub(crate) fn insert_child(
+        &mut self,
+        parent: NodeId,
+        frame: FrameId,
+        site: Option<CallSite>,
+    ) -> (NodeId, bool) {
         assert!(parent.index() < self.nodes.len(), "parent {parent} is not a node");
         let id = NodeId(u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes"));
-        let existing = *self.child_index.entry(child_key(parent, frame)).or_insert(id);
+        let key = child_key(parent, frame);
+        let existing = match site {
+            None => *self.child_index.entry(key).or_insert(id),
+            Some(site) => *self.site_index.entry((key, site)).or_insert(id),
+        };
         if existing != id {
             return (existing, false);
+        }
+        if let Some(site) = site {
+            self.sites.insert(id, site);
         }
         let mut node = Node::new(parent, frame);
         let parent_node = &mut self.nodes[parent.index()];

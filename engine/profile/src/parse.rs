@@ -19,14 +19,20 @@ use crate::hash::IntHash;
 use crate::ids::IdMap;
 use crate::metrics::{valid_metric_name, MetricId, MetricInfo, MetricKind};
 use crate::model::{FrameId, NodeId, Profile};
+use crate::sites::CallSite;
 
-/// The newest format version this reader knows: version 3 with extra
-/// metrics, the `metric` and `value` records. [`crate::write()`] writes it
+/// The newest format version this reader knows: version 4 with call
+/// sites, a sixth field of `node` records. [`crate::write()`] writes it
 /// only for a profile that has them.
-pub const FORMAT_VERSION: u64 = 4;
+pub const FORMAT_VERSION: u64 = 5;
 
-/// The version of profiles with thread groups, the `thread` records, and
-/// no extra metrics.
+/// The version of profiles whose `node` records may end with a call site.
+pub const SITES_FORMAT_VERSION: u64 = 5;
+
+/// The version of profiles with extra metrics, the `metric` and `value`
+/// records, and no call sites.
+pub const METRICS_FORMAT_VERSION: u64 = 4;
+
 pub const THREADS_FORMAT_VERSION: u64 = 3;
 
 /// The version of profiles with per-line counts, the `line` records, and
@@ -272,12 +278,12 @@ struct Parser {
     /// File node id to [`NodeId`].
     nodes: IdMap,
     node_records: u64,
-    /// Set once two frames share a name: (file parent id, file frame id) to
+    /// Set once two frames share a name: (file parent id, file frame id, call site) to
     /// the file id of the node that has them (a top-level node's parent is
     /// written as its section, see [`Parser::parent_key`]). Until then, the
     /// model's child index and [`Parser::section_of`] tell repeated
     /// contexts apart.
-    pairs: Option<HashMap<(u64, u64), u64, IntHash>>,
+    pairs: Option<HashMap<FileContext, u64, IntHash>>,
     /// The thread group being read: 0 before the first `thread` record,
     /// then 1, 2, ... for each.
     section: u32,
@@ -408,8 +414,13 @@ impl Parser {
         let frame = next("frame")?;
         let calls = next("calls")?;
         let bytecodes = next("bytecodes")?;
+        let site = match fields.next() {
+            Some(field) if self.version >= SITES_FORMAT_VERSION => Some(call_site(field)?),
+            Some(_) => return Err(malformed("node", "more than 5 fields".to_owned())),
+            None => None,
+        };
         if fields.next().is_some() {
-            return Err(malformed("node", "more than 5 fields".to_owned()));
+            return Err(malformed("node", "more than 6 fields".to_owned()));
         }
         if id == 0 {
             return Err(malformed("node", "id 0 (ids are positive)".to_owned()));
@@ -436,7 +447,7 @@ impl Parser {
             return Err(ParseErrorKind::ParentInOtherGroup { node: id, parent });
         }
         let frame_id = FrameId(self.frames.get(frame).ok_or_else(|| unknown("frame", frame))?);
-        let key = (self.parent_key(parent), frame);
+        let key = (self.parent_key(parent), frame, site);
         if let Some(pairs) = &mut self.pairs {
             match pairs.entry(key) {
                 Entry::Occupied(first) => {
@@ -450,7 +461,7 @@ impl Parser {
                 }
             }
         }
-        let (node, _) = self.profile.insert_child(parent_node, frame_id);
+        let (node, _) = self.profile.insert_child(parent_node, frame_id, site);
         if self.in_section(node) && self.pairs.is_none() {
             let first = self.nodes.id_of(node.0).unwrap_or_default();
             return Err(ParseErrorKind::RepeatedContext { node: id, first });
@@ -636,7 +647,11 @@ impl Parser {
             .skip(1)
             .map(|(index, node)| {
                 let parent = self.parent_key(node_ids[node.parent.0 as usize]);
-                let key = (parent, frame_ids[node.frame.0 as usize]);
+                let key = (
+                    parent,
+                    frame_ids[node.frame.0 as usize],
+                    self.profile.site(NodeId(index as u32)),
+                );
                 (key, node_ids[index])
             });
         self.pairs = Some(pairs.collect());
@@ -664,6 +679,23 @@ fn split_field(line: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// An unsigned decimal that fits in 64 bits.
+/// A context as the file names it: (file parent id, file frame id, call site).
+type FileContext = (u64, u64, Option<CallSite>);
+
+/// A `node` record's call site, `<bci>` or `<bci>:<line>`.
+fn call_site(field: &[u8]) -> Result<CallSite, ParseErrorKind> {
+    std::str::from_utf8(field)
+        .ok()
+        .and_then(CallSite::from_record)
+        .ok_or_else(|| {
+            let field = printable(field);
+            malformed(
+                "node",
+                format!("call site `{field}` is not <bci> or <bci>:<line>"),
+            )
+        })
+}
+
 fn number(record: &'static str, what: &str, field: &[u8]) -> Result<u64, ParseErrorKind> {
     if field.is_empty() {
         return Err(malformed(record, format!("missing {what}")));
@@ -738,6 +770,7 @@ fn printable(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::CallSite;
 
     fn read(text: &str) -> Result<Profile, ParseError> {
         parse(text.as_bytes(), Path::new("p.jpprof"))
@@ -804,9 +837,66 @@ mod tests {
     #[test]
     fn a_newer_version_is_refused_saying_so() {
         assert_eq!(
-            message("jp-profile 5\nsomething new\n"),
-            "p.jpprof:1: written by a newer JP: format version 5, this JP reads up to version 4"
+            message("jp-profile 6\nsomething new\n"),
+            "p.jpprof:1: written by a newer JP: format version 6, this JP reads up to version 5"
         );
+    }
+
+    #[test]
+    fn a_call_site_ends_a_node_record_from_version_5_on_and_splits_contexts() {
+        let body = "frame 1 a.B.m()V\nframe 2 a.B.f()V\nnode 1 0 1 1 1\nnode 2 1 2 3 30 7:12\nnode 3 1 2 2 20 9\nnode 4 1 2 1 10\nend 4\n";
+        assert_eq!(
+            message(&format!("jp-profile 4\n{body}")),
+            "p.jpprof:5: malformed `node` record: more than 5 fields"
+        );
+        let profile = read(&format!("jp-profile 5\n{body}")).unwrap();
+        let f = profile.frame_id("a.B.f()V").unwrap();
+        let at = |site| {
+            profile
+                .child_at(NodeId(1), f, site)
+                .map(|id| profile.node(id).calls)
+        };
+        assert_eq!(
+            at(Some(CallSite {
+                bci: 7,
+                line: Some(12)
+            })),
+            Some(3)
+        );
+        assert_eq!(at(Some(CallSite { bci: 9, line: None })), Some(2));
+        assert_eq!(at(None), Some(1));
+        let mut written = Vec::new();
+        crate::write(&profile, &mut written).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            format!("jp-profile 5\n{body}")
+        );
+    }
+
+    #[test]
+    fn bad_or_repeated_call_sites_are_refused_with_their_line() {
+        let cases = [
+            (
+                "node 2 1 1 1 1 x\n",
+                "p.jpprof:4: malformed `node` record: call site `x` is not <bci> or <bci>:<line>",
+            ),
+            (
+                "node 2 1 1 1 1 3:0\n",
+                "p.jpprof:4: malformed `node` record: call site `3:0` is not <bci> or <bci>:<line>",
+            ),
+            (
+                "node 2 1 1 1 1 3 4\n",
+                "p.jpprof:4: malformed `node` record: more than 6 fields",
+            ),
+            (
+                "node 2 1 1 1 1 3:4\nnode 3 1 1 1 1 3:4\n",
+                "p.jpprof:5: node 3 has the same parent and frame as node 2",
+            ),
+        ];
+        for (records, expected) in cases {
+            let text = format!("jp-profile 5\nframe 1 a\nnode 1 0 1 1 1\n{records}end 9\n");
+            assert_eq!(message(&text), expected, "{records}");
+        }
     }
 
     #[test]

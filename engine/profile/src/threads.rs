@@ -138,7 +138,8 @@ impl Profile {
         let mut mapped = vec![NodeId::ROOT; self.nodes().len()];
         for &(context, calls, bytecodes) in &group.counts {
             let node = self.node(context);
-            let into = profile.child_or_insert(mapped[node.parent.0 as usize], node.frame);
+            let parent = mapped[node.parent.0 as usize];
+            let into = profile.child_or_insert_at(parent, node.frame, self.site(context));
             profile.add(into, calls, bytecodes);
             mapped[context.0 as usize] = into;
         }

@@ -5,14 +5,19 @@ use std::io::{self, Write};
 
 use crate::metrics::MetricId;
 use crate::model::{Node, NodeId, Profile};
-use crate::parse::{FORMAT_VERSION, LINES_FORMAT_VERSION, NO_LINES_FORMAT_VERSION, THREADS_FORMAT_VERSION};
+use crate::parse::{
+    LINES_FORMAT_VERSION, METRICS_FORMAT_VERSION, NO_LINES_FORMAT_VERSION, SITES_FORMAT_VERSION,
+    THREADS_FORMAT_VERSION,
+};
+use crate::sites::CallSite;
 use crate::threads::ThreadGroup;
 
 /// Writes `profile`: its metadata, every frame, its extra metrics, every
 /// context, parent first, the contexts' extra values, then its per-line
 /// counts. Frames, metrics and nodes are numbered from 1 in file order. A
 /// profile is written as the lowest version that holds it:
-/// [`FORMAT_VERSION`] with extra metrics, else [`THREADS_FORMAT_VERSION`]
+/// [`SITES_FORMAT_VERSION`] with call sites (a context's after its counts),
+/// else [`METRICS_FORMAT_VERSION`] with extra metrics, else [`THREADS_FORMAT_VERSION`]
 /// with thread groups, each group's contexts after its `thread` record
 /// (those in no group first, before any), else [`LINES_FORMAT_VERSION`] with
 /// per-line counts, else [`NO_LINES_FORMAT_VERSION`], which readers that
@@ -22,8 +27,10 @@ use crate::threads::ThreadGroup;
 /// Those of `out`, and `InvalidInput` for a metadata key that is empty or
 /// holds a space or a line break (which no file could hold).
 pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
-    let version = if profile.extra_metrics().len() > 0 {
-        FORMAT_VERSION
+    let version = if profile.has_sites() {
+        SITES_FORMAT_VERSION
+    } else if profile.extra_metrics().len() > 0 {
+        METRICS_FORMAT_VERSION
     } else if !profile.thread_groups().is_empty() {
         THREADS_FORMAT_VERSION
     } else if profile.has_lines() {
@@ -63,8 +70,8 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
                 id as u64,
                 node.parent.0.into(),
                 node,
-                node.calls,
-                node.bytecodes,
+                (node.calls, node.bytecodes),
+                profile.site(NodeId(id as u32)),
             )?;
             first_ids[id] = id as u64;
         }
@@ -89,8 +96,8 @@ pub fn write(profile: &Profile, mut out: impl Write) -> io::Result<()> {
                     records,
                     ids[node.parent.0 as usize],
                     node,
-                    calls,
-                    bytecodes,
+                    (calls, bytecodes),
+                    profile.site(context),
                 )?;
             }
         }
@@ -168,10 +175,14 @@ fn write_node(
     id: u64,
     parent: u64,
     node: &Node,
-    calls: u64,
-    bytecodes: u64,
+    (calls, bytecodes): (u64, u64),
+    site: Option<CallSite>,
 ) -> io::Result<()> {
-    writeln!(out, "node {id} {parent} {} {calls} {bytecodes}", node.frame.0 + 1)
+    write!(out, "node {id} {parent} {} {calls} {bytecodes}", node.frame.0 + 1)?;
+    match site {
+        Some(site) => writeln!(out, " {}", site.record()),
+        None => writeln!(out),
+    }
 }
 
 /// `\` as `\\` and a line break as `\n`.
