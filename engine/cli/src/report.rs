@@ -81,11 +81,20 @@ pub struct Args {
     /// The report format.
     #[arg(long, value_enum)]
     format: FormatFlag,
-    /// The count to report, for the formats that show one, and the one
-    /// that `--threshold` compares (HTML, speedscope and pprof hold both
-    /// counts; pprof shows this one first).
-    #[arg(long, value_enum, default_value = "bytecodes")]
-    metric: MetricFlag,
+    /// The metric to report, for the formats that show one, and the one
+    /// that `--threshold` compares (HTML, speedscope and pprof hold every
+    /// metric; pprof shows this one first): `calls`, `bytecodes`, or an
+    /// extra metric of the profiles by name, such as `cpu-samples` from
+    /// `--samples` (the text report lists them).
+    #[arg(long, value_name = "NAME", default_value = "bytecodes")]
+    metric: String,
+    /// A recording of sampled stacks to attach to the profiles' contexts
+    /// (repeatable): a JFR recording (`.jfr`, read with the JDK's `jfr`
+    /// tool) or async-profiler's collapsed stacks (`frame;frame;... count`).
+    /// Its samples become sampled metrics (`cpu-samples`,
+    /// `native-samples`), labelled as such; the exact counts are unchanged.
+    #[arg(long = "samples", value_name = "FILE", conflicts_with = "timeline")]
+    samples: Vec<PathBuf>,
     /// Leave out contexts whose subtree total is below this percentage of
     /// the whole profile's total.
     #[arg(long, value_name = "PERCENT", default_value = "0", value_parser = percentage)]
@@ -150,8 +159,16 @@ pub(crate) struct SizeLimit(pub(crate) Option<u64>);
 /// closed stdout; warnings go to stderr), 2 when a profile could not be
 /// read or the report could not be written.
 pub fn main(args: &Args) -> ExitCode {
+    // Calls and bytecodes are in every profile; another metric is looked
+    // up once the profiles are read.
+    let (metric, metric_name) = match args.metric.as_str() {
+        "calls" => (Metric::Calls, None),
+        "bytecodes" => (Metric::Bytecodes, None),
+        name => (Metric::Bytecodes, Some(name.to_owned())),
+    };
     let options = Options {
-        metric: args.metric.into(),
+        metric,
+        metric_name,
         threshold: args.threshold,
         max_depth: args.max_depth,
         max_output_size: args.max_output_size.0,
@@ -159,9 +176,14 @@ pub fn main(args: &Args) -> ExitCode {
         title: args.title.clone(),
         sources: args.sources.clone(),
         thread: args.thread.clone(),
+        samples: args.samples.clone(),
     };
     let format = args.format.into();
     if args.timeline {
+        if let Some(name) = &options.metric_name {
+            eprintln!("jp: a timeline shows calls or bytecodes, not `{name}`");
+            return ExitCode::from(EXIT_NO_REPORT);
+        }
         return exit_code(timeline(&args.profiles, format, &options, args.out.as_deref()));
     }
     let reported = match &args.out {
@@ -225,7 +247,8 @@ fn to_stdout(
     format: Format,
     options: &Options,
 ) -> Result<Vec<ReportWarning>, ReportError> {
-    let merged = jp_report::run::read_all(profiles)?;
+    let mut merged = jp_report::run::read_all(profiles)?;
+    let options = &jp_report::sampled::with_samples(&mut merged, options)?;
     let profile = jp_report::threads::shown(&merged.profile, options)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let options = jp_report::run::titled(options, &profile, profiles);

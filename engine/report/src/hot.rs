@@ -103,8 +103,16 @@ pub fn hot_methods(profile: &Profile, totals: &Totals, metric: Metric) -> Vec<Ho
         work.push(None);
         work.extend(profile.children(id).map(Some));
     }
+    // A method that only a sampler saw is listed in a metric it has a value in.
+    let sampled_only = |method: &HotMethod| {
+        method.total_calls == 0
+            && method.total_bytecodes == 0
+            && method.extra.iter().any(|&(_, total)| total > 0)
+    };
     methods.retain(|method| {
-        method.contexts > 0 && jp_profile::tests::test_id(profile.frame(method.frame)).is_none()
+        method.contexts > 0
+            && jp_profile::tests::test_id(profile.frame(method.frame)).is_none()
+            && !(sampled_only(method) && method.total_value(metric) == 0)
     });
     methods.sort_unstable_by(|a, b| {
         b.self_value(metric)

@@ -42,6 +42,7 @@ pub mod order;
 pub mod pprof;
 mod read;
 pub mod run;
+pub mod sampled;
 pub mod sources;
 pub mod speedscope;
 pub mod tests_view;
@@ -88,6 +89,14 @@ pub struct Options {
     /// Report this thread group alone (`jp report --thread NAME`,
     /// [`threads::shown`]); `None`: every thread, merged.
     pub thread: Option<String>,
+    /// Recordings of sampled stacks to attach to the profiles' contexts
+    /// (`jp report --samples`, [`sampled`]): JFR recordings (`.jfr`) or
+    /// async-profiler's collapsed stacks.
+    pub samples: Vec<std::path::PathBuf>,
+    /// A metric named on the command line (`--metric cpu-samples`): once
+    /// the profiles are read and the samples attached, [`sampled::with_samples`]
+    /// makes it `metric`. `None`: `metric` as it is.
+    pub metric_name: Option<String>,
 }
 
 impl Options {
@@ -102,6 +111,8 @@ impl Options {
             title: None,
             sources: Vec::new(),
             thread: None,
+            samples: Vec::new(),
+            metric_name: None,
         }
     }
 }

@@ -55,6 +55,14 @@ pub enum ReportWarning {
         /// Which count.
         metric: Metric,
     },
+    /// No sample of a recording (`--samples`) had an instrumented method
+    /// on its stack: all went under `(outside instrumented code)`, as they
+    /// would for a recording of another program.
+    #[error("{}: no sample ran instrumented code; is it a recording of the profiled run?", path.display())]
+    NoSampleMatched {
+        /// The recording.
+        path: PathBuf,
+    },
 }
 
 /// Every profile merged into one, each file once; the errors of all that

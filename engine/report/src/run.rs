@@ -74,6 +74,12 @@ pub enum ReportError {
     /// [`Options::thread`] names no thread group of the profiles.
     #[error(transparent)]
     NoSuchThreadGroup(#[from] NoSuchThreadGroup),
+    /// A recording of [`Options::samples`] could not be read.
+    #[error(transparent)]
+    Samples(#[from] jp_samples::SamplesError),
+    /// [`Options::metric_name`] names no metric that can be shown.
+    #[error(transparent)]
+    Metric(#[from] crate::sampled::MetricError),
     /// The report would be larger than [`Options::max_output_size`].
     #[error("{}: {source}", path.display())]
     TooLarge {
@@ -134,7 +140,8 @@ pub fn run(
     options: &Options,
     out: &Path,
 ) -> Result<Vec<ReportWarning>, ReportError> {
-    let merged = read_all(profiles)?;
+    let mut merged = read_all(profiles)?;
+    let options = &crate::sampled::with_samples(&mut merged, options)?;
     let profile = crate::threads::shown(&merged.profile, options)?;
     let options = &titled(options, &profile, profiles);
     write_atomically(out, |sink| render(&profile, format, options, sink))

@@ -972,6 +972,8 @@ rank  bytecodes       %  calls  test
             ),
             "{report}"
         );
+        // What only the sampler saw is no context in bytecodes, nor a method.
+        assert!(!report.contains("Thread.sleep"), "{report}");
         let by_samples = text(&p, &Options::new(cpu));
         assert!(
             by_samples.contains("== Contexts by own value (cpu-samples (sampled, not reproducible)) =="),

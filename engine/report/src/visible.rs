@@ -7,6 +7,9 @@ use crate::{Options, Totals};
 /// The contexts a report shows: a context is shown when its parent is, it
 /// is no deeper than the maximum depth, and its subtree total reaches the
 /// threshold. What is left out is counted, so that a report can say so.
+/// A sampled-only subtree (no calls, no bytecodes: what a sampler saw
+/// outside instrumented code) is not shown, nor counted, in a metric in
+/// which it has nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Visible {
     shown: Vec<bool>,
@@ -31,10 +34,17 @@ impl Visible {
             hidden_contexts: 0,
             hidden: profile.metrics().into_iter().map(|metric| (metric, 0)).collect(),
         };
+        let extra = &profile.metrics()[2..];
         for (index, node) in nodes.iter().enumerate().skip(1) {
             let parent = node.parent.0 as usize;
             depth[index] = depth[parent] + 1;
             let id = NodeId(index as u32);
+            let sampled_only = totals.get(id, Metric::Calls) == 0
+                && totals.get(id, Metric::Bytecodes) == 0
+                && extra.iter().any(|&metric| totals.get(id, metric) > 0);
+            if sampled_only && totals.get(id, options.metric) == 0 {
+                continue;
+            }
             shown[index] = shown[parent]
                 && depth[index] <= max_depth
                 && (options.threshold <= 0.0 || totals.get(id, options.metric) as f64 >= threshold);

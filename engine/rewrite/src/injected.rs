@@ -50,6 +50,14 @@ pub const RC_ENTER: (&str, &str) = ("enter", "(Lorg/jpprof/runtime/MID;)Lorg/jpp
 /// nothing that can run other code of the thread) under its `top`, its invocation and the bytecodes
 /// of its first block counted, not made current.
 pub const RC_LEAF: (&str, &str) = ("leaf", "(Lorg/jpprof/runtime/MID;I)Lorg/jpprof/runtime/IC;");
+/// `IC enterAt(MID)`: [`RC_ENTER`] for a method instrumented with call sites: its context is also
+/// keyed by the call site its caller stored, when entered directly from there.
+pub const RC_ENTER_AT: (&str, &str) = ("enterAt", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
+/// `static IC leafAt(MID, int)`: [`RC_LEAF`] for a leaf method instrumented with call sites.
+pub const RC_LEAF_AT: (&str, &str) = ("leafAt", "(Lorg/jpprof/runtime/MID;I)Lorg/jpprof/runtime/IC;");
+/// `void site(IC, int, int)`: with call sites on, before each invoke: the caller's context, the
+/// site (`line << 16 | bci`) and the hash of the invoked method's name and descriptor.
+pub const RC_SITE: (&str, &str) = ("site", "(Lorg/jpprof/runtime/IC;II)V");
 /// `IC enterRoot(MID)`: enters a static initializer's context directly under the thread root.
 pub const RC_ENTER_ROOT: (&str, &str) = ("enterRoot", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
 /// `void exit(IC, int)`: adds the method's last bytecodes to its context and makes its caller's

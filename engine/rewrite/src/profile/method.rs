@@ -11,7 +11,7 @@ use jp_classfile::attributes::Code;
 use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
 
 use super::ids::MethodIds;
-use super::Kind;
+use super::{sites, Kind, ProfileOptions};
 use crate::blocks::{blocks, loop_headers, Analysis};
 use crate::lines::{line_blocks, LineBlock, Lines};
 use crate::{injected, WarningReason};
@@ -29,10 +29,12 @@ pub(super) struct Refs {
     ic_count: CpIndex,
     /// `IC.line`, with per-line counts on.
     ic_line: Option<CpIndex>,
+    /// `RC.site`, with call sites on.
+    pub(super) rc_site: Option<CpIndex>,
 }
 
 impl Refs {
-    pub(super) fn add(pool: &mut PoolBuilder<'_>, lines: bool) -> jp_classfile::Result<Refs> {
+    pub(super) fn add(pool: &mut PoolBuilder<'_>, options: ProfileOptions) -> jp_classfile::Result<Refs> {
         let mut method = |class: &str, (name, descriptor): (&str, &str)| {
             pool.add_member_ref(
                 tag::METHODREF,
@@ -42,18 +44,29 @@ impl Refs {
             )
         };
         let rc = injected::RC_CLASS;
+        // With call sites, the same entries in the same places, keyed by site.
+        let (enter, leaf) = if options.call_sites {
+            (injected::RC_ENTER_AT, injected::RC_LEAF_AT)
+        } else {
+            (injected::RC_ENTER, injected::RC_LEAF)
+        };
         let refs = Refs {
             rc_current: method(rc, injected::RC_CURRENT)?,
-            rc_enter: method(rc, injected::RC_ENTER)?,
-            rc_leaf: method(rc, injected::RC_LEAF)?,
+            rc_enter: method(rc, enter)?,
+            rc_leaf: method(rc, leaf)?,
             rc_enter_root: method(rc, injected::RC_ENTER_ROOT)?,
             rc_exit: method(rc, injected::RC_EXIT)?,
             rc_restore: method(rc, injected::RC_RESTORE)?,
             rc_poll: method(rc, injected::RC_POLL)?,
             ic_count: method(injected::IC_CLASS, injected::IC_COUNT)?,
             // Only with lines on: without, the class's bytes stay what they were.
-            ic_line: if lines {
+            ic_line: if options.lines {
                 Some(method(injected::IC_CLASS, injected::IC_LINE)?)
+            } else {
+                None
+            },
+            rc_site: if options.call_sites {
+                Some(method(rc, injected::RC_SITE)?)
             } else {
                 None
             },
@@ -234,6 +247,9 @@ pub(super) fn rewrite_method(
         }
         body.insert_before(unit.block.start, code)?;
     }
+    if let Some(rc_site) = refs.rc_site {
+        sites::store_before_invokes(&mut body, site, &guard, (rc, ic, rc_site), pool)?;
+    }
     for &start in &handler_starts {
         let restore = vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)];
         let code = guard.at(&mut body, start, restore)?;
@@ -376,7 +392,7 @@ impl Frames {
 /// runs as the original. Every local keeps the type of the runtime's
 /// parameter it is passed to, so the verifier never loads a runtime class
 /// to compare two types.
-struct Guard<'g> {
+pub(super) struct Guard<'g> {
     ic: Slot,
     frames: &'g Frames,
     /// The locals the entry code sets, declared in every frame.
@@ -385,7 +401,12 @@ struct Guard<'g> {
 
 impl Guard<'_> {
     /// `code` guarded, to insert before the original instruction at `pc`.
-    fn at(&self, body: &mut MethodBody<'_>, pc: Pc, code: Vec<Insn>) -> Result<Vec<Insn>, WarningReason> {
+    pub(super) fn at(
+        &self,
+        body: &mut MethodBody<'_>,
+        pc: Pc,
+        code: Vec<Insn>,
+    ) -> Result<Vec<Insn>, WarningReason> {
         let frame = match self.frames.0.get(&pc) {
             Some(frame) => frame.clone(),
             None if !body.has_frames() => Frame::default(),

@@ -37,6 +37,7 @@
 mod ids;
 mod method;
 mod no_runtime;
+mod sites;
 
 use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
@@ -56,6 +57,9 @@ pub struct ProfileOptions {
     /// Whether each counted block also adds its size to its source line
     /// (docs/profiling.md, "Per-line counts").
     pub lines: bool,
+    /// Whether a method's contexts are split by the call site it was called
+    /// from ([`sites`], docs/profiling.md, "Call sites").
+    pub call_sites: bool,
 }
 
 /// Rewrites one class with the profiling scheme.
@@ -116,7 +120,7 @@ fn rewrite(
 ) -> Result<Rewritten, WarningReason> {
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
-    let refs = Refs::add(&mut writer.constant_pool, options.lines)?;
+    let refs = Refs::add(&mut writer.constant_pool, options)?;
     let ids = MethodIds::add(class, profiled, options.analysis, &mut writer)?;
     let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
     let mut warnings = Vec::new();
@@ -292,6 +296,7 @@ mod tests {
         let lines_on = ProfileOptions {
             analysis: Analysis::Precise,
             lines: true,
+            call_sites: false,
         };
         let rewritten = profile_class(&original, lines_on).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
@@ -525,6 +530,7 @@ mod tests {
             let options = ProfileOptions {
                 analysis: Analysis::Precise,
                 lines: true,
+                call_sites: false,
             };
             let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
             let (before, class) = (
