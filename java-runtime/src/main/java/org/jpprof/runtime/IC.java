@@ -78,6 +78,39 @@ public class IC {
         return child;
     }
 
+    /**
+     * Stores the call site of the invoke this context's method is about to run (with call sites
+     * on): {@code site} is {@code line << 16 | bci}, {@code target} the hash of the invoked
+     * method's name and descriptor ({@link MID#signature}). Only contexts of methods instrumented
+     * with call sites are asked, and they are {@link SiteIC}s.
+     */
+    public final void site(int site, int target) {
+        SiteIC self = (SiteIC) this;
+        self.pendingSite = site;
+        self.pendingTarget = target;
+    }
+
+    /**
+     * {@code mid}, called with this context current, keyed by the call site this context's method
+     * stored when that is where {@code mid} was called from: the site's target is {@code mid}'s
+     * name and descriptor, so a site stored before an invoke of uninstrumented code is not taken by
+     * a callback of another name. A site keys one call; a context without call sites gives
+     * {@code mid} itself.
+     */
+    final MID calledAt(MID mid) {
+        if (!(this instanceof SiteIC)) return mid;
+        SiteIC self = (SiteIC) this;
+        int site = self.pendingSite;
+        if (site == MID.NO_SITE || self.pendingTarget != mid.signature) return mid;
+        self.pendingSite = MID.NO_SITE;
+        return mid.at(site);
+    }
+
+    /** A new child context for {@code mid}: a {@link SiteIC} for a method instrumented with call sites. */
+    private IC newChild(MID mid) {
+        return mid.callSites ? new SiteIC(mid, this) : new IC(mid, this);
+    }
+
     /** The child for {@code mid}, created when new; the caller makes it {@link #last}. */
     private IC find(MID mid) {
         IC[] table = children;
@@ -85,7 +118,7 @@ public class IC {
             IC only = last;
             if (only == null) {
                 firstChild();
-                return new IC(mid, this);
+                return newChild(mid);
             }
             table = children = new IC[4];
             table[only.mid.id & 3] = only;
@@ -95,7 +128,7 @@ public class IC {
         for (int i = mid.id & mask;; i = (i + 1) & mask) {
             IC child = table[i];
             if (child == null) {
-                child = new IC(mid, this);
+                child = newChild(mid);
                 table[i] = child;
                 if (++childCount * 2 > table.length) {
                     grow();

@@ -21,6 +21,8 @@ public final class MID {
     private static final ConcurrentHashMap<String, MID> BY_TEST = new ConcurrentHashMap<String, MID>();
     /** What a test context's frame name starts with: no method's frame can (see docs/runtime.md). */
     static final String TEST_FRAME_PREFIX = "[test] ";
+    /** What a table's analysis ends with for a class instrumented with call sites. */
+    private static final String SITES_SUFFIX = "+sites";
     private static final int DEFAULT_ANALYSIS = 1;
     private static final int PRECISE_ANALYSIS = 2;
     /** The block analyses seen in instrumented classes so far, as a bit set. */
@@ -51,6 +53,12 @@ public final class MID {
      * invoke in the caller, line 0 where unknown; {@link #NO_SITE} for a method's own identifier.
      */
     public final int site;
+    /**
+     * Whether the method was instrumented with call sites: its contexts are {@link SiteIC}s. Its
+     * class's table names the analysis with {@code +sites} ({@code precise+sites}), so a class
+     * instrumented both ways gets two identifiers per method.
+     */
+    final boolean callSites;
     /** The site-keyed identifiers of this method ({@link #at}), open addressing by site; copied on write. */
     private volatile MID[] sites;
     /** The value of {@link #site} for an identifier not keyed by a call site. */
@@ -66,7 +74,9 @@ public final class MID {
         this.test = false;
         this.signature = (name + descriptor).hashCode();
         this.site = NO_SITE;
-        int bit = "precise".equals(analysis) ? PRECISE_ANALYSIS : DEFAULT_ANALYSIS;
+        this.callSites = analysis.endsWith(SITES_SUFFIX);
+        String blocks = callSites ? analysis.substring(0, analysis.length() - SITES_SUFFIX.length()) : analysis;
+        int bit = "precise".equals(blocks) ? PRECISE_ANALYSIS : DEFAULT_ANALYSIS;
         if ((analyses & bit) == 0) {
             synchronized (MID.class) {
                 analyses |= bit;
@@ -85,6 +95,7 @@ public final class MID {
         this.test = true;
         this.signature = 0;
         this.site = NO_SITE;
+        this.callSites = false;
     }
 
     /** {@code method} as called from {@code site}: the same method, keyed apart in a context's children. */
@@ -98,6 +109,7 @@ public final class MID {
         this.test = false;
         this.signature = method.signature;
         this.site = site;
+        this.callSites = method.callSites;
     }
 
     /**

@@ -50,14 +50,6 @@ public final class RC extends IC {
     public IC top = this;
     /** Bytecodes (an upper bound) left before the agent's next report for this thread. */
     public long activation = Long.MAX_VALUE;
-    /**
-     * The call site stored last by a caller instrumented with call sites ({@link #site}): its
-     * context, the site ({@code line << 16 | bci}) and its invoke's target
-     * ({@link MID#signature}). Read only by callees instrumented with call sites.
-     */
-    private IC siteCaller;
-    private int site;
-    private int siteTarget;
     /** The agent this thread reports to; null when there is none. */
     private Profiler profiler;
     private boolean reporting;
@@ -159,28 +151,14 @@ public final class RC extends IC {
         return ic;
     }
 
-    /**
-     * Stores the call site of the invoke that {@code caller}'s method is about to run: {@code site}
-     * is {@code line << 16 | bci}, {@code target} the hash of the invoked method's name and
-     * descriptor. A callee takes it only when it is entered directly from that invoke: while
-     * {@code caller} is the current context and its own name and descriptor are the target's. A
-     * site left by an invoke of uninstrumented code, which then calls back instrumented code of
-     * another name, or returned, is never taken.
-     */
-    public final void site(IC caller, int site, int target) {
-        this.siteCaller = caller;
-        this.site = site;
-        this.siteTarget = target;
-    }
-
     /** {@link #enter}, for a method instrumented with call sites: its context is keyed by its call site too. */
     public final IC enterAt(MID mid) {
         if (!Recording.on) return null;
-        MID keyed = called(mid);
         if ((activation -= mid.bound) <= 0) {
             triggerReport(top);
         }
-        IC ic = top.profileCall(keyed);
+        IC caller = top;
+        IC ic = caller.profileCall(caller.calledAt(mid));
         top = ic;
         return ic;
     }
@@ -188,21 +166,10 @@ public final class RC extends IC {
     /** {@link #leaf}, for a method instrumented with call sites. */
     public static IC leafAt(MID mid, int bytecodes) {
         if (!Recording.on) return null;
-        RC rc = current();
-        IC ic = rc.top.profileCall(rc.called(mid));
+        IC caller = current().top;
+        IC ic = caller.profileCall(caller.calledAt(mid));
         ic.bytecodes += bytecodes;
         return ic;
-    }
-
-    /**
-     * {@code mid} keyed by the call site its caller stored, when it was called directly from
-     * there; else {@code mid} itself. The site is taken: it keys one call at most.
-     */
-    private MID called(MID mid) {
-        IC caller = siteCaller;
-        if (caller == null) return mid;
-        siteCaller = null;
-        return caller == top && siteTarget == mid.signature ? mid.at(site) : mid;
     }
 
     /**

@@ -21,13 +21,13 @@ class SitesTest {
 
     @Test
     void a_method_called_from_two_sites_gets_a_context_for_each() {
-        MID[] mids = MID.table("precise.s/Two.main.()V.9.callee.()V.2");
+        MID[] mids = MID.table("precise+sites.s/Two.main.()V.9.callee.()V.2");
         RC rc = RC.current();
         IC main = rc.enterAt(mids[0]);
         IC[] seen = new IC[2];
         for (int i = 0; i < 5; i++) {
             int at = i < 3 ? 0 : 1;
-            rc.site(main, site(10 + at, 4 + 3 * at), target(mids[1]));
+            main.site(site(10 + at, 4 + 3 * at), target(mids[1]));
             IC callee = rc.enterAt(mids[1]);
             rc.exit(callee, 2);
             if (seen[at] == null) seen[at] = callee;
@@ -49,26 +49,57 @@ class SitesTest {
      */
     @Test
     void a_site_keys_only_the_callee_it_was_stored_for_while_its_caller_is_current() {
-        MID[] mids = MID.table("precise.s/Back.main.()V.9.run.()V.2.callback.()V.2");
+        MID[] mids = MID.table("precise+sites.s/Back.main.()V.9.run.()V.2.callback.()V.2");
         RC rc = RC.current();
         IC main = rc.enterAt(mids[0]);
-        rc.site(main, site(20, 3), target(mids[1])); // main calls a JDK method, which calls back
+        main.site(site(20, 3), target(mids[1])); // main calls a JDK method, which calls back
         IC callback = rc.enterAt(mids[2]);
         assertEquals(MID.NO_SITE, callback.mid.site);
         rc.exit(callback, 0);
-        rc.site(main, site(21, 9), target(mids[1])); // the invoke returns without a callback
+        main.site(site(21, 9), target(mids[1])); // the invoke returns without a callback
         rc.exit(main, 0);
         IC run = rc.enterAt(mids[1]); // now called from uninstrumented code
         assertEquals(MID.NO_SITE, run.mid.site);
         rc.exit(run, 0);
     }
 
+    /** An invoke that initializes the callee's class first: the initializer's own invokes keep their sites apart. */
     @Test
-    void a_site_keys_one_call_and_leaves_key_by_it_too() {
-        MID[] mids = MID.table("precise.s/Once.main.()V.9.get.()I.1");
+    void a_static_initializer_run_by_the_invoke_leaves_the_site_to_the_callee() {
+        MID[] mids = MID.table("precise+sites.s/Init.main.()V.9.<clinit>.()V.3.f.()V.2");
         RC rc = RC.current();
         IC main = rc.enterAt(mids[0]);
-        rc.site(main, site(0, 5), target(mids[1]));
+        main.site(site(30, 1), target(mids[2]));
+        IC saved = rc.top;
+        IC init = rc.enterRoot(mids[1]);
+        init.site(site(2, 0), target(mids[2]));
+        IC fromInit = rc.enterAt(mids[2]);
+        rc.exit(fromInit, 0);
+        rc.restore(saved);
+        IC f = rc.enterAt(mids[2]);
+        rc.exit(f, 0);
+        rc.exit(main, 0);
+        assertEquals(site(2, 0), fromInit.mid.site);
+        assertEquals(site(30, 1), f.mid.site);
+        assertEquals(MID.NO_SITE, init.mid.site);
+    }
+
+    /** A class instrumented with and without call sites (two class loaders) gets apart identifiers. */
+    @Test
+    void the_same_method_with_and_without_call_sites_has_two_identifiers() {
+        MID plain = MID.method("precise.s/Both.m.()V.1");
+        MID sited = MID.method("precise+sites.s/Both.m.()V.1");
+        assertNotSame(plain, sited);
+        assertEquals(plain.frame, sited.frame);
+        assertEquals(plain.id + 1, sited.id);
+    }
+
+    @Test
+    void a_site_keys_one_call_and_leaves_key_by_it_too() {
+        MID[] mids = MID.table("precise+sites.s/Once.main.()V.9.get.()I.1");
+        RC rc = RC.current();
+        IC main = rc.enterAt(mids[0]);
+        main.site(site(0, 5), target(mids[1]));
         IC keyed = RC.leafAt(mids[1], 1);
         IC unkeyed = RC.leafAt(mids[1], 1);
         rc.exit(main, 0);
@@ -80,7 +111,7 @@ class SitesTest {
 
     @Test
     void sites_made_by_several_threads_at_once_are_one_per_method_and_site() throws InterruptedException {
-        MID mid = MID.method("precise.s/Raced.m.()V.1");
+        MID mid = MID.method("precise+sites.s/Raced.m.()V.1");
         MID[][] made = new MID[4][100];
         Thread[] threads = new Thread[made.length];
         for (int t = 0; t < threads.length; t++) {
