@@ -51,6 +51,10 @@ pub struct Args {
     /// from `--config`, else off); see docs/profiling.md.
     #[arg(long)]
     lines: bool,
+    /// Split each method's contexts by the call site it was called from
+    /// (default: from `--config`, else off); see docs/profiling.md.
+    #[arg(long)]
+    call_sites: bool,
     /// Instrument only classes matching a pattern (binary names; `*` within
     /// a package segment, `**` across them). Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
@@ -58,7 +62,7 @@ pub struct Args {
     /// Copy classes matching a pattern unchanged. Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
     exclude: Vec<ClassPattern>,
-    /// A `jp.toml` with an `[instrument]` table (bba, lines, include, exclude).
+    /// A `jp.toml` with an `[instrument]` table (bba, lines, call-sites, include, exclude).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// A cache directory for incremental runs: inputs that did not change
@@ -82,6 +86,7 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         args.config.as_deref(),
         bba,
         args.lines.then_some(true),
+        args.call_sites.then_some(true),
         &args.include,
         &args.exclude,
     )?;

@@ -49,6 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         scheme: Arc::new(ProfileOptions {
             analysis,
             lines: false,
+            call_sites: false,
         }),
         filter: ClassFilter::default(),
         cache: cache.then(|| work.path().join("cache")),

@@ -57,6 +57,10 @@ pub struct Request {
     /// the JSON when not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<bool>,
+    /// Contexts split by call site; wins over the configuration file's.
+    /// Left out of the JSON when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_sites: Option<bool>,
     /// Include patterns, added to the configuration file's; checked when
     /// the request is read.
     #[serde(default)]
@@ -94,6 +98,7 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
         request.config_file.as_deref(),
         request.bba,
         request.lines,
+        request.call_sites,
         &request.include,
         &request.exclude,
     )?;
@@ -229,6 +234,7 @@ mod tests {
                 cache_dir: Some("/p/cache".into()),
                 bba: Some(BbaName::Precise),
                 lines: None,
+                call_sites: None,
                 include: vec!["com.acme.**".parse().unwrap()],
                 exclude: vec!["**Test".parse().unwrap()],
                 config_file: Some("/p/jp.toml".into()),

@@ -170,6 +170,7 @@ impl ClassRewriter {
             settings.config_file.as_deref(),
             settings.bba,
             settings.lines,
+            None, // call sites only from the configuration file
             &settings.include,
             &settings.exclude,
         )?;
@@ -265,6 +266,7 @@ mod tests {
             ProfileOptions {
                 analysis: jp_rewrite::blocks::Analysis::Precise,
                 lines: false,
+                call_sites: false,
             },
         )
         .unwrap();

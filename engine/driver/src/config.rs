@@ -37,6 +37,9 @@ pub struct InstrumentConfig {
     pub bba: Option<BbaName>,
     /// Per-line counts (docs/profiling.md, "Per-line counts").
     pub lines: Option<bool>,
+    /// Contexts split by call site (docs/profiling.md, "Call sites"), `call-sites` in the file.
+    #[serde(rename = "call-sites")]
+    pub call_sites: Option<bool>,
     /// Include patterns (see [`crate::filter`]), checked when read.
     #[serde(default)]
     pub include: Vec<ClassPattern>,
@@ -105,12 +108,13 @@ impl Config {
 impl Config {
     /// The profiling options and class filter that result from this file
     /// and the settings given with a request (a build script's, the command
-    /// line's): a given `bba` or `lines` wins over the file's, and given
-    /// patterns add to the file's.
+    /// line's): a given `bba`, `lines` or `call_sites` wins over the
+    /// file's, and given patterns add to the file's.
     pub fn resolve(
         &self,
         bba: Option<BbaName>,
         lines: Option<bool>,
+        call_sites: Option<bool>,
         include: &[ClassPattern],
         exclude: &[ClassPattern],
     ) -> (ProfileOptions, ClassFilter) {
@@ -125,7 +129,15 @@ impl Config {
             patterns(&self.instrument.exclude, exclude),
         );
         let lines = lines.or(self.instrument.lines).unwrap_or(false);
-        (ProfileOptions { analysis, lines }, filter)
+        let call_sites = call_sites.or(self.instrument.call_sites).unwrap_or(false);
+        (
+            ProfileOptions {
+                analysis,
+                lines,
+                call_sites,
+            },
+            filter,
+        )
     }
 }
 
@@ -140,6 +152,7 @@ pub fn effective(
     file: Option<&Path>,
     bba: Option<BbaName>,
     lines: Option<bool>,
+    call_sites: Option<bool>,
     include: &[ClassPattern],
     exclude: &[ClassPattern],
 ) -> Result<(ProfileOptions, ClassFilter), ConfigError> {
@@ -147,7 +160,7 @@ pub fn effective(
         Some(path) => Config::load(path)?,
         None => Config::default(),
     };
-    Ok(config.resolve(bba, lines, include, exclude))
+    Ok(config.resolve(bba, lines, call_sites, include, exclude))
 }
 
 #[cfg(test)]
@@ -185,23 +198,42 @@ mod tests {
     fn given_settings_win_over_the_file_and_add_to_its_patterns() {
         let config: Config =
             toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\n").unwrap();
-        let (options, filter) = config.resolve(None, None, &[pattern("b.**")], &[]);
+        let (options, filter) = config.resolve(None, None, None, &[pattern("b.**")], &[]);
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.include, [pattern("a.**"), pattern("b.**")]);
-        let (options, _) = config.resolve(Some(BbaName::Default), None, &[], &[]);
+        let (options, _) = config.resolve(Some(BbaName::Default), None, None, &[], &[]);
         assert_eq!(options.analysis, Analysis::Default);
-        let (options, filter) = Config::default().resolve(None, None, &[], &[pattern("**Test")]);
+        let (options, filter) = Config::default().resolve(None, None, None, &[], &[pattern("**Test")]);
         assert_eq!(options.analysis, Analysis::Default);
         assert!(!filter.accepts("a.MainTest"));
     }
 
     #[test]
+    fn call_sites_come_from_the_file_unless_given_and_are_off_by_default() {
+        let config: Config = toml::from_str("[instrument]\ncall-sites = true\n").unwrap();
+        assert!(config.resolve(None, None, None, &[], &[]).0.call_sites);
+        assert!(!config.resolve(None, None, Some(false), &[], &[]).0.call_sites);
+        assert!(
+            Config::default()
+                .resolve(None, None, Some(true), &[], &[])
+                .0
+                .call_sites
+        );
+        assert!(!Config::default().resolve(None, None, None, &[], &[]).0.call_sites);
+    }
+
+    #[test]
     fn lines_come_from_the_file_unless_given_and_are_off_by_default() {
         let config: Config = toml::from_str("[instrument]\nlines = true\n").unwrap();
-        assert!(config.resolve(None, None, &[], &[]).0.lines);
-        assert!(!config.resolve(None, Some(false), &[], &[]).0.lines);
-        assert!(Config::default().resolve(None, Some(true), &[], &[]).0.lines);
-        assert!(!Config::default().resolve(None, None, &[], &[]).0.lines);
+        assert!(config.resolve(None, None, None, &[], &[]).0.lines);
+        assert!(!config.resolve(None, Some(false), None, &[], &[]).0.lines);
+        assert!(
+            Config::default()
+                .resolve(None, Some(true), None, &[], &[])
+                .0
+                .lines
+        );
+        assert!(!Config::default().resolve(None, None, None, &[], &[]).0.lines);
     }
 
     #[test]
@@ -216,11 +248,11 @@ mod tests {
     #[test]
     fn without_a_file_the_given_settings_alone_decide() {
         let (options, filter) =
-            effective(None, Some(BbaName::Precise), None, &[pattern("a.**")], &[]).unwrap();
+            effective(None, Some(BbaName::Precise), None, None, &[pattern("a.**")], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.include, [pattern("a.**")]);
         assert!(filter.exclude.is_empty());
-        let (options, filter) = effective(None, None, None, &[], &[]).unwrap();
+        let (options, filter) = effective(None, None, None, None, &[], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Default);
         assert!(filter.accepts("any.Class"));
     }
@@ -230,10 +262,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("jp.toml");
         std::fs::write(&file, "[instrument]\nbba = \"precise\"\nexclude = [\"**Test\"]\n").unwrap();
-        let (options, filter) = effective(Some(&file), None, None, &[], &[pattern("gen.**")]).unwrap();
+        let (options, filter) = effective(Some(&file), None, None, None, &[], &[pattern("gen.**")]).unwrap();
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.exclude, [pattern("**Test"), pattern("gen.**")]);
-        let (options, _) = effective(Some(&file), Some(BbaName::Default), None, &[], &[]).unwrap();
+        let (options, _) = effective(Some(&file), Some(BbaName::Default), None, None, &[], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Default);
     }
 
@@ -242,11 +274,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("jp.toml");
         std::fs::write(&file, "[instrument]\nbba = \"exact\"\n").unwrap();
-        let error = effective(Some(&file), None, None, &[], &[]).unwrap_err();
+        let error = effective(Some(&file), None, None, None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Parse { .. }));
         assert_eq!(error.to_string(), file.display().to_string());
         let missing = dir.path().join("missing.toml");
-        let error = effective(Some(&missing), Some(BbaName::Precise), None, &[], &[]).unwrap_err();
+        let error = effective(Some(&missing), Some(BbaName::Precise), None, None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Read { .. }));
         assert_eq!(error.to_string(), missing.display().to_string());
     }

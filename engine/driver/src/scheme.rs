@@ -30,11 +30,13 @@ impl Scheme for ProfileOptions {
 
     /// `Profile(ProfileOptions { analysis: Default })`: the text the cache
     /// key has always held for this scheme, so existing caches stay valid;
-    /// per-line counts add `, lines: true` before the closing brace.
+    /// per-line counts add `, lines: true` before the closing brace, and
+    /// call sites `, call_sites: true` last.
     fn identifier(&self) -> String {
         let lines = if self.lines { ", lines: true" } else { "" };
+        let call_sites = if self.call_sites { ", call_sites: true" } else { "" };
         format!(
-            "Profile(ProfileOptions {{ analysis: {:?}{lines} }})",
+            "Profile(ProfileOptions {{ analysis: {:?}{lines}{call_sites} }})",
             self.analysis
         )
     }
@@ -52,6 +54,7 @@ mod tests {
             ProfileOptions {
                 analysis,
                 lines: false,
+                call_sites: false,
             }
             .identifier()
         };
@@ -70,10 +73,23 @@ mod tests {
         let lines = ProfileOptions {
             analysis: Analysis::Precise,
             lines: true,
+            call_sites: false,
         };
         assert_eq!(
             lines.identifier(),
             "Profile(ProfileOptions { analysis: Precise, lines: true })"
+        );
+    }
+
+    #[test]
+    fn call_sites_change_the_identifier() {
+        let sites = ProfileOptions {
+            call_sites: true,
+            ..ProfileOptions::default()
+        };
+        assert_eq!(
+            sites.identifier(),
+            "Profile(ProfileOptions { analysis: Default, call_sites: true })"
         );
     }
 }

@@ -79,6 +79,7 @@ fn an_instrument_request_matches_its_samples() {
             cache_dir: Some("/p/build/jp/cache".into()),
             bba: Some(BbaName::Precise),
             lines: Some(true),
+            call_sites: Some(true),
             include: vec!["com.acme.**".parse().unwrap()],
             exclude: vec!["**Test".parse().unwrap(), "com.acme.gen.*".parse().unwrap()],
             config_file: Some("/p/jp.toml".into()),

@@ -36,6 +36,7 @@ fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
     Arc::new(ProfileOptions {
         analysis,
         lines: false,
+        call_sites: false,
     })
 }
 
@@ -478,6 +479,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         cache_dir: Some(dir.path().join("cache")),
         bba: Some(api::BbaName::Precise),
         lines: None,
+        call_sites: None,
         include: vec![],
         exclude: vec!["p.Generics**".parse().unwrap()],
         config_file: Some(config),

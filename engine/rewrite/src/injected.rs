@@ -55,9 +55,6 @@ pub const RC_LEAF: (&str, &str) = ("leaf", "(Lorg/jpprof/runtime/MID;I)Lorg/jppr
 pub const RC_ENTER_AT: (&str, &str) = ("enterAt", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
 /// `static IC leafAt(MID, int)`: [`RC_LEAF`] for a leaf method instrumented with call sites.
 pub const RC_LEAF_AT: (&str, &str) = ("leafAt", "(Lorg/jpprof/runtime/MID;I)Lorg/jpprof/runtime/IC;");
-/// `void site(IC, int, int)`: with call sites on, before each invoke: the caller's context, the
-/// site (`line << 16 | bci`) and the hash of the invoked method's name and descriptor.
-pub const RC_SITE: (&str, &str) = ("site", "(Lorg/jpprof/runtime/IC;II)V");
 /// `IC enterRoot(MID)`: enters a static initializer's context directly under the thread root.
 pub const RC_ENTER_ROOT: (&str, &str) = ("enterRoot", "(Lorg/jpprof/runtime/MID;)Lorg/jpprof/runtime/IC;");
 /// `void exit(IC, int)`: adds the method's last bytecodes to its context and makes its caller's
@@ -76,6 +73,9 @@ pub const IC_COUNT: (&str, &str) = ("count", "(I)V");
 /// `void line(int, int)`: adds a block's bytecodes to one source line of a context, with
 /// per-line counts on.
 pub const IC_LINE: (&str, &str) = ("line", "(II)V");
+/// `void site(int, int)`: with call sites on, before each invoke, on the caller's context: the
+/// site (`line << 16 | bci`) and the hash of the invoked method's name and descriptor.
+pub const IC_SITE: (&str, &str) = ("site", "(II)V");
 /// `static MID[] table(String)`: the method identifiers of a class, from
 /// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
 /// name or descriptor, JVMS §4.2.2 and §4.3).

@@ -48,6 +48,7 @@ use jp_classfile::{
 };
 
 use super::no_runtime::NoRuntime;
+use super::ProfileOptions;
 use crate::blocks::Analysis;
 use crate::{injected, suid, WarningReason};
 
@@ -91,24 +92,24 @@ impl MethodIds {
     pub(super) fn add(
         class: &ClassFile<'_>,
         profiled: &[usize],
-        analysis: Analysis,
+        options: ProfileOptions,
         writer: &mut ClassWriter<'_>,
     ) -> Result<MethodIds, WarningReason> {
         let no_runtime = NoRuntime::add(class, &mut writer.constant_pool)?;
-        let source = Self::add_source(class, profiled, analysis, &mut writer.constant_pool)?;
+        let source = Self::add_source(class, profiled, options, &mut writer.constant_pool)?;
         Ok(MethodIds { source, no_runtime })
     }
 
     fn add_source(
         class: &ClassFile<'_>,
         profiled: &[usize],
-        analysis: Analysis,
+        options: ProfileOptions,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Source, WarningReason> {
         if class.access_flags & ACC_INTERFACE != 0 {
             let mut keys = Vec::with_capacity(profiled.len());
             for &i in profiled {
-                let mut key = table_prefix(class, analysis);
+                let mut key = table_prefix(class, options);
                 key.extend_from_slice(&method_entry(class, i)?);
                 if key.len() > usize::from(u16::MAX) {
                     return Err(WarningReason::Unsupported {
@@ -130,7 +131,7 @@ impl MethodIds {
             });
         }
         let mut constants = Vec::new();
-        for chunk in split_at_dots(&table_string(class, profiled, analysis)?, usize::from(u16::MAX)) {
+        for chunk in split_at_dots(&table_string(class, profiled, options)?, usize::from(u16::MAX)) {
             let string = pool.add(Constant::Utf8(chunk))?;
             constants.push(pool.add(Constant::String { string })?);
         }
@@ -407,20 +408,25 @@ impl MethodIds {
     }
 }
 
-fn analysis_name(analysis: Analysis) -> &'static str {
-    match analysis {
+/// The analysis as tables name it: `default` or `precise`, followed by
+/// `+sites` with call sites, whose methods' contexts the runtime makes
+/// apart (and so gives them identifiers of their own).
+fn analysis_name(options: ProfileOptions) -> String {
+    let blocks = match options.analysis {
         Analysis::Default => "default",
         Analysis::Precise => "precise",
-    }
+    };
+    let sites = if options.call_sites { "+sites" } else { "" };
+    format!("{blocks}{sites}")
 }
 
 /// The argument of `MID.table`: `bba.class.name.descriptor.bound...`.
 pub(super) fn table_string(
     class: &ClassFile<'_>,
     profiled: &[usize],
-    analysis: Analysis,
+    options: ProfileOptions,
 ) -> Result<Vec<u8>, WarningReason> {
-    let mut table = table_prefix(class, analysis);
+    let mut table = table_prefix(class, options);
     for &i in profiled {
         table.extend_from_slice(&method_entry(class, i)?);
     }
@@ -428,8 +434,8 @@ pub(super) fn table_string(
 }
 
 /// `bba.class`: what every identifier of a class starts with.
-fn table_prefix(class: &ClassFile<'_>, analysis: Analysis) -> Vec<u8> {
-    let mut prefix = analysis_name(analysis).as_bytes().to_vec();
+fn table_prefix(class: &ClassFile<'_>, options: ProfileOptions) -> Vec<u8> {
+    let mut prefix = analysis_name(options).into_bytes();
     prefix.push(b'.');
     prefix.extend_from_slice(class.this_class_name());
     prefix

@@ -29,8 +29,8 @@ pub(super) struct Refs {
     ic_count: CpIndex,
     /// `IC.line`, with per-line counts on.
     ic_line: Option<CpIndex>,
-    /// `RC.site`, with call sites on.
-    pub(super) rc_site: Option<CpIndex>,
+    /// `IC.site`, with call sites on.
+    pub(super) ic_site: Option<CpIndex>,
 }
 
 impl Refs {
@@ -65,8 +65,8 @@ impl Refs {
             } else {
                 None
             },
-            rc_site: if options.call_sites {
-                Some(method(rc, injected::RC_SITE)?)
+            ic_site: if options.call_sites {
+                Some(method(injected::IC_CLASS, injected::IC_SITE)?)
             } else {
                 None
             },
@@ -247,8 +247,8 @@ pub(super) fn rewrite_method(
         }
         body.insert_before(unit.block.start, code)?;
     }
-    if let Some(rc_site) = refs.rc_site {
-        sites::store_before_invokes(&mut body, site, &guard, (rc, ic, rc_site), pool)?;
+    if let Some(ic_site) = refs.ic_site {
+        sites::store_before_invokes(&mut body, site, &guard, ic_site, pool)?;
     }
     for &start in &handler_starts {
         let restore = vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)];
@@ -400,6 +400,11 @@ pub(super) struct Guard<'g> {
 }
 
 impl Guard<'_> {
+    /// The local that holds the context.
+    pub(super) fn ic(&self) -> Slot {
+        self.ic
+    }
+
     /// `code` guarded, to insert before the original instruction at `pc`.
     pub(super) fn at(
         &self,
@@ -624,7 +629,10 @@ fn rewrite_leaf(
     let Some((ic, frames)) = ic_and_frames else {
         // Both ways reach `none` with one reference: the context, or the
         // null source. Typed as Object, which loads no runtime class.
-        body.add_frame(none, frame(vec![VType::Object(b"java/lang/Object".as_slice().into())]))?;
+        body.add_frame(
+            none,
+            frame(vec![VType::Object(b"java/lang/Object".as_slice().into())]),
+        )?;
         entry.extend([Insn::Label(none), Insn::Plain(op::POP)]);
         body.insert_at_entry(entry);
         return Ok(body.encode(pool)?);

@@ -121,7 +121,7 @@ fn rewrite(
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
     let refs = Refs::add(&mut writer.constant_pool, options)?;
-    let ids = MethodIds::add(class, profiled, options.analysis, &mut writer)?;
+    let ids = MethodIds::add(class, profiled, options, &mut writer)?;
     let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
     let mut warnings = Vec::new();
     for (k, &i) in profiled.iter().enumerate() {
@@ -400,8 +400,11 @@ mod tests {
         let profiled: Vec<usize> = (0..class.methods.len())
             .filter(|&i| class.methods[i].attribute(names::CODE).is_some())
             .collect();
-        let table =
-            String::from_utf8(ids::table_string(&class, &profiled, Analysis::Precise).unwrap()).unwrap();
+        let precise = ProfileOptions {
+            analysis: Analysis::Precise,
+            ..ProfileOptions::default()
+        };
+        let table = String::from_utf8(ids::table_string(&class, &profiled, precise).unwrap()).unwrap();
         let parts: Vec<&str> = table.split('.').collect();
         assert_eq!(parts[0], "precise");
         assert_eq!(parts[1], "Interfaces");

@@ -1,32 +1,33 @@
 //! Call sites (`ProfileOptions::call_sites`, docs/profiling.md, "Call
 //! sites"): before each invoke of an original instruction, the caller
-//! stores the site in its thread's root,
+//! stores the site in its own context,
 //! ```text
-//! rc.site(ic, line << 16 | bci, (name + descriptor).hashCode())   // behind if (ic != null)
+//! ic.site(line << 16 | bci, (name + descriptor).hashCode())   // behind if (ic != null)
 //! ```
 //! and a callee instrumented with call sites (`RC.enterAt`, `RC.leafAt`)
-//! keys its context by that site when it is entered directly from it: its
-//! caller's context is still current and its own name and descriptor hash
-//! to the invoke's target. A site stored before an invoke of uninstrumented
-//! code is so never taken by a callback of another name deeper down, nor
-//! by a later call once the caller returned. The bci is the original
+//! keys its context by that site when it is entered with the caller's
+//! context current and its own name and descriptor hash to the invoke's
+//! target. A site stored before an invoke of uninstrumented code is so
+//! never taken by a callback of another name deeper down, nor by a call
+//! once the caller returned; a static initializer that the invoke runs
+//! first stores its own sites in its own context. The bci is the original
 //! instruction's, the one a debugger or the counting oracle reports.
 
 use jp_bytecode::opcode as op;
-use jp_bytecode::{Insn, MethodBody, Pc, Slot};
+use jp_bytecode::{Insn, MethodBody, Pc};
 use jp_classfile::{mutf8, ConstantLookup, CpIndex, PoolBuilder};
 
 use super::method::{push_int, Guard, Site};
 use crate::lines::Lines;
 use crate::WarningReason;
 
-/// Inserts the site store before every invoke of `method`'s original code;
-/// `(rc, ic, rc_site)` are the root's and the context's locals and `RC.site`.
+/// Inserts the site store before every invoke of `method`'s original code,
+/// on the context in the guard's local; `ic_site` is `IC.site`.
 pub(super) fn store_before_invokes(
     body: &mut MethodBody<'_>,
     method: &Site<'_, '_>,
     guard: &Guard<'_>,
-    (rc, ic, rc_site): (Slot, Slot, CpIndex),
+    ic_site: CpIndex,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<(), WarningReason> {
     let lines = Lines::of(method.code, &method.class.constant_pool)?;
@@ -48,17 +49,13 @@ pub(super) fn store_before_invokes(
         let code = vec![
             Insn::Local {
                 opcode: op::ALOAD,
-                index: rc,
-            },
-            Insn::Local {
-                opcode: op::ALOAD,
-                index: ic,
+                index: guard.ic(),
             },
             push_int(site_value(pc, line), pool)?,
             push_int(target as u32, pool)?,
             Insn::Ref {
                 opcode: op::INVOKEVIRTUAL,
-                index: rc_site,
+                index: ic_site,
             },
         ];
         let guarded = guard.at(body, pc, code)?;
@@ -67,7 +64,7 @@ pub(super) fn store_before_invokes(
     Ok(())
 }
 
-/// `line << 16 | bci`, as `RC.site` takes it: a bci is below 65535 (JVMS
+/// `line << 16 | bci`, as `IC.site` takes it: a bci is below 65535 (JVMS
 /// §4.7.3), and a line fits 16 bits (JVMS §4.7.12); line 0 is unknown.
 pub(super) fn site_value(bci: Pc, line: u16) -> u32 {
     (u32::from(line) << 16) | bci.0
@@ -197,7 +194,7 @@ mod tests {
                     let Ok((owner, name, descriptor)) = after.constant_pool.member_ref(*index) else {
                         continue;
                     };
-                    if (name, descriptor) == (injected::RC_SITE.0.as_bytes(), injected::RC_SITE.1.as_bytes())
+                    if (name, descriptor) == (injected::IC_SITE.0.as_bytes(), injected::IC_SITE.1.as_bytes())
                     {
                         assert!(pending.is_none(), "two sites for one invoke");
                         pending = Some((
@@ -281,7 +278,7 @@ mod tests {
                 })
             };
             assert!(refers(present) && !refers(absent), "call sites {call_sites}");
-            assert_eq!(refers(injected::RC_SITE), call_sites);
+            assert_eq!(refers(injected::IC_SITE), call_sites);
         }
     }
 
@@ -290,6 +287,20 @@ mod tests {
         // "run()V".hashCode() and "é(I)V".hashCode() in Java.
         assert_eq!(target_hash(b"run", b"()V").unwrap(), -919_875_318);
         assert_eq!(target_hash("é".as_bytes(), b"(I)V").unwrap(), 216_443_543);
+    }
+
+    /// The runtime makes the contexts of such methods apart, so they get
+    /// identifiers of their own: a class instrumented both ways in one JVM
+    /// (two class loaders) keeps them apart.
+    #[test]
+    fn the_identifier_table_marks_the_analysis_with_call_sites() {
+        let bytes = jp_testdata::class("java8/Interfaces.class");
+        let class = ClassFile::parse(&bytes).unwrap();
+        let profiled: Vec<usize> = (0..class.methods.len())
+            .filter(|&i| class.methods[i].attribute(names::CODE).is_some())
+            .collect();
+        let table = crate::profile::ids::table_string(&class, &profiled, with_sites()).unwrap();
+        assert!(table.starts_with(b"precise+sites.Interfaces."));
     }
 
     #[test]

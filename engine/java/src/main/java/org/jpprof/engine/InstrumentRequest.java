@@ -69,6 +69,7 @@ public final class InstrumentRequest {
     private final Path cacheDir;
     private final Bba bba;
     private final Boolean lines;
+    private final Boolean callSites;
     private final List<String> include;
     private final List<String> exclude;
     private final Path configFile;
@@ -79,6 +80,7 @@ public final class InstrumentRequest {
         this.cacheDir = builder.cacheDir;
         this.bba = builder.bba;
         this.lines = builder.lines;
+        this.callSites = builder.callSites;
         this.include = Requests.frozen(builder.include);
         this.exclude = Requests.frozen(builder.exclude);
         this.configFile = builder.configFile;
@@ -118,6 +120,11 @@ public final class InstrumentRequest {
         return lines;
     }
 
+    /** @return whether to split contexts by call site, or {@code null} for the configured choice */
+    public Boolean callSites() {
+        return callSites;
+    }
+
     /** @return the class patterns to instrument (empty: all classes) */
     public List<String> include() {
         return include;
@@ -146,6 +153,7 @@ public final class InstrumentRequest {
         out.append(",\"bba\":");
         Json.writeString(out, bba == null ? null : bba.jsonName());
         if (lines != null) out.append(",\"lines\":").append(lines.booleanValue());
+        if (callSites != null) out.append(",\"callSites\":").append(callSites.booleanValue());
         Requests.list(out.append(','), "include", include);
         Requests.list(out.append(','), "exclude", exclude);
         Requests.path(out.append(','), "configFile", configFile);
@@ -164,6 +172,7 @@ public final class InstrumentRequest {
         private Path cacheDir;
         private Bba bba;
         private Boolean lines;
+        private Boolean callSites;
         private final List<String> include = new ArrayList<>();
         private final List<String> exclude = new ArrayList<>();
         private Path configFile;
@@ -236,6 +245,18 @@ public final class InstrumentRequest {
          */
         public Builder lines(Boolean lines) {
             this.lines = lines;
+            return this;
+        }
+
+        /**
+         * Sets whether each method's contexts are split by the call site it was called from
+         * (docs/profiling.md, "Call sites"); left out of the JSON when {@code null}.
+         *
+         * @param callSites whether to split by call site, or {@code null} for the configured choice
+         * @return this builder
+         */
+        public Builder callSites(Boolean callSites) {
+            this.callSites = callSites;
             return this;
         }
 

@@ -34,6 +34,7 @@ class ContractTest {
                 .cacheDir(p("/p/build/jp/cache"))
                 .bba(InstrumentRequest.Bba.PRECISE)
                 .lines(true)
+                .callSites(true)
                 .include("com.acme.**")
                 .exclude("**Test", "com.acme.gen.*")
                 .configFile(p("/p/jp.toml"))
