@@ -53,6 +53,7 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
             line.push(b';');
         }
         line.extend_from_slice(labels[node.frame.0 as usize].as_bytes());
+        line.extend_from_slice(names::site_suffix(profile, id).as_bytes());
         ends.push(line.len());
         let value = profile.value(id, options.metric);
         if value != 0 {
@@ -88,7 +89,8 @@ pub fn size(profile: &Profile, options: &Options) -> StackSize {
         }
         let (above, depth) = paths[node.parent.0 as usize];
         let separator = u64::from(depth > 0);
-        let path = above.saturating_add(separator + labels[node.frame.0 as usize]);
+        let suffix = names::site_suffix(profile, NodeId(index as u32)).len() as u64;
+        let path = above.saturating_add(separator + labels[node.frame.0 as usize] + suffix);
         paths[index] = (path, depth + 1);
         let value = profile.value(NodeId(index as u32), options.metric);
         if value != 0 {

@@ -330,7 +330,18 @@ fn write_view(profile: &Profile, options: &Options, page: &mut JsonOut<impl Writ
         page.number(u64::from(profile.node(id).frame.0));
         page.flush_if_full()?;
     }
-    page.raw("],\n\"calls\":");
+    page.raw("]");
+    if profile.has_sites() {
+        // Only with call sites, so that other pages stay as they were.
+        page.raw(",\n\"site\":[\"\"");
+        for &id in &contexts.ids[1..] {
+            page.raw(",");
+            page.string(&profile.site(id).map_or_else(String::new, |site| site.to_string()));
+            page.flush_if_full()?;
+        }
+        page.raw("]");
+    }
+    page.raw(",\n\"calls\":");
     page.numbers(contexts.ids.iter().map(|&id| profile.node(id).calls))?;
     page.raw(",\n\"bytecodes\":");
     page.numbers(contexts.ids.iter().map(|&id| profile.node(id).bytecodes))?;
@@ -535,6 +546,25 @@ pub(crate) mod tests {
             (&["main", "small", "tiny"], 1, 1),
             (&["clinit"], 1, 4),
         ])
+    }
+
+    /// Pages of profiles without call sites stay as they were: no `site` array.
+    #[test]
+    fn contexts_split_by_call_site_name_their_site_and_other_pages_have_none() {
+        let text = "jp-profile 5\nframe 1 a.M.main()V\nframe 2 a.M.f()V\n\
+                    node 1 0 1 1 1\nnode 2 1 2 2 2 4:17\nnode 3 1 2 3 3 9\nend 3\n";
+        let sited = jp_profile::parse(text.as_bytes(), "p.jpprof".as_ref()).unwrap();
+        let sited = data(&page(&sited, &Options::new(Metric::Calls)));
+        let mut sites: Vec<&str> = sited["site"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        sites.sort_unstable();
+        assert_eq!(sites, ["", "", "bci 9", "line 17"]);
+        let plain = data(&page(&sample(), &Options::new(Metric::Calls)));
+        assert!(plain.get("site").is_none());
     }
 
     #[test]

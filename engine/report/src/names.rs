@@ -41,7 +41,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use jp_profile::Profile;
+use jp_profile::{NodeId, Profile};
 
 /// Which form of the names a person-facing report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -52,6 +52,16 @@ pub enum NameStyle {
     Short,
     /// `demo.Leaderboard.rank(java.util.List):java.util.List`.
     Full,
+}
+
+/// What follows a context's frame name in trees and stacks when the
+/// context is split by call site (docs/profiling.md, "Call sites"):
+/// ` @ line 42`, or ` @ bci 7` where the line is unknown; empty otherwise,
+/// so that reports of profiles without call sites read as before.
+pub fn site_suffix(profile: &Profile, id: NodeId) -> String {
+    profile
+        .site(id)
+        .map_or_else(String::new, |site| format!(" @ {site}"))
 }
 
 /// Every frame of `profile` as written by [`readable`], indexed by frame id.

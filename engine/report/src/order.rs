@@ -17,16 +17,17 @@ pub fn frame_ranks(profile: &Profile) -> Vec<u32> {
     rank
 }
 
-/// The children of `id` into `out` (cleared first), in frame-name order;
+/// The children of `id` into `out` (cleared first), in frame-name order,
+/// a method's contexts split by call site by site (the one without first);
 /// `rank` is [`frame_ranks`].
 pub fn by_name(profile: &Profile, id: NodeId, rank: &[u32], out: &mut Vec<NodeId>) {
     out.clear();
     out.extend(profile.children(id));
-    out.sort_unstable_by_key(|&child| rank[profile.node(child).frame.0 as usize]);
+    out.sort_unstable_by_key(|&child| (rank[profile.node(child).frame.0 as usize], profile.site(child)));
 }
 
 /// The children of `id` into `out` (cleared first), the largest subtree
-/// total in `metric` first, ties in frame-name order.
+/// total in `metric` first, ties in frame-name order, then by call site.
 pub fn by_total(
     profile: &Profile,
     totals: &Totals,
@@ -41,6 +42,7 @@ pub fn by_total(
         (
             std::cmp::Reverse(totals.get(child, metric)),
             rank[profile.node(child).frame.0 as usize],
+            profile.site(child),
         )
     });
 }

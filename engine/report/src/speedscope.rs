@@ -42,9 +42,10 @@
 //! records nor that of the profiles merged. speedscope reads numbers as
 //! JavaScript doubles, exact up to 2^53 (about 9 * 10^15 bytecodes).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
-use jp_profile::{Metric, NodeId, Profile};
+use jp_profile::{CallSite, FrameId, Metric, NodeId, Profile};
 
 use crate::json_out::{Context, JsonOut};
 use crate::order::{self, FrameIndex};
@@ -74,6 +75,7 @@ fn profiles(profile: &Profile) -> Vec<(Metric, String)> {
 pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::Result<()> {
     let visible = Visible::of(profile, &Totals::of(profile), options);
     let frames = FrameIndex::of(profile, &visible);
+    let sites = SiteFrames::of(profile, &visible, &frames);
     let mut json = JsonOut::new(&mut out, Context::File);
     json.raw("{\"$schema\":");
     json.string(SCHEMA);
@@ -93,11 +95,17 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
         json.raw("}");
         json.flush_if_full()?;
     }
+    for &(frame, site) in &sites.keys {
+        json.raw(",\n{\"name\":");
+        json.string(&format!("{} @ {site}", profile.frame(frame)));
+        json.raw("}");
+        json.flush_if_full()?;
+    }
     json.raw("\n]},\n\"profiles\":[");
     for (position, (metric, name)) in profiles.iter().enumerate() {
         json.raw(if position == 0 { "\n" } else { ",\n" });
         json.flush_if_full()?;
-        write_events(profile, &visible, &frames, *metric, name, &mut json)?;
+        write_events(profile, &visible, (&frames, &sites), *metric, name, &mut json)?;
     }
     json.raw("\n]}\n");
     json.flush()
@@ -108,7 +116,7 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
 fn write_events(
     profile: &Profile,
     visible: &Visible,
-    frames: &FrameIndex,
+    (frames, sites): (&FrameIndex, &SiteFrames),
     metric: Metric,
     name: &str,
     json: &mut JsonOut<impl Write>,
@@ -142,7 +150,11 @@ fn write_events(
         } else {
             "{\"type\":\"O\",\"frame\":"
         });
-        json.number(u64::from(frames.index[node.frame.0 as usize]));
+        let position = match profile.site(id) {
+            Some(site) => sites.position(node.frame, site),
+            None => frames.index[node.frame.0 as usize],
+        };
+        json.number(u64::from(position));
         json.raw(",\"at\":");
         json.number(at);
         json.raw("}");
@@ -155,6 +167,38 @@ fn write_events(
     }
     json.raw("\n]}");
     Ok(())
+}
+
+/// The frames of contexts split by call site (docs/profiling.md, "Call
+/// sites"), `name @ line 42`, after the methods' own: one per method and
+/// site, in frame-name order, then by site. None for a profile without.
+struct SiteFrames {
+    keys: Vec<(FrameId, CallSite)>,
+    /// Each key's position in the file's frame table.
+    positions: HashMap<(FrameId, CallSite), u32>,
+}
+
+impl SiteFrames {
+    fn of(profile: &Profile, visible: &Visible, frames: &FrameIndex) -> SiteFrames {
+        let mut keys: Vec<(FrameId, CallSite)> = (1..profile.nodes().len())
+            .map(|index| NodeId(index as u32))
+            .filter(|&id| visible.is_shown(id))
+            .filter_map(|id| Some((profile.node(id).frame, profile.site(id)?)))
+            .collect();
+        keys.sort_unstable_by_key(|&(frame, site)| (frames.rank[frame.0 as usize], site));
+        keys.dedup();
+        let first = frames.names.len() as u32;
+        let positions = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &key)| (key, first + i as u32))
+            .collect();
+        SiteFrames { keys, positions }
+    }
+
+    fn position(&self, frame: FrameId, site: CallSite) -> u32 {
+        self.positions[&(frame, site)]
+    }
 }
 
 /// Each context's subtree total in `metric` over the shown contexts only

@@ -32,7 +32,7 @@
 use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 
-use jp_profile::{FrameId, Metric, MetricInfo, NodeId, Profile};
+use jp_profile::{CallSite, FrameId, Metric, MetricInfo, NodeId, Profile};
 
 use crate::tests_view::{hottest_methods, test_totals, TestScope};
 use crate::threads::thread_totals;
@@ -169,6 +169,8 @@ fn write_header(
 #[derive(Debug, Clone, Copy)]
 struct Line {
     frame: FrameId,
+    /// The call site, for a context split by call site.
+    site: Option<CallSite>,
     /// 1 for a top-level context.
     depth: u32,
     /// The context's own value in the report's metric.
@@ -215,6 +217,7 @@ fn tree_lines(profile: &Profile, totals: &Totals, visible: &Visible, metric: Met
         path.push(frame);
         lines.push(Line {
             frame,
+            site: profile.site(id),
             depth,
             own: profile.value(id, metric),
             total: totals.get(id, metric),
@@ -301,6 +304,9 @@ impl Tree<'_> {
                 line_buf.extend_from_slice(b"R ");
             }
             line_buf.extend_from_slice(self.names[line.frame.0 as usize].as_bytes());
+            if let Some(site) = line.site {
+                write!(line_buf, " @ {site}")?;
+            }
             line_buf.push(b'\n');
             out.write_all(&line_buf)?;
         }

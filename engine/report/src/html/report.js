@@ -50,7 +50,7 @@
   const badge = (id) => (isClassLevel(id) ? element('span', 'badge class', 'test class') : element('span', 'badge', 'test'));
 
   // ---- The data: contexts depth first, the root at 0 with depth 0 and frame -1. ----
-  let names, shortNames, packageOf, packages, lowerNames, parent, frame, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
+  let names, shortNames, packageOf, packages, lowerNames, parent, frame, site, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
 
   /**
    * Reads the names of `data` (the page's data element) and the contexts of `view`: `data` itself
@@ -64,6 +64,8 @@
     count = view.depth.length;
     depth = Int32Array.from(view.depth);
     frame = Int32Array.from(view.frame);
+    // Each context's call site (` @ line 42`), only in profiles with call sites.
+    site = view.site || null;
     own = { calls: Float64Array.from(view.calls), bytecodes: Float64Array.from(view.bytecodes) };
     total = { calls: Float64Array.from(own.calls), bytecodes: Float64Array.from(own.bytecodes) };
     for (let i = 0; i < view.left.length; i += 3) {
@@ -656,7 +658,12 @@
       const className = hash >= 0 ? test.slice(0, hash) : test;
       return `${isClassLevel(test) ? 'test class' : 'test'} ${className.slice(className.lastIndexOf('.') + 1)}${hash >= 0 ? test.slice(hash) : ''}`;
     }
-    return shownName(frame[id]);
+    return shownName(frame[id]) + siteOf(id);
+  }
+
+  /** What follows a context's name when it is split by call site: ` @ line 42`; else nothing. */
+  function siteOf(id) {
+    return site && site[id] ? ` @ ${site[id]}` : '';
   }
 
   function drawFlame() {
@@ -798,7 +805,7 @@
     tip.textContent = '';
     const name = element('div', 'tip-name', id === 0 ? rootLabel() : (recursive[id] ? 'R ' : '') + readableName(names[frame[id]]));
     if (id !== 0 && testId(names[frame[id]]) === null) {
-      name.textContent = (recursive[id] ? 'R ' : '') + shownName(frame[id]);
+      name.textContent = (recursive[id] ? 'R ' : '') + shownName(frame[id]) + siteOf(id);
       appendPackage(name, frame[id]);
     }
     tip.append(name);
