@@ -62,6 +62,12 @@
  *   metrics=M          calls, bytecodes, or both (the default; "calls,bytecodes" or "calls+bytecodes").
  *                      With calls only, no SingleStep events are requested at all (much faster).
  *   init=demand|off    see fact 2 above (default demand).
+ *   sites=on|off       split each context by the call site it was called from (default off), as
+ *                      JP's --call-sites does: the bci of the invoke in the frame right below,
+ *                      when that frame is a counted one (not when uninstrumented code is between
+ *                      them), never for a static initializer; folded frames then end with
+ *                      " @ line N" (the caller's line at that bci) or " @ bci N" without one.
+ *                      Needs the bytecodes metric (single stepping tells the invoke's bci).
  *   start=recording|paused  whether activations are counted from the start (default recording),
  *                      as the runtime's jp.start. Entering org.jpprof.runtime.JP.start() or stop()
  *                      switches it, as it switches the runtime's recording: an activation of a
@@ -96,6 +102,7 @@ static char *g_out = "jp-oracle";
 static int g_want_calls = 1;
 static int g_want_bytecodes = 1;
 static int g_init_demand = 1;
+static int g_sites = 0;
 static int g_verbose = 0;
 /* Whether activations begun now are counted: JP.start() and JP.stop() switch it, as they switch
  * the runtime's recording; start=paused begins stopped, as jp.start=paused does. */
@@ -359,6 +366,8 @@ static int invoke_length(int op) { return (op == 0xb9 || op == 0xba) ? 5 : 3; }
 
 typedef struct Node {
     int frame;
+    int32_t site;            /* sites=on: the bci of the invoke that called this context, or -1 */
+    MethodInfo *site_caller; /* the method of that invoke, for its line */
     uint64_t calls;
     uint64_t bytecodes;
     struct Node *child;   /* first child */
@@ -367,11 +376,13 @@ typedef struct Node {
 
 /* Finds or creates the child of parent for frame. A new child is fully built before it is
  * linked in, so a reader on another thread (VMDeath) sees either the old or the new list. */
-static Node *child_of(Node *parent, int frame) {
+static Node *child_of(Node *parent, int frame, int32_t site, MethodInfo *site_caller) {
     for (Node *c = parent->child; c; c = c->sibling)
-        if (c->frame == frame) return c;
+        if (c->frame == frame && c->site == site) return c;
     Node *c = xmalloc(sizeof *c);
     c->frame = frame;
+    c->site = site;
+    c->site_caller = site_caller;
     c->sibling = parent->child;
     __atomic_store_n(&parent->child, c, __ATOMIC_RELEASE);
     return c;
@@ -388,7 +399,7 @@ static void merge_into(Node *dst, Node *src) {
         n--;
         Node *d = work[2 * n], *s = work[2 * n + 1];
         for (Node *c = __atomic_load_n(&s->child, __ATOMIC_ACQUIRE); c; c = c->sibling) {
-            Node *dc = child_of(d, c->frame);
+            Node *dc = child_of(d, c->frame, c->site, c->site_caller);
             dc->calls += c->calls;
             dc->bytecodes += c->bytecodes;
             if (n == cap) {
@@ -451,6 +462,10 @@ typedef struct ThreadState {
     Node root;
     jmethodID last_method; /* the last SingleStep HotSpot posted on this thread */
     jlocation last_loc;
+    /* sites=on: the last SingleStep whose callback returned (a forced initialisation's nested
+     * steps are done by then): the invoke a callee entered next is called from. */
+    jmethodID site_method;
+    jlocation site_loc;
     int forced_depth;      /* stack depth while the agent itself calls Class.forName, else -1 */
     struct ThreadState *next;
     CacheEntry cache[CACHE_SIZE];
@@ -629,7 +644,14 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
         f->call_site = below->last_bci;
     if (f->counted) {
         Node *parent = mi->is_clinit ? &st->root : cur;
-        f->node = child_of(parent, mi->frame);
+        /* With sites=on, keyed by the invoke of the counted frame right below that called it;
+         * never a static initializer, which an invoke may trigger but which is top-level. */
+        int32_t site = -1;
+        if (g_sites && below && below->counted && !mi->is_clinit && st->depth != st->forced_depth &&
+            st->site_method == below->method && st->site_loc == below->last_bci &&
+            is_invoke(opcode_at(below->info, below->last_bci)))
+            site = below->last_bci;
+        f->node = child_of(parent, mi->frame, site, site >= 0 ? below->info : NULL);
         f->node->calls++;
         g_stat_entries++;
         /* HotSpot fact 1: the first bytecode (bci 0) is not posted if the last posted step was
@@ -708,6 +730,8 @@ static void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     if (!st) return;
     st->last_method = method;
     st->last_loc = location;
+    st->site_method = method;
+    st->site_loc = location;
     MethodInfo *mi = method_info(st, method);
     if (!mi->selected) return;
     Frame *f = st->depth > 0 ? &st->stack[st->depth - 1] : NULL;
@@ -721,6 +745,8 @@ static void JNICALL on_single_step(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     }
     /* Last, because it may run Java code (and so nested events that move the stack). */
     if (g_init_demand) init_on_demand(jni, st, mi, (int)location);
+    st->site_method = method;
+    st->site_loc = location;
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
@@ -876,6 +902,25 @@ static void write_lines(void) {
     free(out);
 }
 
+/* A context's name in the folded output: its frame, followed with sites=on by its call site,
+ * " @ line N" (the caller's line at the invoke) or " @ bci N" where it has none. */
+static char *context_name(const Node *c) {
+    const char *frame = g_frames[c->frame];
+    if (c->site < 0) return strdup(frame);
+    int line = 0;
+    jint entries = 0;
+    jvmtiLineNumberEntry *table = NULL;
+    if ((*g_jvmti)->GetLineNumberTable(g_jvmti, c->site_caller->id, &entries, &table) == JVMTI_ERROR_NONE) {
+        line = line_of(table, entries, c->site);
+        (*g_jvmti)->Deallocate(g_jvmti, (unsigned char *)table);
+    }
+    size_t len = strlen(frame) + 32;
+    char *name = xmalloc(len);
+    if (line > 0) snprintf(name, len, "%s @ line %d", frame, line);
+    else snprintf(name, len, "%s @ bci %d", frame, (int)c->site);
+    return name;
+}
+
 static void dump(void) {
     /* Depth-first over the global tree with an explicit stack; each entry knows its path. */
     size_t cap = 1024, n = 0, lines_cap = 1024, lines_n = 0;
@@ -885,7 +930,7 @@ static void dump(void) {
     for (Node *c = g_global_root.child; c; c = c->sibling) {
         if (n == cap) work = realloc(work, sizeof(struct Item) * (cap *= 2));
         work[n].node = c;
-        work[n].path = strdup(g_frames[c->frame]);
+        work[n].path = context_name(c);
         n++;
     }
     while (n > 0) {
@@ -899,11 +944,12 @@ static void dump(void) {
         total_bytecodes += it.node->bytecodes;
         size_t plen = strlen(it.path);
         for (Node *c = it.node->child; c; c = c->sibling) {
-            const char *fr = g_frames[c->frame];
+            char *fr = context_name(c);
             char *p = xmalloc(plen + strlen(fr) + 2);
             memcpy(p, it.path, plen);
             p[plen] = ';';
             strcpy(p + plen + 1, fr);
+            free(fr);
             if (n == cap) work = realloc(work, sizeof(struct Item) * (cap *= 2));
             if (!work || !lines) fatal("realloc", 0);
             work[n].node = c;
@@ -994,6 +1040,13 @@ static void apply_option(const char *key, const char *value, int continuation) {
         else if (strcmp(value, "off") == 0) g_init_demand = 0;
         else {
             fprintf(stderr, "jp-oracle: init must be demand or off\n");
+            exit(2);
+        }
+    } else if (strcmp(key, "sites") == 0) {
+        if (strcmp(value, "on") == 0) g_sites = 1;
+        else if (strcmp(value, "off") == 0) g_sites = 0;
+        else {
+            fprintf(stderr, "jp-oracle: sites must be on or off\n");
             exit(2);
         }
     } else if (strcmp(key, "start") == 0) {

@@ -28,6 +28,10 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     under the oracle with start=paused and start=recording and instrumented (precise) with the same
     jp.start, the runtime jar on both class paths: JP's profile must equal the oracle's, which
     counts exactly the activations begun while recording.
+(e) Call sites: integration-tests/programs/sites calls methods from several sites, from the JDK
+    (a comparator) and from a static initializer that an invoke runs; it runs under the oracle
+    with sites=on and instrumented with --bba precise --call-sites: JP's profile, each context
+    split by the call site it was called from (` @ line N`), must equal the oracle's.
 
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
@@ -70,10 +74,11 @@ def line_count(path):
 class OracleSuite:
     def __init__(self, programs):
         self.checks = Checks()
-        # Window, the program of (d), is named like the others but is no demo program.
-        self.programs = [program for program in programs if program != "Window"]
+        # Window and Sites, the programs of (d) and (e), are named like the others but are no demo programs.
+        self.programs = [program for program in programs if program not in ("Window", "Sites")]
         self.demo_wanted = not programs or bool(self.programs)
         self.window_wanted = not programs or "Window" in programs
+        self.sites_wanted = not programs or "Sites" in programs
         java, self.javac = jdks.default_java_and_javac()
         self.java = os.environ.get("JAVA") or java
         self.lib = self.jp = self.runtime = None
@@ -355,12 +360,70 @@ class OracleSuite:
                 contexts = line_count(f"{out}.calls.sorted")
                 self.checks.pass_(f"window, jp.start={start}: JP equals the oracle in the window ({contexts} contexts)")
 
+    # -- (e) call sites -------------------------------------------------------------------------------
+
+    def call_sites(self):
+        """integration-tests/programs/sites under the oracle with sites=on and instrumented with --bba
+        precise --call-sites: the same output, and the same contexts, split by call site, in calls
+        and in bytecodes."""
+        work = work_root() / "sites"
+        shutil.rmtree(work, ignore_errors=True)
+        (work / "classes").mkdir(parents=True)
+        if not self.build_agent():
+            return
+        try:
+            self.jp = self.jp or build.build_jp()
+            self.runtime = self.runtime or build.build_runtime(work)
+        except build.SuiteError as error:
+            self.checks.fail(f"build: {error}")
+            return
+        if not self.compile(self.javac, 17, work / "classes", sorted((PROGRAMS / "sites").glob("*.java")),
+                            work / "javac.log"):
+            self.checks.fail("sites: javac failed on integration-tests/programs/sites")
+            return
+        log = work / "instrument.log"
+        if commands.run_logged([str(self.jp), "instrument", str(work / "classes"), "--out", str(work / "instrumented"),
+                                "--bba", "precise", "--call-sites"], log) != 0:
+            self.checks.fail("sites: jp instrument failed", indented(commands.read_text(log)))
+            return
+        expected, out = work / "oracle", work / "jp"
+        problems, details = [], ""
+        status = oracle.run(self.lib, self.java, "sites.Sites", str(work / "classes"), expected,
+                            f"{expected}.stdout", f"{expected}.stderr", options="sites=on")
+        if status != 0:
+            problems.append(f"the oracle run exited with {status} (see {expected}.stderr)")
+        status = commands.run_split([str(self.java), "-cp", f"{work / 'instrumented'}:{self.runtime}",
+                                     f"-Djp.output={out}.jpprof", "sites.Sites"], f"{out}.stdout", f"{out}.stderr")
+        if status != 0 or not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
+            problems.append("the instrumented run's output or exit status differs")
+            details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
+        for metric in oracle.METRICS:
+            failure = self.report(out, metric)
+            if failure is not None:
+                problems.append(f"jp report failed: {failure}")
+                break
+            problem, more = self.compare_metric(expected, out, "precise", metric, False)
+            if problem:
+                problems.append(problem)
+                details += more
+        sited = [line for line in folded.read(f"{out}.calls.sorted") if " @ line " in line]
+        if not problems and len(sited) < 10:
+            problems.append(f"only {len(sited)} contexts name a call site")
+        if problems:
+            self.checks.fail(f"sites: {'; '.join(problems)}", details)
+        else:
+            contexts = line_count(f"{out}.calls.sorted")
+            self.checks.pass_(f"sites: JP equals the oracle split by call site ({contexts} contexts, "
+                              f"{len(sited)} with a site)")
+
     def run(self):
         if self.demo_wanted:
             self.selfcheck()
             self.compare()
         if self.window_wanted:
             self.windows()
+        if self.sites_wanted:
+            self.call_sites()
         self.checks.summary(PROGRAM)
         return self.checks.status()
 

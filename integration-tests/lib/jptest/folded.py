@@ -6,6 +6,8 @@ PRIMITIVES = {"void": "V", "boolean": "Z", "byte": "B", "char": "C", "short": "S
               "long": "J", "float": "F", "double": "D"}
 _SIGNATURE = re.compile(r"\(([^()]*)\):([^():]*)$")
 _VALUE = re.compile(r" ([0-9]+)$")
+# A context split by call site ends its frame with the site: ` @ line 42` or ` @ bci 7`.
+_SITE = re.compile(r" @ (?:line|bci) [0-9]+$")
 
 
 def split_line(line):
@@ -34,12 +36,15 @@ def descriptor(java_type):
 
 def jvm_frame(frame):
     """A frame whose Java signature (`m(java.lang.String[],int):void`) is written as the JVMS
-    descriptor the oracle prints (`m([Ljava/lang/String;I)V`); other frames as they are."""
-    match = _SIGNATURE.search(frame)
+    descriptor the oracle prints (`m([Ljava/lang/String;I)V`), a call site kept after it; other
+    frames as they are."""
+    site = _SITE.search(frame)
+    method, suffix = (frame[:site.start()], site.group(0)) if site else (frame, "")
+    match = _SIGNATURE.search(method)
     if not match:
         return frame
     parameters = "".join(descriptor(p) for p in match.group(1).split(",") if match.group(1))
-    return f"{frame[:match.start()]}({parameters}){descriptor(match.group(2))}"
+    return f"{method[:match.start()]}({parameters}){descriptor(match.group(2))}{suffix}"
 
 
 def jvm_names(line):

@@ -12,6 +12,10 @@ class JvmNamesTest(unittest.TestCase):
         self.assertEqual(folded.jvm_names("a.B.m():java.util.List 3"), "a.B.m()Ljava/util/List; 3")
         self.assertEqual(folded.jvm_names("a.B.m(int[][],long):double[] 1"), "a.B.m([[IJ)[D 1")
 
+    def test_a_call_site_stays_after_the_descriptor(self):
+        line = "a.B.m():void;a.B.f(int):int @ line 12;a.B.g():void @ bci 7 4"
+        self.assertEqual(folded.jvm_names(line), "a.B.m()V;a.B.f(I)I @ line 12;a.B.g()V @ bci 7 4")
+
     def test_frames_without_a_signature_stay_as_they_are(self):
         self.assertEqual(folded.jvm_names("[test] x#y();a.B.<clinit>():void 1"), "[test] x#y();a.B.<clinit>()V 1")
         self.assertEqual(folded.jvm_names("thread main 2"), "thread main 2")
