@@ -51,17 +51,20 @@ final class MergedWalk {
         final int site;
 
         Key(Object node) {
-            this.frame = node instanceof IC ? ((IC) node).mid.frame : ((ProfileTree.Node) node).frame;
-            this.site = node instanceof IC ? ((IC) node).mid.site : ((ProfileTree.Node) node).site;
+            this.frame = frame(node);
+            this.site = site(node);
         }
 
         @Override
         public int compareTo(Key other) {
             int byFrame = frame.compareTo(other.frame);
-            if (byFrame != 0) return byFrame;
-            // NO_SITE (-1) first, then sites by bci (the low 16 bits), then line.
-            int byBci = Integer.compare(bci(site), bci(other.site));
-            return byBci != 0 ? byBci : Integer.compare(site, other.site);
+            return byFrame != 0 ? byFrame : compareSites(site, other.site);
+        }
+
+        /** {@link MID#NO_SITE} first, then sites by bci (the low 16 bits), then line. */
+        static int compareSites(int a, int b) {
+            int byBci = Integer.compare(bci(a), bci(b));
+            return byBci != 0 ? byBci : Integer.compare(a, b);
         }
 
         private static int bci(int site) {
@@ -82,7 +85,8 @@ final class MergedWalk {
     private static final Comparator<Object> BY_KEY = new Comparator<Object>() {
         @Override
         public int compare(Object a, Object b) {
-            return new Key(a).compareTo(new Key(b));
+            int byFrame = frame(a).compareTo(frame(b));
+            return byFrame != 0 ? byFrame : Key.compareSites(site(a), site(b));
         }
     };
 
@@ -135,6 +139,14 @@ final class MergedWalk {
         for (Map.Entry<Key, List<Object>> entry : merged.descendingMap().entrySet()) {
             work.push(new Pending(entry.getKey(), entry.getValue(), depth));
         }
+    }
+
+    private static String frame(Object node) {
+        return node instanceof IC ? ((IC) node).mid.frame : ((ProfileTree.Node) node).frame;
+    }
+
+    private static int site(Object node) {
+        return node instanceof IC ? ((IC) node).mid.site : ((ProfileTree.Node) node).site;
     }
 
     private static Object[] children(Object node) {
