@@ -50,6 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             analysis,
             lines: false,
             call_sites: false,
+            natives: false,
         }),
         filter: ClassFilter::default(),
         cache: cache.then(|| work.path().join("cache")),

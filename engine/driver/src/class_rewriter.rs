@@ -45,6 +45,11 @@ pub struct RewriterSettings {
     /// Per-line counts; wins over the configuration file's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<bool>,
+    /// Native methods as contexts, through wrappers that call them renamed
+    /// (`jp_rewrite::profile::ProfileOptions::natives`): only for a JVM
+    /// whose native method prefix the agent set. Off when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub natives: Option<bool>,
     /// Include patterns, added to the configuration file's.
     #[serde(default)]
     pub include: Vec<ClassPattern>,
@@ -174,6 +179,10 @@ impl ClassRewriter {
             &settings.include,
             &settings.exclude,
         )?;
+        let options = ProfileOptions {
+            natives: settings.natives.unwrap_or(false),
+            ..options
+        };
         Ok(ClassRewriter {
             fingerprint: scheme_fingerprint(&options.identifier()),
             options,
@@ -267,11 +276,20 @@ mod tests {
                 analysis: jp_rewrite::blocks::Analysis::Precise,
                 lines: false,
                 call_sites: false,
+                natives: false,
             },
         )
         .unwrap();
         assert_eq!(answer.bytes, expected.bytes);
         assert!(answer.bytes.is_some());
+    }
+
+    #[test]
+    fn natives_are_off_unless_given_and_part_of_the_cache_key() {
+        let (off, on) = (rewriter("{}"), rewriter(r#"{"natives":true}"#));
+        assert!(!off.options.natives);
+        assert!(on.options.natives);
+        assert_ne!(off.fingerprint, on.fingerprint);
     }
 
     #[test]

@@ -130,10 +130,14 @@ impl Config {
         );
         let lines = lines.or(self.instrument.lines).unwrap_or(false);
         let call_sites = call_sites.or(self.instrument.call_sites).unwrap_or(false);
+        // Native methods only through the class rewriter, under the load-time
+        // agent: neither a `jp.toml` nor a build may turn them on.
+        let natives = false;
         (
             ProfileOptions {
                 analysis,
                 lines,
+                natives,
                 call_sites,
             },
             filter,

@@ -31,12 +31,14 @@ impl Scheme for ProfileOptions {
     /// `Profile(ProfileOptions { analysis: Default })`: the text the cache
     /// key has always held for this scheme, so existing caches stay valid;
     /// per-line counts add `, lines: true` before the closing brace, and
-    /// call sites `, call_sites: true` last.
+    /// wrapped native methods `, natives: true` after that, and call sites
+    /// `, call_sites: true` last.
     fn identifier(&self) -> String {
         let lines = if self.lines { ", lines: true" } else { "" };
+        let natives = if self.natives { ", natives: true" } else { "" };
         let call_sites = if self.call_sites { ", call_sites: true" } else { "" };
         format!(
-            "Profile(ProfileOptions {{ analysis: {:?}{lines}{call_sites} }})",
+            "Profile(ProfileOptions {{ analysis: {:?}{lines}{natives}{call_sites} }})",
             self.analysis
         )
     }
@@ -55,6 +57,7 @@ mod tests {
                 analysis,
                 lines: false,
                 call_sites: false,
+                natives: false,
             }
             .identifier()
         };
@@ -74,10 +77,25 @@ mod tests {
             analysis: Analysis::Precise,
             lines: true,
             call_sites: false,
+            natives: false,
         };
         assert_eq!(
             lines.identifier(),
             "Profile(ProfileOptions { analysis: Precise, lines: true })"
+        );
+    }
+
+    #[test]
+    fn wrapped_natives_change_the_identifier() {
+        let natives = ProfileOptions {
+            analysis: Analysis::Precise,
+            lines: true,
+            call_sites: false,
+            natives: true,
+        };
+        assert_eq!(
+            natives.identifier(),
+            "Profile(ProfileOptions { analysis: Precise, lines: true, natives: true })"
         );
     }
 

@@ -61,6 +61,7 @@ fn the_class_rewriter_settings_match_their_sample() {
         &RewriterSettings {
             bba: Some(BbaName::Precise),
             lines: Some(true),
+            natives: Some(true),
             include: vec!["com.acme.**".parse().unwrap()],
             exclude: vec!["**Test".parse().unwrap()],
             config_file: Some("/p/jp.toml".into()),

@@ -37,6 +37,7 @@ fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
         analysis,
         lines: false,
         call_sites: false,
+        natives: false,
     })
 }
 

@@ -3,7 +3,7 @@
 //! (JVMS §4.7.8: "a class member that does not appear in the source code
 //! must be marked"), so reflection-driven frameworks can tell them apart.
 
-use jp_classfile::access::{ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC};
+use jp_classfile::access::{ACC_FINAL, ACC_NATIVE, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNTHETIC};
 
 /// The stress scheme's no-op method, called from loop headers.
 pub const STRESS_POLL_NAME: &str = "$jp$poll";
@@ -32,6 +32,18 @@ pub const REFLECTIVELY_CALLED: &[&str] = &[
     // Called by `SerializedLambda.readResolve` to rebuild a serializable lambda.
     "$deserializeLambda$",
 ];
+
+/// What a native method's name starts with once it is wrapped (with the
+/// load-time agent only): the agent sets it as the JVM's native method
+/// prefix (JVMTI `SetNativeMethodPrefix`, through
+/// `Instrumentation.setNativeMethodPrefix`), so that the JVM binds `$jp$m` to
+/// the implementation of `m` by stripping it. `JpAgent.NATIVE_PREFIX` is the same.
+pub const NATIVE_PREFIX: &str = "$jp$";
+/// The renamed native's flags, with `ACC_STATIC` kept from the original:
+/// private, so that dispatch is unchanged (nothing overrides it, and it
+/// overrides nothing); synthetic, so that reflection can tell it apart.
+/// JVMS §4.6 allows these with `ACC_NATIVE`.
+pub const RENAMED_NATIVE_FLAGS: u16 = ACC_PRIVATE | ACC_NATIVE | ACC_SYNTHETIC;
 
 /// The runtime's package (internal form). Its classes are never
 /// instrumented: they are what instrumented code calls.

@@ -105,7 +105,11 @@ pub(super) fn rewrite_method(
 ) -> Result<Vec<u8>, WarningReason> {
     let mut body = MethodBody::open(site.class, site.method, site.code)?;
     let code_length = Pc(site.code.code.len() as u32);
-    let blocks = counted_units(&body, site, refs, analysis)?;
+    let blocks = if site.kind == Kind::NativeWrapper {
+        Vec::new() // a native's context counts no bytecodes
+    } else {
+        counted_units(&body, site, refs, analysis)?
+    };
     let headers = loop_headers(&body);
     let handler_starts: BTreeSet<Pc> = body
         .handlers()

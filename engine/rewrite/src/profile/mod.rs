@@ -33,9 +33,15 @@
 //! `null` ([`no_runtime`]): the entry then sets `rc` and `ic` to `null`
 //! without calling the runtime, and every later runtime call is skipped
 //! behind `if (ic != null)`, so the method runs as the original.
+//!
+//! With [`ProfileOptions::natives`] (the load-time agent), each native method
+//! first gets a Java method in its place that calls it under a new name
+//! ([`natives`]), and that method is rewritten as the others are, counting
+//! no bytecodes.
 
 mod ids;
 mod method;
+mod natives;
 mod no_runtime;
 mod sites;
 
@@ -57,6 +63,10 @@ pub struct ProfileOptions {
     /// Whether each counted block also adds its size to its source line
     /// (docs/profiling.md, "Per-line counts").
     pub lines: bool,
+    /// Whether native methods become contexts through wrappers
+    /// ([`natives`]): only where the JVM binds the renamed natives, under
+    /// the load-time agent, which sets the native method prefix.
+    pub natives: bool,
     /// Whether a method's contexts are split by the call site it was called
     /// from ([`sites`], docs/profiling.md, "Call sites").
     pub call_sites: bool,
@@ -75,6 +85,34 @@ pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten,
     if class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some() {
         return Err(RewriteError::AlreadyInstrumented);
     }
+    let kept = |reason| Rewritten {
+        bytes: None,
+        warnings: vec![Warning {
+            class: mutf8::to_str_lossy(class.this_class_name()).into_owned(),
+            method: None,
+            reason,
+        }],
+    };
+    if !options.natives {
+        return Ok(profile_parsed(&class, &[], options).unwrap_or_else(kept));
+    }
+    match natives::wrap_natives(&class) {
+        Ok(Some(wrapped)) => {
+            let with_wrappers = ClassFile::parse(&wrapped.bytes)?;
+            Ok(profile_parsed(&with_wrappers, &wrapped.wrappers, options).unwrap_or_else(kept))
+        }
+        Ok(None) => Ok(profile_parsed(&class, &[], options).unwrap_or_else(kept)),
+        Err(reason) => Ok(kept(reason)),
+    }
+}
+
+/// [`profile_class`] of a parsed class whose methods at `wrappers` wrap
+/// natives.
+fn profile_parsed(
+    class: &ClassFile<'_>,
+    wrappers: &[usize],
+    options: ProfileOptions,
+) -> Result<Rewritten, WarningReason> {
     let profiled: Vec<usize> = class
         .methods
         .iter()
@@ -93,16 +131,7 @@ pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten,
             warnings: Vec::new(),
         });
     }
-    Ok(
-        rewrite(&class, &profiled, options).unwrap_or_else(|reason| Rewritten {
-            bytes: None,
-            warnings: vec![Warning {
-                class: mutf8::to_str_lossy(class.this_class_name()).into_owned(),
-                method: None,
-                reason,
-            }],
-        }),
-    )
+    rewrite(class, &profiled, wrappers, options)
 }
 
 /// What kind of method is rewritten: each enters and leaves differently.
@@ -111,11 +140,15 @@ enum Kind {
     Method,
     Constructor,
     ClassInitializer,
+    /// The Java method in a native's place ([`natives`]): a context that
+    /// counts no bytecodes, as the native runs none.
+    NativeWrapper,
 }
 
 fn rewrite(
     class: &ClassFile<'_>,
     profiled: &[usize],
+    wrappers: &[usize],
     options: ProfileOptions,
 ) -> Result<Rewritten, WarningReason> {
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
@@ -128,6 +161,8 @@ fn rewrite(
         let method = &class.methods[i];
         let kind = if Some(i) == initializer {
             Kind::ClassInitializer
+        } else if wrappers.contains(&i) {
+            Kind::NativeWrapper
         } else if method.name == b"<init>" {
             Kind::Constructor
         } else {
@@ -297,6 +332,7 @@ mod tests {
             analysis: Analysis::Precise,
             lines: true,
             call_sites: false,
+            natives: false,
         };
         let rewritten = profile_class(&original, lines_on).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
@@ -534,6 +570,7 @@ mod tests {
                 analysis: Analysis::Precise,
                 lines: true,
                 call_sites: false,
+                natives: false,
             };
             let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
             let (before, class) = (

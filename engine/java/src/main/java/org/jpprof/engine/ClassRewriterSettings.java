@@ -16,6 +16,7 @@ import java.util.Objects;
 public final class ClassRewriterSettings {
     private final InstrumentRequest.Bba bba;
     private final Boolean lines;
+    private final Boolean natives;
     private final List<String> include;
     private final List<String> exclude;
     private final Path configFile;
@@ -24,6 +25,7 @@ public final class ClassRewriterSettings {
     private ClassRewriterSettings(Builder builder) {
         this.bba = builder.bba;
         this.lines = builder.lines;
+        this.natives = builder.natives;
         this.include = Requests.frozen(builder.include);
         this.exclude = Requests.frozen(builder.exclude);
         this.configFile = builder.configFile;
@@ -47,6 +49,14 @@ public final class ClassRewriterSettings {
     /** @return whether to count bytecodes per source line, or {@code null} for the configured choice */
     public Boolean lines() {
         return lines;
+    }
+
+    /**
+     * @return whether native methods become contexts (through wrappers that call them renamed,
+     *     which only a JVM whose native method prefix an agent set can bind), or {@code null} for off
+     */
+    public Boolean natives() {
+        return natives;
     }
 
     /** @return the class patterns to instrument (empty: all classes) */
@@ -78,6 +88,7 @@ public final class ClassRewriterSettings {
         StringBuilder out = new StringBuilder(256).append("{\"bba\":");
         Json.writeString(out, bba == null ? null : bba.jsonName());
         if (lines != null) out.append(",\"lines\":").append(lines.booleanValue());
+        if (natives != null) out.append(",\"natives\":").append(natives.booleanValue());
         Requests.list(out.append(','), "include", include);
         Requests.list(out.append(','), "exclude", exclude);
         Requests.path(out.append(','), "configFile", configFile);
@@ -94,6 +105,7 @@ public final class ClassRewriterSettings {
     public static final class Builder {
         private InstrumentRequest.Bba bba;
         private Boolean lines;
+        private Boolean natives;
         private final List<String> include = new ArrayList<>();
         private final List<String> exclude = new ArrayList<>();
         private Path configFile;
@@ -120,6 +132,21 @@ public final class ClassRewriterSettings {
          */
         public Builder lines(Boolean lines) {
             this.lines = lines;
+            return this;
+        }
+
+        /**
+         * Sets whether native methods become contexts: each native {@code m} is renamed
+         * {@code $jp$m} and a Java method {@code m} that calls it takes its place. Only for a JVM
+         * whose native method prefix is {@code $jp$}
+         * ({@code Instrumentation.setNativeMethodPrefix}), which binds {@code $jp$m} to the
+         * implementation of {@code m}; elsewhere the renamed natives would not link.
+         *
+         * @param natives whether to wrap native methods, or {@code null} for off
+         * @return this builder
+         */
+        public Builder natives(Boolean natives) {
+            this.natives = natives;
             return this;
         }
 

@@ -88,6 +88,7 @@ class ContractTest {
         assertSameJson("class-rewriter-settings.json", ClassRewriterSettings.builder()
                 .bba(InstrumentRequest.Bba.PRECISE)
                 .lines(true)
+                .natives(true)
                 .include(Collections.singletonList("com.acme.**"))
                 .exclude(Collections.singletonList("**Test"))
                 .configFile(p("/p/jp.toml"))
