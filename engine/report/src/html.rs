@@ -42,7 +42,7 @@ use crate::names::{self, NameStyle, ShortNames};
 use crate::sources::{method_sources, MethodSource};
 use crate::tests_view::test_totals;
 use crate::threads::{thread_totals, ThreadTotal};
-use crate::{hot_methods, order, Options, Totals, Visible};
+use crate::{hot_methods, order, HotMethod, Options, Totals, Visible};
 
 /// The page's style sheet.
 const STYLE: &str = include_str!("html/report.css");
@@ -307,7 +307,7 @@ fn write_data(
 /// the context arrays, `left`, `hot` and `tests`.
 fn write_view(profile: &Profile, options: &Options, page: &mut JsonOut<impl Write>) -> io::Result<()> {
     let totals = Totals::of(profile);
-    let visible = Visible::of(profile, &totals, options);
+    let visible = Visible::of_every_metric(profile, &totals, options);
     let contexts = Contexts::of(profile, &totals, &visible, options.metric);
     page.raw("\"contexts\":");
     page.number(profile.context_count() as u64);
@@ -365,6 +365,7 @@ fn write_view(profile: &Profile, options: &Options, page: &mut JsonOut<impl Writ
         ]
     });
     page.numbers(hot)?;
+    write_extra_metrics(profile, &totals, &visible, &contexts, &methods, page)?;
     // Per test, by bytecodes: frame, position in the context arrays (0, the
     // root's, when the test is left out), calls, bytecodes, rank by calls.
     page.raw(",\n\"tests\":");
@@ -387,6 +388,61 @@ fn write_view(profile: &Profile, options: &Options, page: &mut JsonOut<impl Writ
         ]
     });
     page.numbers(tests)
+}
+
+/// The profile's extra metrics (none: no member, so that other pages stay
+/// as they were), as `extra`: per metric its `key` (the name), `label`,
+/// `unit`, `own` (each shown context's own value, in the order of the
+/// context arrays), `left` (`[position, value, ...]`: what is hidden right
+/// below a shown context), `grand` and `hot` (`[self, total, ...]` of each
+/// hot method, in the order of `hot`).
+fn write_extra_metrics(
+    profile: &Profile,
+    totals: &Totals,
+    visible: &Visible,
+    contexts: &Contexts,
+    methods: &[HotMethod],
+    page: &mut JsonOut<impl Write>,
+) -> io::Result<()> {
+    let extra = &profile.metrics()[2..];
+    if extra.is_empty() {
+        return Ok(());
+    }
+    page.raw(",\n\"extra\":[");
+    for (index, &metric) in extra.iter().enumerate() {
+        let info = profile.metric_info(metric);
+        page.raw(if index == 0 { "{\"key\":" } else { ",{\"key\":" });
+        page.string(&info.name);
+        page.raw(",\"label\":");
+        page.string(&info.label());
+        page.raw(",\"unit\":");
+        page.string(&info.unit);
+        page.raw(",\"own\":");
+        page.numbers(contexts.ids.iter().map(|&id| profile.value(id, metric)))?;
+        page.raw(",\"left\":");
+        let left = contexts.ids.iter().enumerate().flat_map(|(position, &id)| {
+            let hidden = profile
+                .children(id)
+                .filter(|&child| !visible.is_shown(child))
+                .fold(0u64, |sum, child| sum.saturating_add(totals.get(child, metric)));
+            (hidden != 0)
+                .then_some([position as u64, hidden])
+                .into_iter()
+                .flatten()
+        });
+        page.numbers(left)?;
+        page.raw(",\"grand\":");
+        page.number(totals.grand(metric));
+        page.raw(",\"hot\":");
+        page.numbers(
+            methods
+                .iter()
+                .flat_map(|method| [method.self_value(metric), method.total_value(metric)]),
+        )?;
+        page.raw("}");
+    }
+    page.raw("]");
+    Ok(())
 }
 
 /// The Source view's methods ([`crate::sources`]): per method, its frame,
@@ -854,5 +910,26 @@ pub(crate) mod tests {
         let data = data(&page(&Profile::new(), &Options::new(Metric::Bytecodes)));
         assert_eq!(numbers(&data["depth"]), [0]);
         assert_eq!(numbers(&data["hot"]), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn extra_metrics_are_in_the_data_with_their_labels_and_sampled_only_contexts_are_shown() {
+        let (p, _) = crate::sampled_profile();
+        let data = data(&page(&p, &Options::new(Metric::Bytecodes)));
+        let extra = &data["extra"][0];
+        assert_eq!(extra["key"], "cpu-samples");
+        assert_eq!(extra["label"], "cpu-samples (sampled, not reproducible)");
+        assert_eq!((extra["unit"].as_str(), extra["grand"].as_u64()), (Some("samples"), Some(70)));
+        // Every context is on the page, Thread.sleep (sampled only) too: the root, then 4.
+        let own: Vec<u64> = extra["own"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        assert_eq!(own.len(), 5);
+        assert_eq!(own.iter().sum::<u64>(), 70);
+        assert_eq!(extra["hot"].as_array().unwrap().len(), 2 * data["hot"].as_array().unwrap().len() / 7);
+        let without = data_of_plain_profile();
+        assert!(without.get("extra").is_none());
+    }
+
+    fn data_of_plain_profile() -> Value {
+        data(&page(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Calls)))
     }
 }

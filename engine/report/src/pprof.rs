@@ -248,7 +248,7 @@ struct File {
 
 impl File {
     fn of(profile: &Profile, options: &Options) -> File {
-        let visible = Visible::of(profile, &Totals::of(profile), options);
+        let visible = Visible::of_every_metric(profile, &Totals::of(profile), options);
         let frames = FrameIndex::of(profile, &visible);
         let mut strings = Strings::new();
         let unit = strings.index("count");

@@ -73,7 +73,7 @@ fn profiles(profile: &Profile) -> Vec<(Metric, String)> {
 /// # Errors
 /// Those of `out`.
 pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::Result<()> {
-    let visible = Visible::of(profile, &Totals::of(profile), options);
+    let visible = Visible::of_every_metric(profile, &Totals::of(profile), options);
     let frames = FrameIndex::of(profile, &visible);
     let sites = SiteFrames::of(profile, &visible, &frames);
     let mut json = JsonOut::new(&mut out, Context::File);

@@ -8,8 +8,9 @@ use crate::{Options, Totals};
 /// is no deeper than the maximum depth, and its subtree total reaches the
 /// threshold. What is left out is counted, so that a report can say so.
 /// A sampled-only subtree (no calls, no bytecodes: what a sampler saw
-/// outside instrumented code) is not shown, nor counted, in a metric in
-/// which it has nothing.
+/// outside instrumented code) is not shown, nor counted, by a report of one
+/// metric in which it has nothing ([`Visible::of`]); the reports that hold
+/// every metric show it ([`Visible::of_every_metric`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Visible {
     shown: Vec<bool>,
@@ -20,9 +21,20 @@ pub struct Visible {
 }
 
 impl Visible {
+    /// The contexts a report of `options.metric` alone shows (text, folded).
+    pub fn of(profile: &Profile, totals: &Totals, options: &Options) -> Visible {
+        Visible::decide(profile, totals, options, true)
+    }
+
+    /// The contexts a report of every metric shows (HTML, speedscope,
+    /// pprof), `options.metric` first: sampled-only ones too.
+    pub fn of_every_metric(profile: &Profile, totals: &Totals, options: &Options) -> Visible {
+        Visible::decide(profile, totals, options, false)
+    }
+
     /// Decides for every context of `profile`, in one pass from the root
     /// down (a parent always comes before its children).
-    pub fn of(profile: &Profile, totals: &Totals, options: &Options) -> Visible {
+    fn decide(profile: &Profile, totals: &Totals, options: &Options, one_metric: bool) -> Visible {
         let nodes = profile.nodes();
         let threshold = options.threshold.max(0.0) / 100.0 * totals.grand(options.metric) as f64;
         let max_depth = options.max_depth.unwrap_or(u32::MAX);
@@ -42,7 +54,7 @@ impl Visible {
             let sampled_only = totals.get(id, Metric::Calls) == 0
                 && totals.get(id, Metric::Bytecodes) == 0
                 && extra.iter().any(|&metric| totals.get(id, metric) > 0);
-            if sampled_only && totals.get(id, options.metric) == 0 {
+            if one_metric && sampled_only && totals.get(id, options.metric) == 0 {
                 continue;
             }
             shown[index] = shown[parent]

@@ -51,6 +51,8 @@
 
   // ---- The data: contexts depth first, the root at 0 with depth 0 and frame -1. ----
   let names, shortNames, packageOf, packages, lowerNames, parent, frame, site, depth, own, total, firstKid, kids, recursive, count, grand, maxDepth;
+  /** The view's extra metrics (`view.extra`: key, label, unit, own, left, grand, hot), sampled time say. */
+  let extras = [];
 
   /**
    * Reads the names of `data` (the page's data element) and the contexts of `view`: `data` itself
@@ -71,6 +73,13 @@
     for (let i = 0; i < view.left.length; i += 3) {
       total.calls[view.left[i]] += view.left[i + 1];
       total.bytecodes[view.left[i]] += view.left[i + 2];
+    }
+    // A thread group's view has none: groups keep calls and bytecodes alone.
+    extras = view.extra || [];
+    for (const m of extras) {
+      own[m.key] = Float64Array.from(m.own);
+      total[m.key] = Float64Array.from(own[m.key]);
+      for (let i = 0; i < m.left.length; i += 2) total[m.key][m.left[i]] += m.left[i + 1];
     }
     maxDepth = 0;
     for (let i = 0; i < count; i++) if (depth[i] > maxDepth) maxDepth = depth[i];
@@ -96,6 +105,7 @@
     for (let i = count - 1; i > 0; i--) {
       total.calls[parent[i]] += total.calls[i];
       total.bytecodes[parent[i]] += total.bytecodes[i];
+      for (const m of extras) total[m.key][parent[i]] += total[m.key][i];
     }
     // Children, in the order written (by total in the report's metric), as one flat array.
     firstKid = new Int32Array(count + 1);
@@ -105,6 +115,12 @@
     kids = new Int32Array(Math.max(count - 1, 0));
     for (let i = 1; i < count; i++) kids[next[parent[i]]++] = i;
     grand = { calls: view.grand[0], bytecodes: view.grand[1] };
+    for (const m of extras) grand[m.key] = m.grand;
+    for (const option of $('metric').options) option.disabled = !(option.value in own);
+    if (!(state.metric in own)) {
+      state.metric = 'bytecodes';
+      $('metric').value = state.metric;
+    }
   }
 
   function children(id) {
@@ -134,6 +150,7 @@
     add('contexts', format(data.contexts));
     add('total calls', format(grand.calls));
     add('total bytecodes', format(grand.bytecodes));
+    for (const m of extras) add(`total ${m.label}`, `${format(m.grand)} ${m.unit}`);
     add('report', data.generator);
   }
 
@@ -846,6 +863,13 @@
         recursive: list[i + 6] === 1,
       });
     }
+    // Per extra metric, each method's self and total, in the same order.
+    for (const m of data.extra || []) {
+      hot.rows.forEach((row, index) => {
+        row.self[m.key] = m.hot[2 * index];
+        row.total[m.key] = m.hot[2 * index + 1];
+      });
+    }
   }
 
   function renderHot() {
@@ -950,6 +974,7 @@
     const outer = Array.from(mine).filter((id) => !recursive[id]);
     const sum = (list, values) => list.reduce((acc, id) => acc + values[id], 0);
     const whole = { calls: sum(outer, total.calls), bytecodes: sum(outer, total.bytecodes) };
+    for (const m of extras) whole[m.key] = sum(outer, total[m.key]);
     const name = $('method-name');
     name.textContent = '';
     appendFrame(name, f);
@@ -962,6 +987,7 @@
       const row = map.get(g) || { frame: g, calls: 0, bytecodes: 0 };
       row.calls += own.calls[id];
       row.bytecodes += total.bytecodes[id];
+      for (const m of extras) row[m.key] = (row[m.key] || 0) + total[m.key][id];
       map.set(g, row);
     };
     for (const id of mine) {
@@ -1262,7 +1288,8 @@
     const data = JSON.parse($('jp-data').textContent);
     load(data, data);
     const parsed = performance.now();
-    state.metric = data.metric === 'calls' ? 'calls' : 'bytecodes';
+    for (const m of extras) $('metric').append(new Option(m.label, m.key));
+    state.metric = data.metric in own ? data.metric : 'bytecodes';
     $('metric').value = state.metric;
     header(data);
     noteHidden(data, data);
@@ -1270,7 +1297,8 @@
     loadHot(data);
     loadTests(data);
     loadSource(data);
-    tests.key = state.metric;
+    // Tests are ranked in the exact counts.
+    tests.key = state.metric === 'calls' ? 'calls' : 'bytecodes';
     renderTests();
     openHotPath();
     renderTree();
