@@ -29,9 +29,10 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     jp.start, the runtime jar on both class paths: JP's profile must equal the oracle's, which
     counts exactly the activations begun while recording.
 (e) Call sites: integration-tests/programs/sites calls methods from several sites, from the JDK
-    (a comparator) and from a static initializer that an invoke runs; it runs under the oracle
-    with sites=on and instrumented with --bba precise --call-sites: JP's profile, each context
-    split by the call site it was called from (` @ line N`), must equal the oracle's.
+    (a comparator) and from a static initializer that an invoke runs; it, and the programs of (b)
+    when they are wanted, run under the oracle with sites=on and instrumented with --bba precise
+    --call-sites: JP's profile, each context split by the call site it was called from
+    (` @ line N`), must equal the oracle's.
 
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
@@ -239,18 +240,11 @@ class OracleSuite:
             if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
                 problems.append(f"{variant}: stdout or exit status differs from the uninstrumented run")
                 details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
-            for metric in oracle.METRICS:
-                failure = self.report(out, metric)
-                if failure is not None:
-                    problems.append(f"{variant}: jp report failed: {failure}")
-                    break
-                problem, more = self.compare_metric(expected, out, bba, metric, throws_or_catches)
-                if problem:
-                    problems.append(f"{variant}: {problem}")
-                    details += more
-            else:
-                if variant == "precise":
-                    self.paper(program, out, "paper (JP, precise)")
+            reported, found, more = self.compare_metrics(expected, out, bba, throws_or_catches)
+            problems += [f"{variant}: {problem}" for problem in found]
+            details += more
+            if reported and variant == "precise":
+                self.paper(program, out, "paper (JP, precise)")
             if lines:
                 problem, more = self.compare_lines(expected, out, bba, throws_or_catches)
                 if problem:
@@ -271,6 +265,20 @@ class OracleSuite:
                                "--out", f"{out}.{metric}.folded"], os.devnull, log) == 0:
             return None
         return (commands.read_text(log).splitlines() or [""])[0]
+
+    def compare_metrics(self, expected, out, bba, throws_or_catches):
+        """JP's profile OUT.jpprof against the oracle's EXPECTED in every metric (compare_metric):
+        whether jp report read it, the problems found and the details to show."""
+        problems, details = [], ""
+        for metric in oracle.METRICS:
+            failure = self.report(out, metric)
+            if failure is not None:
+                return False, [*problems, f"jp report failed: {failure}"], details
+            problem, more = self.compare_metric(expected, out, bba, metric, throws_or_catches)
+            if problem:
+                problems.append(problem)
+                details += more
+        return True, problems, details
 
     def compare_metric(self, expected, out, bba, metric, throws_or_catches):
         """JP's METRIC (OUT.METRIC.folded) against the oracle's (EXPECTED.METRIC.folded): a problem
@@ -345,15 +353,9 @@ class OracleSuite:
             if status != 0 or not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
                 problems.append("the instrumented run's output or exit status differs")
                 details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
-            for metric in oracle.METRICS:
-                failure = self.report(out, metric)
-                if failure is not None:
-                    problems.append(f"jp report failed: {failure}")
-                    break
-                problem, more = self.compare_metric(expected, out, "precise", metric, False)
-                if problem:
-                    problems.append(problem)
-                    details += more
+            _, found, more = self.compare_metrics(expected, out, "precise", False)
+            problems += found
+            details += more
             if problems:
                 self.checks.fail(f"window, jp.start={start}: {'; '.join(problems)}", details)
             else:
@@ -363,12 +365,11 @@ class OracleSuite:
     # -- (e) call sites -------------------------------------------------------------------------------
 
     def call_sites(self):
-        """integration-tests/programs/sites under the oracle with sites=on and instrumented with --bba
-        precise --call-sites: the same output, and the same contexts, split by call site, in calls
-        and in bytecodes."""
+        """integration-tests/programs/sites, and the programs of demo/ when they are wanted, under the
+        oracle with sites=on and instrumented with --bba precise --call-sites: the same output, and
+        the same contexts, split by call site, in calls and in bytecodes."""
         work = work_root() / "sites"
         shutil.rmtree(work, ignore_errors=True)
-        (work / "classes").mkdir(parents=True)
         if not self.build_agent():
             return
         try:
@@ -377,24 +378,43 @@ class OracleSuite:
         except build.SuiteError as error:
             self.checks.fail(f"build: {error}")
             return
-        if not self.compile(self.javac, 17, work / "classes", sorted((PROGRAMS / "sites").glob("*.java")),
-                            work / "javac.log"):
-            self.checks.fail("sites: javac failed on integration-tests/programs/sites")
-            return
-        log = work / "instrument.log"
-        if commands.run_logged([str(self.jp), "instrument", str(work / "classes"), "--out", str(work / "instrumented"),
-                                "--bba", "precise", "--call-sites"], log) != 0:
-            self.checks.fail("sites: jp instrument failed", indented(commands.read_text(log)))
-            return
-        expected, out = work / "oracle", work / "jp"
+        programs = [("sites", "sites.Sites")]
+        if self.demo_wanted:
+            programs += [("demo", f"demo.{program}") for program in self.programs or oracle.demo_programs()]
+        for directory in sorted({directory for directory, _ in programs}):
+            classes = work / directory / "classes"
+            classes.mkdir(parents=True)
+            if not self.compile(self.javac, 17, classes, sorted((PROGRAMS / directory).glob("*.java")),
+                                work / directory / "javac.log"):
+                self.checks.fail(f"sites: javac failed on integration-tests/programs/{directory}")
+                return
+            log = work / directory / "instrument.log"
+            if commands.run_logged([str(self.jp), "instrument", str(classes), "--out",
+                                    str(work / directory / "instrumented"), "--bba", "precise", "--call-sites"],
+                                   log) != 0:
+                self.checks.fail(f"sites: jp instrument --call-sites failed on {directory}",
+                                 indented(commands.read_text(log)))
+                return
+        for directory, main in programs:
+            self.compare_sites(work / directory, main, at_least=10 if directory == "sites" else 0)
+
+    def compare_sites(self, work, main, at_least):
+        """MAIN of WORK/classes under the oracle with sites=on against WORK/instrumented: PASS or FAIL,
+        the profile naming AT_LEAST sites."""
+        name = main.rpartition(".")[2]
+        expected, out = work / f"oracle-{name}", work / f"jp-{name}"
         problems, details = [], ""
-        status = oracle.run(self.lib, self.java, "sites.Sites", str(work / "classes"), expected,
+        status = oracle.run(self.lib, self.java, main, str(work / "classes"), expected,
                             f"{expected}.stdout", f"{expected}.stderr", options="sites=on")
-        if status != 0:
-            problems.append(f"the oracle run exited with {status} (see {expected}.stderr)")
+        with open(f"{expected}.stdout", "a") as file:
+            file.write(f"exit {status}\n")
+        if status == oracle.WARNED:
+            problems.append(f"the oracle reported warnings (see {expected}.stderr)")
         status = commands.run_split([str(self.java), "-cp", f"{work / 'instrumented'}:{self.runtime}",
-                                     f"-Djp.output={out}.jpprof", "sites.Sites"], f"{out}.stdout", f"{out}.stderr")
-        if status != 0 or not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
+                                     f"-Djp.output={out}.jpprof", main], f"{out}.stdout", f"{out}.stderr")
+        with open(f"{out}.stdout", "a") as file:
+            file.write(f"exit {status}\n")
+        if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
             problems.append("the instrumented run's output or exit status differs")
             details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
         for metric in oracle.METRICS:
@@ -407,13 +427,13 @@ class OracleSuite:
                 problems.append(problem)
                 details += more
         sited = [line for line in folded.read(f"{out}.calls.sorted") if " @ line " in line]
-        if not problems and len(sited) < 10:
+        if not problems and len(sited) < at_least:
             problems.append(f"only {len(sited)} contexts name a call site")
         if problems:
-            self.checks.fail(f"sites: {'; '.join(problems)}", details)
+            self.checks.fail(f"sites, {name}: {'; '.join(problems)}", details)
         else:
             contexts = line_count(f"{out}.calls.sorted")
-            self.checks.pass_(f"sites: JP equals the oracle split by call site ({contexts} contexts, "
+            self.checks.pass_(f"sites, {name}: JP equals the oracle split by call site ({contexts} contexts, "
                               f"{len(sited)} with a site)")
 
     def run(self):
