@@ -417,15 +417,9 @@ class OracleSuite:
         if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
             problems.append("the instrumented run's output or exit status differs")
             details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
-        for metric in oracle.METRICS:
-            failure = self.report(out, metric)
-            if failure is not None:
-                problems.append(f"jp report failed: {failure}")
-                break
-            problem, more = self.compare_metric(expected, out, "precise", metric, False)
-            if problem:
-                problems.append(problem)
-                details += more
+        _, found, more = self.compare_metrics(expected, out, "precise", False)
+        problems += found
+        details += more
         sited = [line for line in folded.read(f"{out}.calls.sorted") if " @ line " in line]
         if not problems and len(sited) < at_least:
             problems.append(f"only {len(sited)} contexts name a call site")
