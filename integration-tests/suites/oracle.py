@@ -370,6 +370,7 @@ class OracleSuite:
         the same contexts, split by call site, in calls and in bytecodes."""
         work = work_root() / "sites"
         shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
         if not self.build_agent():
             return
         try:
