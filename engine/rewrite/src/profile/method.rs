@@ -30,7 +30,7 @@ pub(super) struct Refs {
     /// `IC.line`, with per-line counts on.
     ic_line: Option<CpIndex>,
     /// `IC.site`, with call sites on.
-    pub(super) ic_site: Option<CpIndex>,
+    ic_site: Option<CpIndex>,
 }
 
 impl Refs {
