@@ -62,7 +62,7 @@ public final class MID {
     /** The site-keyed identifiers of this method ({@link #at}), open addressing by site; copied on write. */
     private volatile MID[] sites;
     /** The value of {@link #site} for an identifier not keyed by a call site. */
-    static final int NO_SITE = -1;
+    public static final int NO_SITE = -1;
 
     private MID(String className, String name, String descriptor, int bound, String analysis) {
         this.className = className;
