@@ -244,6 +244,8 @@ struct File {
     location: Vec<u64>,
     /// Each context's values per thread group, when the profile has groups.
     groups: Option<GroupValues>,
+    /// The profile's extra metrics, whose values follow calls and bytecodes.
+    extra: Vec<Metric>,
 }
 
 impl File {
@@ -316,15 +318,15 @@ impl File {
             frames,
             location,
             groups,
+            extra: profile.metrics().split_off(2),
         }
     }
 
-    /// The samples of context `id`: its own values, or with thread groups
-    /// each group's with its label; none where every value is 0.
     /// The samples of context `id`: its calls and bytecodes (one sample
-    /// per thread group that ran it, when there are groups) and its extra
-    /// metrics' values (in the first sample, or one of their own without a
-    /// group, as groups keep calls and bytecodes alone).
+    /// per thread group that ran it, with the group's label, when there are
+    /// groups) and its extra metrics' values (in the first sample, or one of
+    /// their own without a group, as groups keep calls and bytecodes
+    /// alone); none where every value is 0.
     fn samples<'a>(
         &'a self,
         profile: &'a Profile,
@@ -342,7 +344,8 @@ impl File {
         let grouped = entries
             .iter()
             .map(|(label, calls, bytecodes)| (label.as_ref(), *calls, *bytecodes));
-        let extra: Vec<i64> = profile.metrics()[2..]
+        let extra: Vec<i64> = self
+            .extra
             .iter()
             .map(|&metric| sample_value(profile.value(id, metric)))
             .collect();
