@@ -149,6 +149,11 @@ pub struct ReportRequest {
     /// methods' per-line counts beside their source; absolute.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<PathBuf>,
+    /// Recordings of sampled stacks attached to the profiles' contexts as
+    /// sampled metrics (`jp report --samples`): JFR recordings, directories
+    /// of them, or async-profiler's collapsed stacks; absolute.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<PathBuf>,
     /// The report file, written atomically; absolute.
     pub out: PathBuf,
 }
@@ -167,6 +172,9 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
     for (i, dir) in request.sources.iter().enumerate() {
         check_absolute(&format!("sources[{i}]"), dir)?;
     }
+    for (i, recording) in request.samples.iter().enumerate() {
+        check_absolute(&format!("samples[{i}]"), recording)?;
+    }
     if !(0.0..=100.0).contains(&request.threshold) {
         return Err(EngineError::InvalidRequest(format!(
             "threshold is {}, not a percentage from 0 to 100",
@@ -183,6 +191,7 @@ pub fn report(request: &ReportRequest) -> Result<(), EngineError> {
         max_depth: request.max_depth,
         title: request.title.clone(),
         sources: request.sources.clone(),
+        samples: request.samples.clone(),
         ..jp_report::Options::new(request.metric)
     };
     jp_report::run::run(&request.profiles, request.format, &options, &request.out)?;
@@ -414,6 +423,7 @@ mod tests {
             max_depth: None,
             title: None,
             sources: Vec::new(),
+            samples: Vec::new(),
             out,
         }
     }
@@ -433,6 +443,7 @@ mod tests {
                 max_depth: Some(4),
                 title: Some("demo".into()),
                 sources: Vec::new(),
+                samples: Vec::new(),
                 out: "/p/index.html".into(),
             }
         );
@@ -496,6 +507,14 @@ mod tests {
         assert_eq!(
             report(&request).unwrap_err().to_string(),
             "invalid request: sources[1] is not an absolute path: src/main/java"
+        );
+        let request = ReportRequest {
+            samples: vec!["build/jp/jfr".into()],
+            ..report_request(vec![], Format::Html, "/o".into())
+        };
+        assert_eq!(
+            report(&request).unwrap_err().to_string(),
+            "invalid request: samples[0] is not an absolute path: build/jp/jfr"
         );
         let request = ReportRequest {
             threshold: 101.0,

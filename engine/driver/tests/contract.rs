@@ -147,6 +147,7 @@ fn a_report_request_matches_its_sample() {
             max_depth: Some(8),
             title: Some("demo: jpProfileTest".into()),
             sources: vec!["/p/src/main/java".into(), "/p/src/main/kotlin".into()],
+            samples: vec!["/p/jfr".into()],
             out: "/p/report/index.html".into(),
         },
     );

@@ -83,6 +83,7 @@ public final class ReportRequest {
     private final Integer maxDepth;
     private final String title;
     private final List<Path> sources;
+    private final List<Path> samples;
     private final Path out;
 
     private ReportRequest(Builder builder) {
@@ -93,6 +94,7 @@ public final class ReportRequest {
         this.maxDepth = builder.maxDepth;
         this.title = builder.title;
         this.sources = Requests.frozen(builder.sources);
+        this.samples = Requests.frozen(builder.samples);
         this.out = builder.out;
     }
 
@@ -140,6 +142,11 @@ public final class ReportRequest {
         return sources;
     }
 
+    /** @return the recordings of sampled stacks attached to the profiles' contexts, absolute */
+    public List<Path> samples() {
+        return samples;
+    }
+
     /** @return the report file, absolute */
     public Path out() {
         return out;
@@ -163,6 +170,7 @@ public final class ReportRequest {
         if (title == null) json.append("null");
         else Json.writeString(json, title);
         if (!sources.isEmpty()) Requests.list(json.append(','), "sources", sources);
+        if (!samples.isEmpty()) Requests.list(json.append(','), "samples", samples);
         Requests.path(json.append(','), "out", out);
         return json.append('}').toString();
     }
@@ -181,6 +189,7 @@ public final class ReportRequest {
         private Integer maxDepth;
         private String title;
         private final List<Path> sources = new ArrayList<>();
+        private final List<Path> samples = new ArrayList<>();
         private Path out;
 
         private Builder() {}
@@ -288,6 +297,20 @@ public final class ReportRequest {
          */
         public Builder sources(Collection<? extends Path> dirs) {
             Requests.addAbsolute(sources, dirs, "source directory");
+            return this;
+        }
+
+        /**
+         * Adds recordings of sampled stacks, whose samples the report attaches to the profiles'
+         * contexts as sampled metrics ({@code jp report --samples}): JDK Flight Recorder recordings
+         * ({@code .jfr}, read with the JDK's {@code jfr} tool), directories of them (the build
+         * plugins record one per test JVM into a directory), or async-profiler's collapsed stacks.
+         *
+         * @param recordings the recordings
+         * @return this builder
+         */
+        public Builder samples(Collection<? extends Path> recordings) {
+            Requests.addAbsolute(samples, recordings, "recording of samples");
             return this;
         }
 

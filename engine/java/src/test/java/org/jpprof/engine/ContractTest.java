@@ -78,6 +78,7 @@ class ContractTest {
                 .maxDepth(8)
                 .title("demo: jpProfileTest")
                 .sources(Arrays.asList(p("/p/src/main/java"), p("/p/src/main/kotlin")))
+                .samples(Collections.singletonList(p("/p/jfr")))
                 .out(p("/p/report/index.html"))
                 .build()
                 .toJson());
