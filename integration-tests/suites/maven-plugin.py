@@ -10,6 +10,9 @@ with the `mvn` on PATH (Debian's 3.8.7 here).
      hottest context is the quadratic sort, jp:report writes the report, and the packaged jar
      holds the compiler's classes, byte for byte; two builds at once in one project each write a
      run of profiles of their own and report it alone;
+  2b. sampled time: `mvn -Djp.jfr=true verify` on a copy of the demo records JFR into the run of
+     profiles' jfr/, and jp:report's report.txt totals the CPU samples, labelled sampled, beside the
+     demo's calls;
   2c. per-test contexts: in the demo's profiles every test is a top-level context, run once, with
      its set-up inside; three builds give identical per-test totals; in a JUnit 5 project
      (integration-tests/maven/params-demo) a parameterized test's invocations are told apart; in a
@@ -354,6 +357,23 @@ class MavenPlugin:
             self.checks.fail(f"at once: two builds, a run each (runs: {len(runs)}, "
                              f"calls: {' '.join(totals) or 'none'}, one run: {single})",
                              reports + shown(self.log("twice-1"), 10) + shown(self.log("twice-2"), 10))
+
+    def jfr(self):
+        """2b: -Djp.jfr=true: each test JVM records JFR beside its profile, and jp:report attaches it."""
+        jfr = self.copy_project(DEMO_SOURCES, self.work / "jfr")
+        built = self.mvn_run("jfr", jfr, "-Djp.jfr=true", "verify")
+        recordings = sorted(jfr.glob("target/jp/profiles/run-*/jfr/*.jfr"))
+        report = jfr / "target" / "site" / "jp" / "report.txt"
+        row = next((line for line in text(report).splitlines() if line.startswith("total cpu-samples")), "")
+        calls = [next((line.split()[-1] for line in text(path).splitlines() if line.startswith("total calls")), None)
+                 for path in (report, self.demo_dir / "target" / "site" / "jp" / "report.txt")]
+        self.outcome(built and recordings and row.endswith("samples (sampled, not reproducible)")
+                     and calls[0] is not None and calls[0] == calls[1],
+                     f"jfr: -Djp.jfr=true: {len(recordings)} recording(s) beside the profiles, and report.txt has "
+                     f"`{' '.join(row.split())}` beside the demo's {calls[0]} calls",
+                     "jfr: -Djp.jfr=true: a recording beside the profiles, and report.txt's CPU samples labelled "
+                     "sampled, beside the demo's calls",
+                     shown(self.log("jfr"), 40) + shown(report, 20))
 
     def site(self):
         """2d: `mvn site` with the plugin in <reporting>: "Project Reports" link the JP report,
@@ -908,6 +928,7 @@ class MavenPlugin:
         self.install()
         self.demo()
         self.at_once()
+        self.jfr()
         self.site()
         self.one_off()
         self.per_test()

@@ -23,6 +23,8 @@ step 5 are left out there, and step 9 only runs there.
      build/jp/junit (RunNotifier rewritten, every other entry the same, junit's jar untouched);
   3b. per-line counts: with `jp { lines = true }`, report.txt lists Leaderboard.rank's lines,
      which add up exactly to its own bytecodes, and the page holds Leaderboard.java's lines;
+  3c. sampled time: with `jp { jfr = true }`, the test JVM records JFR into the run's jfr/ and
+     report.txt totals its CPU samples, labelled sampled, beside calls and bytecodes as without it;
   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
      every class; an edited class is the only one rewritten and the output equals a clean
      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -418,6 +420,27 @@ class GradleSuite:
                      "lines: jp { lines = true }: report.txt's lines of Leaderboard.rank, adding up to its own "
                      "bytecodes, and the page's source of Leaderboard.java",
                      shown(self.log("lines"), 40) + (shown(report, 60) if report.is_file() else ""))
+
+    def jfr(self):
+        """3c: `jp { jfr = true }`: the test JVM records JFR beside its profile, and jpReport attaches
+        the recording: report.txt totals the CPU samples, labelled sampled, and the calls are those
+        of the demo's run without it."""
+        jfr = self.copy_project(DEMO_SOURCES, self.work / "jfr")
+        append(jfr / "build.gradle", "\njp {\n    jfr = true\n}\n")
+        built = self.gradle_run("jfr", jfr, *TASKS)
+        report = jfr / "build/reports/jp/report.txt"
+        recordings = glob(jfr / "build/jp/profiles/jpProfileTest", "run-*/jfr/*.jfr")
+        row = first_line_with("total cpu-samples", report)
+        # Calls are exact: the same as in the demo's run without JFR.
+        calls = [first_line_with("total calls", path).split()[-1:] for path in
+                 (report, self.work / "demo/build/reports/jp/report.txt")]
+        self.outcome(built and recordings and row.endswith("samples (sampled, not reproducible)")
+                     and calls[0] and calls[0] == calls[1],
+                     f"jfr: jp {{ jfr = true }}: {len(recordings)} recording(s) beside the profiles, and report.txt "
+                     f"has `{row}` beside the same {calls[0][0] if calls[0] else '?'} calls as without it",
+                     "jfr: jp { jfr = true }: a recording beside the profiles, and report.txt's CPU samples "
+                     "labelled sampled, beside the demo's calls",
+                     shown(self.log("jfr"), 40) + (shown(report, 20) if report.is_file() else ""))
 
     def per_test_demo(self):
         """3a: the demo is plain JUnit 4, run by Gradle's own JUnit 4 executor (Gradle 4.4.1 has
@@ -1038,6 +1061,7 @@ test {{ useTestNG() }}
             self.api()
             self.demo()
             self.lines()
+            self.jfr()
             self.at_once()
             self.incremental()
             if self.suite == "gradle":

@@ -76,7 +76,12 @@ final class EngineBridge {
      *     cannot be written (the file is named)
      */
     static void report(
-            List<File> profiles, ReportRequest.Format format, String title, List<File> sources, File out) {
+            List<File> profiles,
+            ReportRequest.Format format,
+            String title,
+            List<File> sources,
+            List<File> recordings,
+            File out) {
         ReportRequest.Builder request = ReportRequest.builder()
                 .format(format)
                 .metric(ReportRequest.Metric.BYTECODES)
@@ -85,6 +90,9 @@ final class EngineBridge {
         List<Path> sourceDirs = new ArrayList<>();
         for (File dir : sources) sourceDirs.add(dir.toPath());
         request.sources(sourceDirs);
+        List<Path> samples = new ArrayList<>();
+        for (File recording : recordings) samples.add(recording.toPath());
+        request.samples(samples);
         for (File profile : profiles) {
             request.profile(profile.toPath());
         }

@@ -14,6 +14,7 @@ import java.util.Map;
  * jp {
  *     bba = 'precise'                 // basic-block analysis: 'default' or 'precise'
  *     lines = true                    // count bytecodes per source line (off by default)
+ *     jfr = true                      // record JFR in the profiled tests; jpReport adds sampled CPU time
  *     include = ['com.acme.**']       // classes to instrument (empty: all)
  *     exclude = ['com.acme.gen.**']   // classes to leave as they are
  *     agent = 'default'               // the runtime's jp.agent
@@ -38,6 +39,7 @@ public class JpExtension {
     private String agent;
     private String bba;
     private Boolean lines;
+    private boolean jfr;
     private List<String> include = new ArrayList<>();
     private List<String> exclude = new ArrayList<>();
     private Object granularity;
@@ -97,6 +99,23 @@ public class JpExtension {
     /** @param lines whether to count lines, or {@code null} for the config file's choice */
     public void setLines(Boolean lines) {
         this.lines = lines;
+    }
+
+    /**
+     * Whether the profiled test JVMs also run the JDK Flight Recorder ({@code
+     * -XX:StartFlightRecording=...,settings=profile}, one recording per JVM beside its profile), and
+     * {@code jpReport} attaches the recordings' samples to the profiles' contexts: sampled CPU time
+     * beside the exact counts, labelled as sampled (docs/cli.md, "Sampled time"). Off by default.
+     *
+     * @return whether to record JFR
+     */
+    public boolean getJfr() {
+        return jfr;
+    }
+
+    /** @param jfr whether to record JFR in the profiled tests and report its samples */
+    public void setJfr(boolean jfr) {
+        this.jfr = jfr;
     }
 
     /**

@@ -365,6 +365,14 @@ public class JpPlugin implements Plugin<Project> {
                 }
             });
             task.conventionProfiles(reportedProfiles(), layout.jpDir("profiles"));
+            task.setRecordings(project.files(new Callable<List<FileCollection>>() {
+                @Override
+                public List<FileCollection> call() {
+                    return extension.getJfr()
+                            ? testTasks.recordingsOf(testTasks.reportedTasks())
+                            : Collections.<FileCollection>emptyList();
+                }
+            }));
             task.setSourceDirs(project.files(new Callable<List<File>>() {
                 @Override
                 public List<File> call() {

@@ -40,11 +40,13 @@ public class JpReport extends DefaultTask {
     private final Setting<File> outputDir = new Setting<>();
     private final Setting<String> title = new Setting<>();
     private FileCollection sourceDirs;
+    private FileCollection recordings;
 
     /** A task with no profiles until the plugin (or the build script) sets them. */
     public JpReport() {
         profiles = new ProfilesSetting(getProject());
         sourceDirs = getProject().files();
+        recordings = getProject().files();
         // With no profile the task says so each time, and has nothing worth caching.
         Spec<Task> hasProfiles = new Spec<Task>() {
             @Override
@@ -118,6 +120,24 @@ public class JpReport extends DefaultTask {
         this.sourceDirs = sourceDirs;
     }
 
+    /**
+     * The JFR recordings whose samples the reports attach to the profiles' contexts as sampled
+     * metrics; by default, with {@code jp { jfr = true }}, those the profiled tests recorded beside
+     * their profiles, else none.
+     *
+     * @return the recordings ({@code *.jfr})
+     */
+    @InputFiles
+    @PathSensitive(PathSensitivity.NONE)
+    public FileCollection getRecordings() {
+        return recordings;
+    }
+
+    /** @param recordings the JFR recordings (or async-profiler collapsed stacks) */
+    public void setRecordings(FileCollection recordings) {
+        this.recordings = recordings;
+    }
+
     /** @return the directory of the report ({@code build/reports/jp}) */
     @OutputDirectory
     public File getOutputDir() {
@@ -154,8 +174,10 @@ public class JpReport extends DefaultTask {
             return;
         }
         List<File> sources = new ArrayList<>(getSourceDirs().getFiles());
-        EngineBridge.report(files, ReportRequest.Format.HTML, getTitle(), sources, getHtmlFile());
-        EngineBridge.report(files, ReportRequest.Format.TEXT, getTitle(), sources, getTextFile());
+        List<File> samples = new ArrayList<>(getRecordings().getFiles());
+        Collections.sort(samples);
+        EngineBridge.report(files, ReportRequest.Format.HTML, getTitle(), sources, samples, getHtmlFile());
+        EngineBridge.report(files, ReportRequest.Format.TEXT, getTitle(), sources, samples, getTextFile());
         getLogger()
                 .lifecycle(
                         "jp: report of {} profile{}: {} and {}",

@@ -45,6 +45,9 @@ import org.jpprof.engine.RuntimeOptions;
  * its own copy of this object), else the run the marker names, else the newest with profiles.
  */
 final class TestRun {
+    /** The directory of a run that its test JVMs' JFR recordings go into. */
+    static final String RECORDINGS = "jfr";
+
     /** The run each task directory's test task started last in this JVM, by directory. */
     private static final Map<File, Path> STARTED = new ConcurrentHashMap<>();
 
@@ -88,12 +91,18 @@ final class TestRun {
     /**
      * The first action of the test task when it profiles: starts the run (which removes old ones)
      * and tells the test JVMs where to write (an absolute path, set only now so that the task's
-     * inputs stay relocatable for the build cache) and the runtime's other settings.
+     * inputs stay relocatable for the build cache) and the runtime's other settings; with {@code
+     * jfr}, has each test JVM record JFR into the run's {@value #RECORDINGS} directory (a directory
+     * as the file name: each JVM writes a recording of its own there, named after its pid).
      *
      * @param profiling whether the task profiles ({@code jp.enabled}, and JP not skipped)
      * @param runtime the runtime's system properties ({@code jp.agent}, {@code jp.granularity})
+     * @param jfr whether to record JFR ({@code jp.jfr})
      */
-    Action<Task> starter(final Provider<Boolean> profiling, final Provider<Map<String, String>> runtime) {
+    Action<Task> starter(
+            final Provider<Boolean> profiling,
+            final Provider<Map<String, String>> runtime,
+            final Provider<Boolean> jfr) {
         return new Action<Task>() {
             @Override
             public void execute(Task task) {
@@ -111,6 +120,13 @@ final class TestRun {
                 Test test = (Test) task;
                 test.systemProperties(runtime.get());
                 test.systemProperty(RuntimeOptions.OUTPUT, output.getAbsolutePath());
+                if (jfr.get()) {
+                    File recordings = new File(run.toFile(), RECORDINGS);
+                    if (!recordings.mkdirs()) {
+                        throw new GradleException("jp: cannot create " + recordings);
+                    }
+                    test.jvmArgs("-XX:StartFlightRecording=filename=" + recordings.getAbsolutePath() + ",settings=profile");
+                }
             }
         };
     }
@@ -155,27 +171,45 @@ final class TestRun {
      */
     FileCollection profiles(Project project) {
         ConfigurableFileTree tree = project.fileTree(base());
-        tree.include(new OneRun(base().getAbsoluteFile(), marker()));
+        tree.include(new OneRun(base().getAbsoluteFile(), marker(), null, ".jpprof"));
         return tree;
     }
 
-    /** Selects the profiles of the run to report on; holds only files, for the configuration cache. */
+    /** The JFR recordings of the run whose profiles {@link #profiles} gives, chosen as those are. */
+    FileCollection recordings(Project project) {
+        ConfigurableFileTree tree = project.fileTree(base());
+        tree.include(new OneRun(base().getAbsoluteFile(), marker(), RECORDINGS, ".jfr"));
+        return tree;
+    }
+
+    /**
+     * Selects the files of the run to report on that end with {@code suffix}, in the run or in its
+     * directory {@code subdirectory} ({@code null}: the run itself); holds only files and strings,
+     * for the configuration cache.
+     */
     private static final class OneRun implements Spec<FileTreeElement> {
         private final File base;
         private final File marker;
+        private final String subdirectory;
+        private final String suffix;
 
-        OneRun(File base, File marker) {
+        OneRun(File base, File marker, String subdirectory, String suffix) {
             this.base = base;
             this.marker = marker;
+            this.subdirectory = subdirectory;
+            this.suffix = suffix;
         }
 
         @Override
         public boolean isSatisfiedBy(FileTreeElement element) {
             String[] path = element.getRelativePath().getSegments();
-            if (path.length == 1) {
-                return element.isDirectory() && path[0].equals(run()); // descend into the run only
+            int depth = subdirectory == null ? 2 : 3;
+            if (path.length == 0 || !path[0].equals(run())) return false;
+            if (path.length < depth) {
+                // Descend into the run, and into its subdirectory only.
+                return element.isDirectory() && (path.length == 1 || path[1].equals(subdirectory));
             }
-            return path.length == 2 && path[0].equals(run()) && path[1].endsWith(".jpprof");
+            return path.length == depth && (depth == 2 || path[1].equals(subdirectory)) && path[depth - 1].endsWith(suffix);
         }
 
         private String run() {

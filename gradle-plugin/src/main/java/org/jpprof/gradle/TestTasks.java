@@ -105,7 +105,14 @@ final class TestTasks {
         // A profiling task's result is never taken from the build cache, which would bring back its
         // marker file without the run it names.
         task.getOutputs().cacheIf(new NotProfilingOr(profiling, Specs.<Task>satisfyNone()));
-        task.doFirst(run.starter(profiling, runtime));
+        Provider<Boolean> jfr = project.provider(new Callable<Boolean>() {
+            @Override
+            public Boolean call() {
+                return extension.getJfr();
+            }
+        });
+        task.getInputs().property("jp.jfr", new ValueOf<>(jfr));
+        task.doFirst(run.starter(profiling, runtime, jfr));
         task.addTestListener(run.finisher());
     }
 
@@ -147,6 +154,13 @@ final class TestTasks {
             if (scheduled.contains(task.getName())) tasks.add(task);
         }
         return tasks.isEmpty() ? profilingTasks() : tasks;
+    }
+
+    /** The JFR recordings of the runs of {@code tasks}, as {@link #reportedTasks()} gives them. */
+    List<FileCollection> recordingsOf(List<Test> tasks) {
+        List<FileCollection> recordings = new ArrayList<>();
+        for (Test task : tasks) recordings.add(run(task.getName()).recordings(project));
+        return recordings;
     }
 
     /** The run of profiles of the test task {@code name}. */

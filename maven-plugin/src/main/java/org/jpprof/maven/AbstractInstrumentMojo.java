@@ -104,6 +104,17 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     @Parameter(defaultValue = "false")
     protected boolean classesDirectoryByFork;
 
+    /**
+     * Whether the test JVMs also run the JDK Flight Recorder ({@code
+     * -XX:StartFlightRecording=...,settings=profile}), each writing a recording into the run of
+     * profiles' {@code jfr} directory; jp:report then attaches the recordings' samples to the
+     * profiles' contexts, sampled CPU time beside the exact counts (docs/cli.md, "Sampled time").
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = "jp.jfr", defaultValue = "false")
+    protected boolean jfr;
+
     /** Instruments {@code input} into {@code output}, with the cache {@code jp/cache/<name>}. */
     protected InstrumentResult instrument(File input, File output, String name)
             throws MojoExecutionException, MojoFailureException {
@@ -239,7 +250,11 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     protected void setUpTestRun() throws MojoExecutionException {
         File runtimeJar = EngineCalls.runtimeJar(new File(jpDirectory, "runtime"));
         File listenersJar = EngineCalls.listenersJar(new File(jpDirectory, "runtime"));
-        List<String> jvmArgs = runtimeJvmArgs(new File(startRun(), "test-%p.jpprof"));
+        File run = startRun();
+        List<String> jvmArgs = runtimeJvmArgs(new File(run, "test-%p.jpprof"));
+        if (jfr) {
+            jvmArgs.add(Reports.jfrJvmArg(run));
+        }
         setProperties(TestProperties.runtime(
                 project.getProperties(), session.getUserProperties(), runtimeJar, listenersJar, jvmArgs));
         Plugin surefire = project.getPlugin("org.apache.maven.plugins:" + SurefireSettings.ARTIFACT);

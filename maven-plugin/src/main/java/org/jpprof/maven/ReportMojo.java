@@ -87,8 +87,10 @@ public class ReportMojo extends AbstractJpMojo {
             throws MojoExecutionException {
         File html = new File(dir, "index.html");
         String title = module.getArtifactId();
-        Reports.report(profiles, ReportRequest.Format.HTML, chosen, title, sources, html);
-        Reports.report(profiles, ReportRequest.Format.TEXT, chosen, title, sources, new File(dir, "report.txt"));
+        List<File> recordings = Reports.recordingsOf(profiles);
+        Reports.report(profiles, ReportRequest.Format.HTML, chosen, title, sources, recordings, html);
+        Reports.report(
+                profiles, ReportRequest.Format.TEXT, chosen, title, sources, recordings, new File(dir, "report.txt"));
         getLog().info("jp: report of " + module.getArtifactId() + " (" + profiles.size() + " profile"
                 + (profiles.size() == 1 ? "" : "s") + "): " + html.toURI());
     }
