@@ -47,7 +47,10 @@
  *      SingleStep at all is reported as a warning.
  *   3. Hidden classes (lambda classes, whose JVMTI signature contains a '.') are never selected,
  *      nor are names containing "$$Lambda" or "$Proxy" (runtime-generated, never on disk).
- *   4. Native methods of selected classes are not selected: JP cannot instrument them.
+ *   4. Native methods of selected classes are not selected (JP's build-time instrumentation
+ *      cannot reach them), unless natives=on: then each is a context with its calls and no
+ *      bytecodes, and what it calls back hangs under it (as under JP's load-time agent, which
+ *      wraps natives). MethodEntry and MethodExit are posted for native methods too.
  *   5. HotSpot's interpreter fuses frequent bytecode pairs once they have run (iload followed by
  *      iload becomes fast_iload2, aload_0 followed by getfield becomes fast_?access_0, ...) and
  *      posts one SingleStep for the fused pair. The JVM must run with -XX:-RewriteFrequentPairs
@@ -68,6 +71,7 @@
  *                      them), never for a static initializer; folded frames then end with
  *                      " @ line N" (the caller's line at that bci) or " @ bci N" without one.
  *                      Needs the bytecodes metric (single stepping tells the invoke's bci).
+ *   natives=on|off     see fact 4 above (default off).
  *   start=recording|paused  whether activations are counted from the start (default recording),
  *                      as the runtime's jp.start. Entering org.jpprof.runtime.JP.start() or stop()
  *                      switches it, as it switches the runtime's recording: an activation of a
@@ -103,6 +107,7 @@ static int g_want_calls = 1;
 static int g_want_bytecodes = 1;
 static int g_init_demand = 1;
 static int g_sites = 0;
+static int g_natives = 0;
 static int g_verbose = 0;
 /* Whether activations begun now are counted: JP.start() and JP.stop() switch it, as they switch
  * the runtime's recording; start=paused begins stopped, as jp.start=paused does. */
@@ -207,6 +212,7 @@ typedef struct MethodInfo {
     int frame;            /* interned frame, or -1 when not selected */
     uint8_t selected;
     uint8_t is_clinit;
+    uint8_t is_native;    /* selected with natives=on: runs no bytecodes of its own */
     int8_t control;       /* +1 for JP.start(), -1 for JP.stop() (org.jpprof.runtime.JP), else 0 */
     /* bytecodes, loaded lazily (selected methods only) */
     volatile int code_loaded;
@@ -275,7 +281,7 @@ static MethodInfo *create_method_info(jmethodID id) {
             char *binary = dotted(internal);
             if (name_selected(binary) &&
                 (*g_jvmti)->GetMethodModifiers(g_jvmti, id, &mods) == JVMTI_ERROR_NONE &&
-                !(mods & 0x0100 /* ACC_NATIVE */) &&
+                (g_natives || !(mods & 0x0100 /* ACC_NATIVE */)) &&
                 (name || (*g_jvmti)->GetMethodName(g_jvmti, id, &name, &desc, NULL) == JVMTI_ERROR_NONE)) {
                 size_t len = strlen(binary) + strlen(name) + strlen(desc) + 2;
                 char *frame = xmalloc(len);
@@ -283,6 +289,7 @@ static MethodInfo *create_method_info(jmethodID id) {
                 mi->frame = intern_frame(frame);
                 mi->selected = 1;
                 mi->is_clinit = strcmp(name, "<clinit>") == 0;
+                mi->is_native = (mods & 0x0100) != 0;
                 mi->class_internal = internal;
                 internal = NULL;
             }
@@ -687,7 +694,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
         top = i;
     }
     Frame *f = &st->stack[top];
-    if (g_want_bytecodes && f->counted && f->steps == 0)
+    if (g_want_bytecodes && f->counted && f->steps == 0 && !f->info->is_native)
         warn("%s ran without SingleStep events (stepping hidden by HotSpot?)", frame_name(f->info));
     st->depth = top;
     /* HotSpot fact 1: after a normal return the caller goes on at the bytecode after its
@@ -1040,6 +1047,13 @@ static void apply_option(const char *key, const char *value, int continuation) {
         else if (strcmp(value, "off") == 0) g_init_demand = 0;
         else {
             fprintf(stderr, "jp-oracle: init must be demand or off\n");
+            exit(2);
+        }
+    } else if (strcmp(key, "natives") == 0) {
+        if (strcmp(value, "on") == 0) g_natives = 1;
+        else if (strcmp(value, "off") == 0) g_natives = 0;
+        else {
+            fprintf(stderr, "jp-oracle: natives must be on or off\n");
             exit(2);
         }
     } else if (strcmp(key, "sites") == 0) {

@@ -16,6 +16,11 @@ classes as they load and gives the profile that `jp instrument` of the same clas
     narrows what is instrumented.
 (f) Surefire: examples/maven-demo's tests run by Maven Surefire with the agent in its argLine pass,
     and their JVM writes a profile of the demo's classes.
+(g) Native methods: integration-tests/programs/natives (a class whose natives, in a JNI library
+    that gcc builds against the JDK's headers, call back into Java) runs plain, under the counting
+    oracle with natives=on, and under the agent with bba=precise, which wraps natives: all three
+    print the same, and the agent's profile equals the oracle's, calls and bytecodes, context for
+    context (each native a context without bytecodes, its callbacks under it).
 
 One PASS/FAIL/SKIP line per check. Work files go to ${AGENT_WORK:-target/agent-suite} under the
 repository, and stay there. Arguments, if any, are the programs of (b) and (c)
@@ -28,11 +33,12 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
-from jptest import build, commands, files, jdks, oracle, surefire  # noqa: E402
+from jptest import build, commands, files, folded, jdks, oracle, surefire  # noqa: E402
 from jptest.checks import Checks, indented  # noqa: E402
 
 PROGRAM = "agent.py"
 DEMO = build.ROOT / "examples" / "maven-demo"
+NATIVES = oracle.PROGRAMS / "natives"
 # The settings compared: a name (also a directory), the `jp instrument` flags, the agent's options.
 VARIANTS = (("precise", ["--bba", "precise"], "bba=precise"),
             ("default", ["--bba", "default"], "bba=default"),
@@ -246,6 +252,62 @@ class AgentSuite:
                           f"({', '.join(sorted(frames))})",
                           f"options: include=demo.Nested gave the classes {sorted(frames)}")
 
+    # -- (g) ----------------------------------------------------------------------------------------
+
+    def natives(self):
+        work = self.work / "natives"
+        work.mkdir(parents=True, exist_ok=True)
+        classes, library = work / "classes", work / "libnativecalls.so"
+        jdk = pathlib.Path(self.javac).resolve().parents[1]
+        built = (commands.run_split([str(self.javac), "-Xlint:all", "-Werror", "--release", "17", "-d", str(classes),
+                                     str(NATIVES / "NativeCalls.java")], os.devnull, work / "javac.log") == 0
+                 and commands.run_split(["gcc", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+                                         f"-I{jdk / 'include'}", f"-I{jdk / 'include' / 'linux'}", "-o",
+                                         str(library), str(NATIVES / "native_calls.c")],
+                                        os.devnull, work / "gcc.log") == 0)
+        if not built:
+            self.checks.fail(f"natives: the program or its library did not build (see {work})")
+            return
+        main, args = "natives.NativeCalls", [str(library)]
+        plain, expected, actual = work / "plain", work / "oracle", work / "agent"
+        self.run(plain, classes, main, args=args)
+        try:
+            status = oracle.run(oracle.build_agent(), self.java, main, classes, expected, f"{expected}.stdout",
+                                f"{expected}.stderr", args=args, options="natives=on")
+        except oracle.OracleError as error:
+            self.checks.fail(f"natives: {error}")
+            return
+        with open(f"{expected}.stdout", "a") as file:
+            file.write(f"exit {status}\n")
+        self.run(actual, classes, main, [self.agent_option("bba=precise,include=natives.**,cache=none")], args)
+        problems, details = [], ""
+        if status == oracle.WARNED:
+            problems.append(f"the oracle warned (see {expected}.stderr)")
+        for run in (expected, actual):
+            if not files.same_bytes(f"{plain}.stdout", f"{run}.stdout"):
+                problems.append(f"{run.name}: stdout or exit status differs from the plain run")
+                details += indented(commands.output(["diff", f"{plain}.stdout", f"{run}.stdout"])[0], 6)
+        said = jp_lines(f"{actual}.stderr")
+        if said:
+            problems.append("the agent printed jp: lines")
+            details += indented("\n".join(said), 5)
+        compared = {}
+        for metric in METRICS:
+            # JP's signatures as the oracle's descriptors; contexts of 0 left out on both sides.
+            ours = folded.nonzero(folded.jvm_names(line) for line in self.folded(actual, metric) or [])
+            compared[metric] = theirs = folded.nonzero(folded.read(f"{expected}.{metric}.folded"))
+            if ours != theirs:
+                problems.append(f"the {metric} differ from the oracle's")
+                details += diff(theirs, ours)
+        # Every Java method of the program runs bytecodes: the contexts without any are the natives'.
+        natives = len(compared["calls"]) - len(compared["bytecodes"])
+        if not any(CALLBACK in line for line in compared["calls"]):
+            problems.append(f"no context {CALLBACK}")
+        self.checks.check(not problems, f"natives: the agent's profile of a program whose native methods call back "
+                          f"into Java is the oracle's with natives=on ({natives} contexts of natives, of "
+                          f"{len(compared['calls'])}), and its output the plain run's",
+                          f"natives: {'; '.join(problems)}", details)
+
     # -- maven-demo, and (f) ------------------------------------------------------------------------
 
     def demo(self):
@@ -296,6 +358,9 @@ class AgentSuite:
                           f"{surefire.results_counts(results)}, one profile of {len(contexts)} contexts",
                           f"surefire: {'; '.join(problems)}", details)
 
+
+# A callback under the native method that made it, as the folded lines of NativeCalls write it.
+CALLBACK = "natives.NativeCalls.weighted(J)J;natives.NativeCalls.weight(I)I "
 
 # examples/maven-demo's tests, without the JP plugin: the agent instruments the classes as they load.
 SUREFIRE_POM = """<?xml version="1.0" encoding="UTF-8"?>
@@ -355,6 +420,7 @@ def main():
         suite.options()
         suite.demo()
         suite.surefire()
+        suite.natives()
     suite.checks.summary(PROGRAM)
     return suite.checks.status()
 

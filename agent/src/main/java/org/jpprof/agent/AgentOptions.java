@@ -146,12 +146,14 @@ final class AgentOptions {
      * The engine's settings of these options.
      *
      * @param cacheDir the cache directory in effect, or {@code null} for none
+     * @param natives whether native methods are wrapped (the JVM binds the renamed ones)
      * @return the settings
      */
-    ClassRewriterSettings settings(Path cacheDir) {
+    ClassRewriterSettings settings(Path cacheDir, boolean natives) {
         return ClassRewriterSettings.builder()
                 .bba(bba)
                 .lines(lines)
+                .natives(natives)
                 .include(include)
                 .exclude(exclude)
                 .configFile(configFile)

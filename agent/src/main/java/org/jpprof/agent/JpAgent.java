@@ -16,8 +16,17 @@ import org.jpprof.engine.RuntimeJar;
  * see the same runtime, loads the engine and resolves the settings once, then rewrites each class
  * as it loads ({@link JpTransformer}). A problem at start is one {@code jp:} line on stderr, and
  * the program runs unprofiled: the agent never stops the program.
+ *
+ * <p>Where the JVM lets it ({@link Instrumentation#isNativeMethodPrefixSupported()}, with the jar's
+ * {@code Can-Set-Native-Method-Prefix}), native methods become contexts too: the engine renames each
+ * native {@code m} to {@code NATIVE_PREFIX + m} and puts a Java method {@code m} that calls it in its
+ * place, and the prefix set here makes the JVM bind the renamed native to {@code m}'s
+ * implementation.
  */
 public final class JpAgent {
+    /** The engine's prefix of renamed natives ({@code jp_rewrite::injected::NATIVE_PREFIX}). */
+    static final String NATIVE_PREFIX = "$jp$";
+
     private JpAgent() {}
 
     /**
@@ -51,8 +60,14 @@ public final class JpAgent {
             // Before the first rewritten class loads: it links against the runtime.
             Path runtime = RuntimeJar.extractTo(home.resolve("runtime"));
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(runtime.toFile()));
-            ClassRewriter rewriter = Engine.load().classRewriter(options.settings(cache));
-            instrumentation.addTransformer(new JpTransformer(rewriter, err), false);
+            boolean natives = instrumentation.isNativeMethodPrefixSupported();
+            ClassRewriter rewriter = Engine.load().classRewriter(options.settings(cache, natives));
+            JpTransformer transformer = new JpTransformer(rewriter, err);
+            instrumentation.addTransformer(transformer, false);
+            if (natives) {
+                // Before any class it rewrote calls a native: natives bind at their first call.
+                instrumentation.setNativeMethodPrefix(transformer, NATIVE_PREFIX);
+            }
         } catch (IOException | RuntimeException | LinkageError e) {
             err.println("jp: the load-time agent is off, the program runs unprofiled: "
                     + describe(e));

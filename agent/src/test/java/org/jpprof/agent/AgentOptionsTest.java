@@ -56,9 +56,9 @@ class AgentOptionsTest {
     @Test
     void the_settings_should_carry_every_option() {
         String json = AgentOptions.parse("include=com.acme.**,bba=default,lines=false,config=/p/jp.toml")
-                .settings(Paths.get("/c"))
+                .settings(Paths.get("/c"), true)
                 .toJson();
-        assertEquals("{\"bba\":\"default\",\"lines\":false,\"include\":[\"com.acme.**\"],"
+        assertEquals("{\"bba\":\"default\",\"lines\":false,\"natives\":true,\"include\":[\"com.acme.**\"],"
                 + "\"exclude\":[],\"configFile\":\"/p/jp.toml\",\"cacheDir\":\"/c\"}", json);
     }
 
