@@ -1,8 +1,10 @@
 //! JDK Flight Recorder recordings, read through the JDK's own `jfr print
 //! --json`: the recording format changes with the JDK, and the tool that
-//! ships with the JDK that wrote a recording always reads it (no Rust
-//! reader on crates.io follows the format's versions as closely). The JSON
-//! is read as a stream, keeping only the events' stacks.
+//! ships with the JDK that wrote a recording always reads it. The one Rust
+//! reader on crates.io, `jfrs`, has had no release since 0.2.5 (2023) and
+//! calls its typed reading experimental; a JDK is at hand wherever there
+//! are recordings. The JSON is read as a stream, keeping only the events'
+//! stacks.
 //!
 //! Two events are read, each as its own metric: `jdk.ExecutionSample`
 //! (threads running Java code, `cpu-samples`) and `jdk.NativeMethodSample`
