@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reports suite: `jp report`'s HTML page in a real headless browser (its Tests view on a profile
-# of a test run, its Source view on a profile with per-line counts and its thread switch on a
-# profile of thread groups included), its speedscope files against speedscope's published schema and in the
+# of a test run, its Source view on a profile with per-line counts, its thread switch on a
+# profile of thread groups and its sampled metrics from `--samples` included), its speedscope files against speedscope's published schema and in the
 # speedscope app itself, its folded files through speedscope's importer of collapsed stacks, and
 # its pprof files read by pprof itself (`go tool pprof`); and `jp diff`'s HTML page (its differential icicle graph, hover, zoom and ranked tables) in the
 # same browser.
