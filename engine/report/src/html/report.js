@@ -347,6 +347,8 @@
     if (test !== null) span.append(badge(test));
     appendMarked(span, test === null ? shownName(f) : test, f);
     appendPackage(span, f);
+    const at = siteOf(id);
+    if (at) span.append(at);
   }
 
   /**
