@@ -25,6 +25,7 @@ step 5 are left out there, and step 9 only runs there.
      which add up exactly to its own bytecodes, and the page holds Leaderboard.java's lines;
   3c. sampled time: with `jp { jfr = true }`, the test JVM records JFR into the run's jfr/ and
      report.txt totals its CPU samples, labelled sampled, beside calls and bytecodes as without it;
+     on Gradle 8, again with the configuration cache stored and reused;
   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
      every class; an edited class is the only one rewritten and the output equals a clean
      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -437,10 +438,22 @@ class GradleSuite:
         self.outcome(built and recordings and row.endswith("samples (sampled, not reproducible)")
                      and calls[0] and calls[0] == calls[1],
                      f"jfr: jp {{ jfr = true }}: {len(recordings)} recording(s) beside the profiles, and report.txt "
-                     f"has `{row}` beside the same {calls[0][0] if calls[0] else '?'} calls as without it",
+                     f"has `{' '.join(row.split())}` beside the same {calls[0][0] if calls[0] else '?'} calls as "
+                     "without it",
                      "jfr: jp { jfr = true }: a recording beside the profiles, and report.txt's CPU samples "
                      "labelled sampled, beside the demo's calls",
                      shown(self.log("jfr"), 40) + (shown(report, 20) if report.is_file() else ""))
+        if self.suite == "gradle8":
+            # The setting is read through providers: the configuration cache stores it and reuses it.
+            cc = ("clean", *TASKS, "--configuration-cache")
+            reused = self.gradle_run("jfr-cc-1", jfr, *cc) and self.gradle_run("jfr-cc-2", jfr, *cc) \
+                and found("^Configuration cache entry reused", self.log("jfr-cc-2"))
+            row = first_line_with("total cpu-samples", report)
+            self.outcome(reused and row.endswith("samples (sampled, not reproducible)"),
+                         "jfr: with the configuration cache, stored and reused, the test JVM still records JFR and "
+                         f"report.txt has `{' '.join(row.split())}`",
+                         "jfr: with the configuration cache, stored and reused, report.txt's CPU samples",
+                         "".join(shown(self.log(name), 15) for name in ("jfr-cc-1", "jfr-cc-2")))
 
     def per_test_demo(self):
         """3a: the demo is plain JUnit 4, run by Gradle's own JUnit 4 executor (Gradle 4.4.1 has
