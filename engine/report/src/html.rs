@@ -919,17 +919,31 @@ pub(crate) mod tests {
         let extra = &data["extra"][0];
         assert_eq!(extra["key"], "cpu-samples");
         assert_eq!(extra["label"], "cpu-samples (sampled, not reproducible)");
-        assert_eq!((extra["unit"].as_str(), extra["grand"].as_u64()), (Some("samples"), Some(70)));
+        assert_eq!(
+            (extra["unit"].as_str(), extra["grand"].as_u64()),
+            (Some("samples"), Some(70))
+        );
         // Every context is on the page, Thread.sleep (sampled only) too: the root, then 4.
-        let own: Vec<u64> = extra["own"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let own: Vec<u64> = extra["own"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
         assert_eq!(own.len(), 5);
         assert_eq!(own.iter().sum::<u64>(), 70);
-        assert_eq!(extra["hot"].as_array().unwrap().len(), 2 * data["hot"].as_array().unwrap().len() / 7);
+        assert_eq!(
+            extra["hot"].as_array().unwrap().len(),
+            2 * data["hot"].as_array().unwrap().len() / 7
+        );
         let without = data_of_plain_profile();
         assert!(without.get("extra").is_none());
     }
 
     fn data_of_plain_profile() -> Value {
-        data(&page(&profile(&[(&["main"], 1, 1)]), &Options::new(Metric::Calls)))
+        data(&page(
+            &profile(&[(&["main"], 1, 1)]),
+            &Options::new(Metric::Calls),
+        ))
     }
 }
