@@ -316,6 +316,18 @@ class OracleSuite:
 
     # -- (d) recording windows ----------------------------------------------------------------------
 
+    def tools_built(self, work):
+        """Whether the agent, jp and the runtime jar (into WORK) are built, once; a FAIL line when not."""
+        if not self.build_agent():
+            return False
+        try:
+            self.jp = self.jp or build.build_jp()
+            self.runtime = self.runtime or build.build_runtime(work)
+        except build.SuiteError as error:
+            self.checks.fail(f"build: {error}")
+            return False
+        return True
+
     def windows(self):
         """integration-tests/programs/window, which calls JP.start() and JP.stop(), under the oracle
         (start=S) and instrumented with --bba precise (-Djp.start=S), for S paused and recording: the
@@ -323,13 +335,7 @@ class OracleSuite:
         work = work_root() / "window"
         shutil.rmtree(work, ignore_errors=True)
         (work / "classes").mkdir(parents=True)
-        if not self.build_agent():
-            return
-        try:
-            self.jp = self.jp or build.build_jp()
-            self.runtime = self.runtime or build.build_runtime(work)
-        except build.SuiteError as error:
-            self.checks.fail(f"build: {error}")
+        if not self.tools_built(work):
             return
         if not self.compile(self.javac, 17, work / "classes", sorted((PROGRAMS / "window").glob("*.java")),
                             work / "javac.log", self.runtime):
@@ -371,13 +377,7 @@ class OracleSuite:
         work = work_root() / "sites"
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-        if not self.build_agent():
-            return
-        try:
-            self.jp = self.jp or build.build_jp()
-            self.runtime = self.runtime or build.build_runtime(work)
-        except build.SuiteError as error:
-            self.checks.fail(f"build: {error}")
+        if not self.tools_built(work):
             return
         programs = [("sites", "sites.Sites")]
         if self.demo_wanted:
