@@ -14,6 +14,8 @@ pub const JNI_EXPORTS: &[&str] = &[
     "Java_org_jpprof_engine_NativeEngine_baseline",
     "Java_org_jpprof_engine_NativeEngine_check",
     "Java_org_jpprof_engine_NativeEngine_hookJar",
+    "Java_org_jpprof_engine_NativeEngine_classRewriter",
+    "Java_org_jpprof_engine_NativeEngine_rewriteClass",
     "JNI_OnLoad",
 ];
 

@@ -51,8 +51,8 @@ fn check_jar_passes_good_libraries_and_exits_0() {
     ]);
     let require = "linux-x86_64,windows-x86_64";
     let output = jp_dist(&["check-jar", jar.to_str().unwrap(), "--require", require]);
-    let expected = "ok linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n\
-                    ok windows-x86_64 (PE x86_64, 7 exports)\n";
+    let expected = "ok linux-x86_64 (ELF x86_64, 9 exports, glibc 2.17)\n\
+                    ok windows-x86_64 (PE x86_64, 9 exports)\n";
     assert_printed(&output, expected, 0);
 }
 
@@ -68,9 +68,9 @@ fn check_jar_reports_every_violation_and_exits_1() {
     let jar_arg = jar.to_str().unwrap();
     let output = jp_dist(&["check-jar", jar_arg, "--require", "linux-x86_64,windows-x86_64"]);
     let expected = format!(
-        "FAIL linux-x86_64 (ELF x86_64, 7 exports, glibc 2.17)\n\
+        "FAIL linux-x86_64 (ELF x86_64, 9 exports, glibc 2.17)\n\
          \x20 linux-x86_64: lacks DF_1_NODELETE (link with -z nodelete)\n\
-         FAIL linux-aarch64 (ELF x86_64, 7 exports, glibc 2.17)\n\
+         FAIL linux-aarch64 (ELF x86_64, 9 exports, glibc 2.17)\n\
          \x20 linux-aarch64: is for x86_64, expected aarch64\n\
          FAIL {jar_arg}: native/macos-x86_64/libjp_jni.so: the library of this platform is named libjp_jni.dylib\n\
          FAIL {jar_arg}: native/solaris-sparc/libjp_jni.so: unknown platform\n\
