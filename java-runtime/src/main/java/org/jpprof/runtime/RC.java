@@ -153,14 +153,8 @@ public final class RC extends IC {
 
     /** {@link #enter}, for a method instrumented with call sites: its context is keyed by its call site too. */
     public final IC enterAt(MID mid) {
-        if (!Recording.on) return null;
-        if ((activation -= mid.bound) <= 0) {
-            triggerReport(top);
-        }
-        IC caller = top;
-        IC ic = caller.profileCall(caller.calledAt(mid));
-        top = ic;
-        return ic;
+        // Keyed before enter's report: the site is the caller's, whatever the report runs.
+        return Recording.on ? enter(top.calledAt(mid)) : null;
     }
 
     /** {@link #leaf}, for a method instrumented with call sites. */
