@@ -9,49 +9,81 @@ import java.lang.reflect.Field;
  * Thread ids read so that no subclass of {@link Thread} can change them. {@code Thread.getId()}
  * may be overridden: an override that is instrumented would call {@link RC#current()} again
  * without end, and one that returns the same id for several threads would make them share a
- * root. So the id comes from {@code Thread.threadId()}, final since Java 19, and on older JVMs
- * from the field behind it: a field load once compiled, and unique per thread for the life of
- * the JVM (ids are never reused).
+ * root. So the id is the field behind it, unique per thread for the life of the JVM (ids are
+ * never reused).
+ *
+ * <p>Every method entry reads it, so how matters. Up to Java 23 it is one load of the field through
+ * {@code sun.misc.Unsafe}, which the interpreter, C1 and C2 all turn into a plain load. Java 24
+ * warns about {@code Unsafe}'s memory access, so from there on (and wherever {@code Unsafe} cannot
+ * be had) a method handle to {@code Thread.threadId()} (final since Java 19) reads it: as cheap
+ * once C2 has inlined it, but much dearer in the interpreter and to compile.
  */
 final class ThreadIds {
     private ThreadIds() {}
 
-    private static final MethodType ID_TYPE = MethodType.methodType(long.class, Thread.class);
+    /** The first Java version whose {@code sun.misc.Unsafe} warns about memory access. */
+    private static final int UNSAFE_WARNS_FROM = 24;
 
-    private static final MethodHandle READER = reader();
+    /** The JDK's {@code Unsafe} and the offset of {@code Thread.tid}, or null and -1 when not used. */
+    private static final sun.misc.Unsafe UNSAFE;
+    private static final long TID_OFFSET;
+
+    static {
+        sun.misc.Unsafe unsafe = null;
+        long offset = -1;
+        if (javaVersion(System.getProperty("java.specification.version", "")) < UNSAFE_WARNS_FROM) {
+            try {
+                Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+                theUnsafe.setAccessible(true);
+                unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
+                offset = unsafe.objectFieldOffset(Thread.class.getDeclaredField("tid"));
+                // Read once here, so that a JVM that refuses the access falls back now, not at an entry.
+                if (unsafe.getLong(Thread.currentThread(), offset) == 0) offset = -1;
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                offset = -1;
+            }
+        }
+        UNSAFE = offset >= 0 ? unsafe : null;
+        TID_OFFSET = offset;
+    }
+
+    /** {@code (Thread)long}, when {@code Unsafe} is not used: the thread's id, or null when none can be read. */
+    private static final MethodHandle READER = TID_OFFSET >= 0 ? null : reader();
     /** Whether ids can be read; when not, every thread keeps its root in a ThreadLocal. */
-    static final boolean AVAILABLE = READER != null;
-    /** {@code (Thread)long}: the thread's id; 0 for every thread when ids cannot be read. */
-    static final MethodHandle ID = AVAILABLE ? READER
+    static final boolean AVAILABLE = TID_OFFSET >= 0 || READER != null;
+    /** {@code (Thread)long}: the thread's id by {@link #READER}; 0 for every thread when none can be read. */
+    private static final MethodHandle ID = READER != null ? READER
             : MethodHandles.dropArguments(MethodHandles.constant(long.class, 0L), 0, Thread.class);
 
     /** The id of {@code thread}. */
     static long of(Thread thread) {
+        // Both conditions are on constants, which the JIT compilers fold: one of the two reads is left.
+        if (TID_OFFSET >= 0) {
+            return UNSAFE.getLong(thread, TID_OFFSET);
+        }
         try {
             return (long) ID.invokeExact(thread);
         } catch (Throwable e) {
-            throw new AssertionError(e); // a field load or a final getter: nothing to throw
+            throw new AssertionError(e); // a final getter or a constant: nothing to throw
         }
     }
 
-    private static MethodHandle reader() {
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+    /** The feature version of {@code java.specification.version}: 8 for "1.8", 17 for "17"; 0 if unreadable. */
+    static int javaVersion(String specification) {
+        String feature = specification.startsWith("1.") ? specification.substring(2) : specification;
+        int dot = feature.indexOf('.');
         try {
-            return lookup.findVirtual(Thread.class, "threadId", MethodType.methodType(long.class));
-        } catch (ReflectiveOperationException e) {
-            // before Java 19: the field
+            return Integer.parseInt(dot < 0 ? feature : feature.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return 0;
         }
+    }
+
+    /** A method handle to {@code Thread.threadId()}, or null before Java 19. */
+    private static MethodHandle reader() {
         try {
-            Class<?> unsafeType = Class.forName("sun.misc.Unsafe");
-            Field theUnsafe = unsafeType.getDeclaredField("theUnsafe");
-            theUnsafe.setAccessible(true);
-            Object unsafe = theUnsafe.get(null);
-            Field tid = Thread.class.getDeclaredField("tid");
-            long offset = (Long) unsafeType.getMethod("objectFieldOffset", Field.class).invoke(unsafe, tid);
-            MethodHandle getLong = lookup.findVirtual(unsafeType, "getLong",
-                    MethodType.methodType(long.class, Object.class, long.class));
-            return MethodHandles.insertArguments(getLong.bindTo(unsafe), 1, offset).asType(ID_TYPE);
-        } catch (ReflectiveOperationException | RuntimeException e) {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "threadId", MethodType.methodType(long.class));
+        } catch (ReflectiveOperationException e) {
             return null;
         }
     }
