@@ -98,7 +98,13 @@ pub const MID_METHOD: (&str, &str) = ("method", "(Ljava/lang/String;)Lorg/jpprof
 /// The static field that holds a class's method identifiers, set at the
 /// very start of `<clinit>`. Interfaces get none: their fields must be
 /// `public static final` (JVMS §4.5), and reflection would show them.
-pub const MIDS_FIELD: (&str, &str) = ("$jp$mids", "[Lorg/jpprof/runtime/MID;");
+/// Typed `Object[]`, not `MID[]`: reflection on the class's fields
+/// (`getDeclaredFields`) resolves their types, and must work where the
+/// runtime cannot be reached; code casts the table to [`MID_ARRAY`] where
+/// it found it set.
+pub const MIDS_FIELD: (&str, &str) = ("$jp$mids", "[Ljava/lang/Object;");
+/// What the table in [`MIDS_FIELD`] is.
+pub const MID_ARRAY: &str = "[Lorg/jpprof/runtime/MID;";
 /// Its flags in a class.
 pub const MIDS_FIELD_FLAGS: u16 = ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC;
 /// The static field that records, in a class whose methods may run before

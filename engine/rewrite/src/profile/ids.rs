@@ -79,6 +79,8 @@ pub(super) struct TableField {
     mid_table: CpIndex,
     /// The field.
     field: CpIndex,
+    /// The class `MID[]`, which the field's `Object[]` is cast to.
+    mid_array: CpIndex,
     /// When the class's methods may run before its initializer sets the
     /// table (it has a superclass other than `Object` or a superinterface,
     /// whose initialization comes first): the field that records that the
@@ -160,6 +162,7 @@ impl MethodIds {
                 name.as_bytes(),
                 descriptor.as_bytes(),
             )?,
+            mid_array: pool.add_class(injected::MID_ARRAY)?,
             no_runtime_field: if may_run_early {
                 Some(pool.add_member_ref(
                     tag::FIELDREF,
@@ -281,7 +284,14 @@ impl MethodIds {
     pub(super) fn resolve(&self, k: usize, pool: &mut PoolBuilder<'_>) -> Result<Vec<Insn>, WarningReason> {
         Ok(match &self.source {
             Source::Lookup { .. } => Vec::new(),
-            Source::Table(_) => vec![super::method::push_int(k as u32, pool)?, Insn::Plain(op::AALOAD)],
+            Source::Table(table) => vec![
+                Insn::Ref {
+                    opcode: op::CHECKCAST,
+                    index: table.mid_array,
+                },
+                super::method::push_int(k as u32, pool)?,
+                Insn::Plain(op::AALOAD),
+            ],
         })
     }
 

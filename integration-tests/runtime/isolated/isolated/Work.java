@@ -1,6 +1,8 @@
 package isolated;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -85,7 +87,23 @@ public class Work extends Base implements Greeter {
             out.append("thrown ").append(e.getMessage()).append('\n');
         }
         out.append(LOG).append('\n');
+        out.append("fields ").append(fieldNames(Work.class)).append('\n');
         return out.toString();
+    }
+
+    /**
+     * The names of the class's own fields, as frameworks that reflect on them list them: which
+     * resolves the types of all its fields, the one JP adds too.
+     */
+    static List<String> fieldNames(Class<?> type) {
+        List<String> names = new ArrayList<>();
+        for (Field field : type.getDeclaredFields()) {
+            if (!field.isSynthetic()) {
+                names.add(field.getName());
+            }
+        }
+        Collections.sort(names);
+        return names;
     }
 
     public static void main(String[] args) {
