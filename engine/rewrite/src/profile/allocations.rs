@@ -12,6 +12,7 @@
 //! by identity, with no table of types in the class.
 
 use jp_bytecode::opcode as op;
+use jp_bytecode::simulate::primitive_array;
 use jp_bytecode::{Insn, MethodBody, Pc};
 use jp_classfile::{Constant, ConstantLookup, CpIndex, PoolBuilder};
 
@@ -85,11 +86,13 @@ fn allocated_type(insn: &Insn, pool: &impl ConstantLookup) -> Option<Result<Vec<
             name
         }),
         Insn::MultiANewArray { index, .. } => class(index).map(java_name),
-        Insn::NewArray(atype) => primitive_name(*atype).map(|name| {
-            let mut name = name.to_vec();
-            name.extend_from_slice(b"[]");
-            name
-        }),
+        Insn::NewArray(atype) => {
+            primitive_array(*atype)
+                .map(java_name)
+                .ok_or_else(|| WarningReason::Unsupported {
+                    what: format!("newarray of atype {atype}"),
+                })
+        }
         _ => return None,
     })
 }
@@ -131,26 +134,6 @@ fn descriptor_primitive(code: u8) -> Option<&'static [u8]> {
     })
 }
 
-/// The element type of `newarray`'s `atype` (JVMS §6.5, Table 6.5.newarray-A).
-fn primitive_name(atype: u8) -> Result<&'static [u8], WarningReason> {
-    let code = match atype {
-        4 => b'Z',
-        5 => b'C',
-        6 => b'F',
-        7 => b'D',
-        8 => b'B',
-        9 => b'S',
-        10 => b'I',
-        11 => b'J',
-        _ => {
-            return Err(WarningReason::Unsupported {
-                what: format!("newarray of atype {atype}"),
-            })
-        }
-    };
-    Ok(descriptor_primitive(code).expect("a primitive descriptor"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,8 +154,14 @@ mod tests {
         ] {
             assert_eq!(java_name(internal.as_bytes()), java.as_bytes(), "{internal}");
         }
-        assert_eq!(primitive_name(10).unwrap(), b"int");
-        assert!(primitive_name(3).is_err());
+        let bytes = jp_testdata::class("java8/AllInstructions.class");
+        let pool = &ClassFile::parse(&bytes).unwrap().constant_pool;
+        assert_eq!(
+            allocated_type(&Insn::NewArray(10), pool).unwrap().unwrap(),
+            b"int[]"
+        );
+        assert!(allocated_type(&Insn::NewArray(3), pool).unwrap().is_err());
+        assert!(allocated_type(&Insn::Plain(op::NOP), pool).is_none());
     }
 
     /// A method's name, the types of its original allocations, and the

@@ -563,6 +563,7 @@ mod tests {
             injected::RC_RESTORE,
             injected::IC_COUNT,
             injected::IC_LINE,
+            injected::IC_ALLOC,
         ];
         let mut checked = 0;
         for name in [
@@ -576,7 +577,7 @@ mod tests {
                 lines: true,
                 call_sites: false,
                 natives: false,
-                allocations: false,
+                allocations: true,
             };
             let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
             let (before, class) = (
