@@ -1,5 +1,7 @@
 package org.jpprof.runtime;
 
+import java.util.Arrays;
+
 /**
  * Allocations per type in one context (docs/profiling.md, "Allocations"): a type's Java name
  * ({@code int[]}, {@code java.lang.String}) and how many of its allocation instructions ran there.
@@ -27,8 +29,8 @@ final class AllocationCounts {
             if (types[i].equals(type)) return i;
         }
         if (size == types.length) {
-            String[] names = java.util.Arrays.copyOf(types, size * 2);
-            long[] values = java.util.Arrays.copyOf(counts, size * 2);
+            String[] names = Arrays.copyOf(types, size * 2);
+            long[] values = Arrays.copyOf(counts, size * 2);
             // The counts first: a reader that sees the new names sees their counts.
             counts = values;
             types = names;
