@@ -200,7 +200,8 @@ final class ProfileWriter {
     private static AllocationCounts allocations(List<Object> sources, Map<ProfileTree.Node, AllocationCounts> finished) {
         AllocationCounts sum = null;
         for (Object source : sources) {
-            AllocationCounts counts = source instanceof IC ? ((IC) source).allocations() : finished.get(source);
+            AllocationCounts counts = source instanceof IC ? ((IC) source).allocations()
+                    : finished.isEmpty() ? null : finished.get(source);
             if (counts == null) continue;
             // A new object: the sources' own are never changed.
             if (sum == null) sum = new AllocationCounts();
