@@ -8,6 +8,9 @@
  *   <out>.bytecodes.folded  the same contexts: "frame;frame;frame bytecodes"
  *   <out>.lines             per source line of each method, over all its contexts:
  *                           "frame line bytecodes" (with the bytecodes metric)
+ *   <out>.allocations.folded  per context and allocated type: "frame;frame;frame type count",
+ *                           for every new, newarray, anewarray and multianewarray stepped
+ *                           (with the bytecodes metric); only contexts that allocated
  *
  * Each line holds the context's own (self) value. A frame is written
  * binary.class.Name.method(Descriptor), for example demo.Fig4.g(I)V. Lines are sorted bytewise.
@@ -27,6 +30,9 @@
  *   - Every counted bytecode is also counted at its bci, per method; at VMDeath each bci is
  *     mapped to its line through GetLineNumberTable (the entry with the greatest start at or
  *     before it, the last of entries that start alike), and the lines summed.
+ *   - A counted bytecode that allocates (new, newarray, anewarray, multianewarray) also counts
+ *     one allocation of its type in the context: the type from the constant pool (or newarray's
+ *     atype), named as Java source writes it (java.lang.String, int[], java.lang.Object[][]).
  *   - Each thread has its own tree; at ThreadEnd and at VMDeath the trees are merged into one
  *     global tree by frame path.
  *
@@ -220,6 +226,7 @@ typedef struct MethodInfo {
     unsigned char *code;
     uint8_t *init_checked; /* per bci: the class-initialisation check was done */
     uint64_t *steps_at;    /* per bci: bytecodes counted there, by every thread (atomic adds) */
+    int *alloc_type;       /* per bci: 0 not looked at yet, -1 no allocation, else its type + 1 */
     char *class_internal;  /* declaring class, internal form (selected methods only) */
 } MethodInfo;
 
@@ -348,11 +355,13 @@ static void load_code(MethodInfo *mi) {
             mi->code_len = len;
             mi->init_checked = xmalloc(len + 1);
             mi->steps_at = xmalloc(sizeof(uint64_t) * (len + 1));
+            mi->alloc_type = xmalloc(sizeof(int) * (len + 1));
             (*g_jvmti)->Deallocate(g_jvmti, bytes);
         } else {
             mi->code = xmalloc(8);
             mi->init_checked = xmalloc(1);
             mi->steps_at = xmalloc(sizeof(uint64_t));
+            mi->alloc_type = xmalloc(sizeof(int));
         }
         __atomic_store_n(&mi->code_loaded, 1, __ATOMIC_RELEASE);
     }
@@ -371,12 +380,20 @@ static int invoke_length(int op) { return (op == 0xb9 || op == 0xba) ? 5 : 3; }
 /* ------------------------------------------------------------------------------------------ */
 /* Calling-context tree                                                                       */
 
+/* Allocations of one type in a context: a list, as a context allocates few types. */
+typedef struct Alloc {
+    int type;           /* interned type name */
+    uint64_t count;
+    struct Alloc *next;
+} Alloc;
+
 typedef struct Node {
     int frame;
     int32_t site;            /* sites=on: the bci of the invoke that called this context, or -1 */
     MethodInfo *site_caller; /* the method of that invoke, for its line */
     uint64_t calls;
     uint64_t bytecodes;
+    Alloc *allocs;
     struct Node *child;   /* first child */
     struct Node *sibling; /* next sibling */
 } Node;
@@ -395,6 +412,21 @@ static Node *child_of(Node *parent, int frame, int32_t site, MethodInfo *site_ca
     return c;
 }
 
+/* Adds count allocations of type to n; a new entry is built before it is linked in. */
+static void add_alloc(Node *n, int type, uint64_t count) {
+    for (Alloc *a = n->allocs; a; a = a->next) {
+        if (a->type == type) {
+            a->count += count;
+            return;
+        }
+    }
+    Alloc *a = xmalloc(sizeof *a);
+    a->type = type;
+    a->count = count;
+    a->next = n->allocs;
+    __atomic_store_n(&n->allocs, a, __ATOMIC_RELEASE);
+}
+
 /* Adds src's subtrees into dst (iteratively: trees of deep recursions are deep). */
 static void merge_into(Node *dst, Node *src) {
     size_t cap = 256, n = 0;
@@ -409,6 +441,8 @@ static void merge_into(Node *dst, Node *src) {
             Node *dc = child_of(d, c->frame, c->site, c->site_caller);
             dc->calls += c->calls;
             dc->bytecodes += c->bytecodes;
+            for (Alloc *a = __atomic_load_n(&c->allocs, __ATOMIC_ACQUIRE); a; a = a->next)
+                add_alloc(dc, a->type, a->count);
             if (n == cap) {
                 cap *= 2;
                 work = realloc(work, sizeof(Node *) * cap * 2);
@@ -435,6 +469,10 @@ static void free_children(Node *root) {
         for (Node *c = x->child; c; c = c->sibling) {
             if (n == cap) work = realloc(work, sizeof(Node *) * (cap *= 2));
             work[n++] = c;
+        }
+        for (Alloc *a = x->allocs, *next; a; a = next) {
+            next = a->next;
+            free(a);
         }
         free(x);
     }
@@ -515,24 +553,29 @@ static const char *frame_name(MethodInfo *mi) {
     return mi->frame >= 0 ? g_frames[mi->frame] : "?";
 }
 
-/* One bytecode of the (selected) method of f, run at bci: counted in its context and at its bci. */
+static int alloc_type(MethodInfo *mi, int bci);
+
+/* One bytecode of the (selected) method of f, run at bci: counted in its context and at its bci,
+ * and when it allocates, as an allocation of its type in its context. */
 static void count_step(Frame *f, int bci) {
     f->node->bytecodes++;
     f->steps++;
     f->last_bci = bci;
     MethodInfo *mi = f->info;
     load_code(mi);
-    if (bci >= 0 && bci < mi->code_len) __atomic_fetch_add(&mi->steps_at[bci], 1, __ATOMIC_RELAXED);
+    if (bci < 0 || bci >= mi->code_len) return;
+    __atomic_fetch_add(&mi->steps_at[bci], 1, __ATOMIC_RELAXED);
+    int type = alloc_type(mi, bci);
+    if (type >= 0) add_alloc(f->node, type, 1);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Class initialisation on demand (HotSpot fact 2)                                            */
 
-/* The internal name of the class a getstatic/putstatic/invokestatic/new at bci would
- * initialise, or NULL. malloc'd. */
-static char *init_target(jclass klass, MethodInfo *mi, int bci) {
-    int op = mi->code[bci];
-    int index = (mi->code[bci + 1] << 8) | mi->code[bci + 2];
+/* The name (internal form, or an array's descriptor) of the class of constant-pool entry index
+ * of klass: a Class entry, or with member set a field or method reference's class. NULL when
+ * there is none. malloc'd. */
+static char *cp_class_name(jclass klass, int index, int member) {
     jint count = 0, bytecount = 0;
     unsigned char *cp = NULL;
     if ((*g_jvmti)->GetConstantPool(g_jvmti, klass, &count, &bytecount, &cp) != JVMTI_ERROR_NONE)
@@ -558,8 +601,8 @@ static char *init_target(jclass klass, MethodInfo *mi, int bci) {
     if (index > 0 && index < count) {
         int at = offset[index];
         int tag = cp[at];
-        if (op == 0xbb && tag == 7) class_index = index;
-        else if (op != 0xbb && (tag == 9 || tag == 10 || tag == 11)) class_index = U2(at + 1);
+        if (!member && tag == 7) class_index = index;
+        else if (member && (tag == 9 || tag == 10 || tag == 11)) class_index = U2(at + 1);
     }
     if (class_index > 0 && class_index < count && cp[offset[class_index]] == 7) {
         int name_index = U2(offset[class_index] + 1);
@@ -574,6 +617,84 @@ static char *init_target(jclass klass, MethodInfo *mi, int bci) {
     free(offset);
     (*g_jvmti)->Deallocate(g_jvmti, cp);
     return result;
+}
+
+/* The internal name of the class a getstatic/putstatic/invokestatic/new at bci would
+ * initialise, or NULL. malloc'd. */
+static char *init_target(jclass klass, MethodInfo *mi, int bci) {
+    int op = mi->code[bci];
+    return cp_class_name(klass, (mi->code[bci + 1] << 8) | mi->code[bci + 2], op != 0xbb);
+}
+
+/* "int[]" for "[I", "java.lang.String[]" for "[Ljava/lang/String;", "a.B" for "a/B": the name
+ * Java source writes for an internal name or an array descriptor. malloc'd. */
+static char *java_name(const char *internal) {
+    static const char codes[] = "ZCFDBSIJ";
+    static const char *const primitives[] = {"boolean", "char", "float", "double",
+                                             "byte", "short", "int", "long"};
+    int dims = 0;
+    while (internal[dims] == '[') dims++;
+    const char *element = internal + dims;
+    size_t len = strlen(element);
+    char *base;
+    const char *code = dims > 0 && len == 1 ? strchr(codes, element[0]) : NULL;
+    if (code) {
+        base = strdup(primitives[code - codes]);
+    } else if (dims > 0 && len >= 2 && element[0] == 'L' && element[len - 1] == ';') {
+        base = xmalloc(len - 1);
+        memcpy(base, element + 1, len - 2);
+    } else {
+        base = strdup(element);
+    }
+    for (char *p = base; *p; p++)
+        if (*p == '/') *p = '.';
+    char *name = xmalloc(strlen(base) + 2 * dims + 1);
+    strcpy(name, base);
+    for (int i = 0; i < dims; i++) strcat(name, "[]");
+    free(base);
+    return name;
+}
+
+/* The interned type (in the frames' table, which holds any string) that the bytecode at bci of
+ * a selected method allocates, or -1 when it allocates nothing. Looked up once per bci. */
+static int alloc_type(MethodInfo *mi, int bci) {
+    int known = __atomic_load_n(&mi->alloc_type[bci], __ATOMIC_ACQUIRE);
+    if (known) return known > 0 ? known - 1 : -1;
+    int op = mi->code[bci];
+    char *name = NULL;
+    if (op == 0xbc) {
+        static const char *const by_atype[] = {"boolean[]", "char[]", "float[]", "double[]",
+                                               "byte[]", "short[]", "int[]", "long[]"};
+        int atype = mi->code[bci + 1];
+        if (atype >= 4 && atype <= 11) name = strdup(by_atype[atype - 4]);
+    } else if (op == 0xbb || op == 0xbd || op == 0xc5) {
+        jclass klass = NULL;
+        char *internal = NULL;
+        if ((*g_jvmti)->GetMethodDeclaringClass(g_jvmti, mi->id, &klass) == JVMTI_ERROR_NONE)
+            internal = cp_class_name(klass, (mi->code[bci + 1] << 8) | mi->code[bci + 2], 0);
+        if (internal) {
+            char *element = java_name(internal);
+            free(internal);
+            if (op == 0xbd) {
+                name = xmalloc(strlen(element) + 3);
+                strcpy(name, element);
+                strcat(name, "[]");
+                free(element);
+            } else {
+                name = element;
+            }
+        } else {
+            warn("no class for the allocation at bci %d of %s", bci, frame_name(mi));
+        }
+    }
+    int type = -1;
+    if (name) {
+        pthread_mutex_lock(&g_lock);
+        type = intern_frame(name);
+        pthread_mutex_unlock(&g_lock);
+    }
+    __atomic_store_n(&mi->alloc_type[bci], type + 1 > 0 ? type + 1 : -1, __ATOMIC_RELEASE);
+    return type;
 }
 
 /* Runs before the bytecode at bci of a selected method executes. */
@@ -802,6 +923,7 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
 
 typedef struct Line {
     char *path;
+    const Node *node;
     uint64_t calls, bytecodes;
 } Line;
 
@@ -928,6 +1050,36 @@ static char *context_name(const Node *c) {
     return name;
 }
 
+/* <out>.allocations.folded: "path type count" per context and allocated type, sorted. */
+static void write_allocations(const Line *lines, size_t n) {
+    size_t cap = 1024, k = 0;
+    char **out = xmalloc(sizeof(char *) * cap);
+    for (size_t i = 0; i < n; i++) {
+        for (const Alloc *a = lines[i].node->allocs; a; a = a->next) {
+            size_t len = strlen(lines[i].path) + strlen(g_frames[a->type]) + 24;
+            if (k == cap) out = realloc(out, sizeof(char *) * (cap *= 2));
+            if (!out) fatal("realloc", 0);
+            out[k] = xmalloc(len);
+            snprintf(out[k], len, "%s %s %llu", lines[i].path, g_frames[a->type],
+                     (unsigned long long)a->count);
+            k++;
+        }
+    }
+    qsort(out, k, sizeof(char *), string_cmp);
+    size_t len = strlen(g_out) + 24;
+    char *name = xmalloc(len);
+    snprintf(name, len, "%s.allocations.folded", g_out);
+    FILE *f = fopen(name, "w");
+    if (!f) fprintf(stderr, "jp-oracle: cannot write %s\n", name);
+    for (size_t i = 0; i < k; i++) {
+        if (f) fprintf(f, "%s\n", out[i]);
+        free(out[i]);
+    }
+    if (f) fclose(f);
+    free(name);
+    free(out);
+}
+
 static void dump(void) {
     /* Depth-first over the global tree with an explicit stack; each entry knows its path. */
     size_t cap = 1024, n = 0, lines_cap = 1024, lines_n = 0;
@@ -944,6 +1096,7 @@ static void dump(void) {
         struct Item it = work[--n];
         if (lines_n == lines_cap) lines = realloc(lines, sizeof(Line) * (lines_cap *= 2));
         lines[lines_n].path = it.path;
+        lines[lines_n].node = it.node;
         lines[lines_n].calls = it.node->calls;
         lines[lines_n].bytecodes = it.node->bytecodes;
         lines_n++;
@@ -969,6 +1122,7 @@ static void dump(void) {
     if (g_want_bytecodes) {
         write_folded(".bytecodes.folded", lines, lines_n, 1);
         write_lines();
+        write_allocations(lines, lines_n);
     }
     for (size_t i = 0; i < lines_n; i++) free(lines[i].path);
     free(lines);

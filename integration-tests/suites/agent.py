@@ -4,10 +4,11 @@ classes as they load and gives the profile that `jp instrument` of the same clas
 (a) Build: jp, the runtime jar and the agent jar (mvn -pl agent -am package); the programs of
     integration-tests/programs/demo and the main classes of examples/maven-demo compiled.
 (b) Same profile: each program runs instrumented by `jp instrument` with the runtime jar, and plain
-    under the agent with the same settings, for bba precise, bba default, and precise with per-line
-    counts. Both runs print the same and exit alike, the agent prints no `jp:` line, and
-    `jp report --format folded` of the two profiles is the same in calls and in bytecodes, context
-    for context; with lines, the profiles' per-line records are the same too.
+    under the agent with the same settings, for bba precise, bba default, precise with per-line
+    counts, and precise with allocation counts (the agent takes them from a jp.toml). Both runs print
+    the same and exit alike, the agent prints no `jp:` line, and `jp report --format folded` of the
+    two profiles is the same in calls and in bytecodes, context for context; with lines, the
+    profiles' per-line records are the same too, and the allocations per context and type always.
 (c) Cache: every program runs again under the agent with precise, its classes now from the agent's
     cache, and gives the same profile again.
 (d) Left as it was: the classes already instrumented, run under the agent, are each left as they
@@ -39,10 +40,12 @@ from jptest.checks import Checks, indented  # noqa: E402
 PROGRAM = "agent.py"
 DEMO = build.ROOT / "examples" / "maven-demo"
 NATIVES = oracle.PROGRAMS / "natives"
-# The settings compared: a name (also a directory), the `jp instrument` flags, the agent's options.
+# The settings compared: a name (also a directory), the `jp instrument` flags, the agent's options
+# ({config} is a jp.toml that asks for allocation counts, which the agent takes from a file alone).
 VARIANTS = (("precise", ["--bba", "precise"], "bba=precise"),
             ("default", ["--bba", "default"], "bba=default"),
-            ("precise-lines", ["--bba", "precise", "--lines"], "bba=precise,lines=true"))
+            ("precise-lines", ["--bba", "precise", "--lines"], "bba=precise,lines=true"),
+            ("precise-allocations", ["--bba", "precise", "--metrics", "allocations"], "bba=precise,config={config}"))
 METRICS = ("calls", "bytecodes")
 
 
@@ -113,7 +116,14 @@ class AgentSuite:
         return status
 
     def agent_option(self, options):
-        return f"-javaagent:{self.agent}={options}"
+        return f"-javaagent:{self.agent}={options.format(config=self.allocations_config())}"
+
+    def allocations_config(self):
+        """The jp.toml of the variant with allocation counts, written when missing."""
+        config = self.work / "allocations.toml"
+        if not config.is_file():
+            config.write_text('[instrument]\nmetrics = ["allocations"]\n')
+        return config
 
     def folded(self, out, metric):
         """`jp report` of OUT.jpprof's METRIC, folded, as a list of lines; None when it fails."""
@@ -143,6 +153,11 @@ class AgentSuite:
                 details = diff(ours, theirs)
             elif not ours:
                 problems.append("no per-line counts")
+        if not problems:
+            ours, theirs = (oracle.profile_allocations(commands.read_text(f"{out}.jpprof")) for out in (expected, actual))
+            if ours != theirs:
+                problems.append("the allocations differ")
+                details = diff(ours, theirs)
         return problems, details
 
     # -- (b) and (c) --------------------------------------------------------------------------------

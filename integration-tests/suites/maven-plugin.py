@@ -13,6 +13,9 @@ with the `mvn` on PATH (Debian's 3.8.7 here).
   2b. sampled time: `mvn -Djp.jfr=true verify` on a copy of the demo records JFR into the run of
      profiles' jfr/, and jp:report's report.txt totals the CPU samples, labelled sampled, beside the
      demo's calls;
+  2b'. allocation counts: `mvn -Djp.metrics=allocations verify` on a copy of the demo instruments
+     with allocation counts, and jp:report's report.txt totals the allocations, labelled exact,
+     beside the demo's calls;
   2c. per-test contexts: in the demo's profiles every test is a top-level context, run once, with
      its set-up inside; three builds give identical per-test totals; in a JUnit 5 project
      (integration-tests/maven/params-demo) a parameterized test's invocations are told apart; in a
@@ -374,6 +377,21 @@ class MavenPlugin:
                      "jfr: -Djp.jfr=true: a recording beside the profiles, and report.txt's CPU samples labelled "
                      "sampled, beside the demo's calls",
                      shown(self.log("jfr"), 40) + shown(report, 20))
+
+    def metrics(self):
+        """2b': -Djp.metrics=allocations: the tests count allocations, and jp:report totals them."""
+        project = self.copy_project(DEMO_SOURCES, self.work / "metrics")
+        built = self.mvn_run("metrics", project, "-Djp.metrics=allocations", "verify")
+        report = project / "target" / "site" / "jp" / "report.txt"
+        row = next((line for line in text(report).splitlines() if line.startswith("total allocations ")), "")
+        calls = [next((line.split()[-1] for line in text(path).splitlines() if line.startswith("total calls")), None)
+                 for path in (report, self.demo_dir / "target" / "site" / "jp" / "report.txt")]
+        self.outcome(built and row.endswith("objects (exact)") and calls[0] is not None and calls[0] == calls[1],
+                     f"metrics: -Djp.metrics=allocations: report.txt has `{' '.join(row.split())}` beside the "
+                     f"demo's {calls[0]} calls",
+                     "metrics: -Djp.metrics=allocations: report.txt's allocations labelled exact, beside the "
+                     "demo's calls",
+                     shown(self.log("metrics"), 40) + shown(report, 20))
 
     def site(self):
         """2d: `mvn site` with the plugin in <reporting>: "Project Reports" link the JP report,
@@ -929,6 +947,7 @@ class MavenPlugin:
         self.demo()
         self.at_once()
         self.jfr()
+        self.metrics()
         self.site()
         self.one_off()
         self.per_test()

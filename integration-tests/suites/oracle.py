@@ -4,8 +4,9 @@ the test programs say, the same on every run; then JP's profiles of the same pro
 (a) Self-check: the agent is built and integration-tests/programs/demo compiled (javac
     --release 17). Every program runs twice under the oracle: both runs must write the same folded
     files (calls and bytecodes) and the same stdout, the oracle must not warn, and every
-    `// expect: CONTEXT calls=N bytecodes=M` line of the program's source must hold. The paper
-    examples must give the papers' numbers: JP's Fig. 4 (f = 1 call of 106 bytecodes, f.h = 10,
+    `// expect: CONTEXT calls=N bytecodes=M` line of the program's source must hold; the
+    allocations per context and type (OUT.allocations.folded) must be the same in both runs too.
+    The paper examples must give the papers' numbers: JP's Fig. 4 (f = 1 call of 106 bytecodes, f.h = 10,
     f.g = 10, f.g.h = 55) and ProfBuilder's Fig. 5 (611 calls in all, main.A.B.D = 200,
     main.A.C.D = 100).
 (b) JP against the oracle: jp and the runtime jar are built too, and the programs of java25/ are
@@ -33,6 +34,14 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     when they are wanted, run under the oracle with sites=on and instrumented with --bba precise
     --call-sites: JP's profile, each context split by the call site it was called from
     (` @ line N`), must equal the oracle's.
+
+(f) Allocations: integration-tests/programs/allocations allocates with every allocation instruction
+    (arrays of each primitive kind, object and multi-dimensional arrays), in constructors before
+    super(...), static initializers, lambdas, exception paths and threads; it, and the programs of
+    (b) when they are wanted, run under the oracle and instrumented with --bba precise --metrics
+    allocations: calls and bytecodes must equal the oracle's as in (b), and so must the allocations
+    per context and type (the profile's `allocations:<type>` metrics against the oracle's
+    OUT.allocations.folded) and per context (`jp report --metric allocations`).
 
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
@@ -75,11 +84,13 @@ def line_count(path):
 class OracleSuite:
     def __init__(self, programs):
         self.checks = Checks()
-        # Window and Sites, the programs of (d) and (e), are named like the others but are no demo programs.
-        self.programs = [program for program in programs if program not in ("Window", "Sites")]
+        # Window, Sites and Allocations, the programs of (d), (e) and (f), are named like the others but
+        # are no demo programs.
+        self.programs = [program for program in programs if program not in ("Window", "Sites", "Allocations")]
         self.demo_wanted = not programs or bool(self.programs)
         self.window_wanted = not programs or "Window" in programs
         self.sites_wanted = not programs or "Sites" in programs
+        self.allocations_wanted = not programs or "Allocations" in programs
         java, self.javac = jdks.default_java_and_javac()
         self.java = os.environ.get("JAVA") or java
         self.lib = self.jp = self.runtime = None
@@ -146,9 +157,10 @@ class OracleSuite:
                 problems.append(f"the oracle reported warnings (see {first}.stderr)")
             elif status != 0:
                 problems.append(f"exit status {status} (see {first}.stderr)")
-        for kind in ("calls.folded", "bytecodes.folded", "stdout"):
+        for kind in ("calls.folded", "bytecodes.folded", "allocations.folded", "stdout"):
             ours, theirs = pathlib.Path(f"{first}.{kind}"), pathlib.Path(f"{second}.{kind}")
-            if kind != "stdout" and not (ours.is_file() and ours.stat().st_size > 0):
+            # A program may allocate nothing: only the contexts' files may not be empty.
+            if kind in ("calls.folded", "bytecodes.folded") and not (ours.is_file() and ours.stat().st_size > 0):
                 problems.append(f"no {kind} written")
             elif not files.same_bytes(ours, theirs):
                 problems.append(f"{kind} differs between two runs")
@@ -431,6 +443,93 @@ class OracleSuite:
             self.checks.pass_(f"sites, {name}: JP equals the oracle split by call site ({contexts} contexts, "
                               f"{len(sited)} with a site)")
 
+    # -- (f) allocations ------------------------------------------------------------------------------
+
+    def allocations(self):
+        """integration-tests/programs/allocations, and the programs of demo/ when they are wanted, under
+        the oracle and instrumented with --bba precise --metrics allocations: the same output, the same
+        calls and bytecodes, and the same allocations per context and type."""
+        work = work_root() / "allocations"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        if not self.tools_built(work):
+            return
+        programs = [("allocations", "allocations.Allocations")]
+        if self.demo_wanted:
+            programs += [("demo", f"demo.{program}") for program in self.programs or oracle.demo_programs()]
+        for directory in sorted({directory for directory, _ in programs}):
+            classes = work / directory / "classes"
+            classes.mkdir(parents=True)
+            if not self.compile(self.javac, 17, classes, sorted((PROGRAMS / directory).glob("*.java")),
+                                work / directory / "javac.log"):
+                self.checks.fail(f"allocations: javac failed on integration-tests/programs/{directory}")
+                return
+            log = work / directory / "instrument.log"
+            if commands.run_logged([str(self.jp), "instrument", str(classes), "--out",
+                                    str(work / directory / "instrumented"), "--bba", "precise",
+                                    "--metrics", "allocations"], log) != 0:
+                self.checks.fail(f"allocations: jp instrument --metrics allocations failed on {directory}",
+                                 indented(commands.read_text(log)))
+                return
+        for directory, main in programs:
+            self.compare_allocations(work / directory, main, full=directory == "allocations")
+
+    def compare_allocations(self, work, main, full):
+        """MAIN of WORK/classes under the oracle against WORK/instrumented: PASS or FAIL; with FULL, the
+        profile must hold every kind of allocation the program makes."""
+        name = main.rpartition(".")[2]
+        expected, out = work / f"oracle-{name}", work / f"jp-{name}"
+        problems, details = [], ""
+        status = oracle.run(self.lib, self.java, main, str(work / "classes"), expected,
+                            f"{expected}.stdout", f"{expected}.stderr")
+        with open(f"{expected}.stdout", "a") as file:
+            file.write(f"exit {status}\n")
+        if status == oracle.WARNED:
+            problems.append(f"the oracle reported warnings (see {expected}.stderr)")
+        status = commands.run_split([str(self.java), "-cp", f"{work / 'instrumented'}:{self.runtime}",
+                                     f"-Djp.output={out}.jpprof", main], f"{out}.stdout", f"{out}.stderr")
+        with open(f"{out}.stdout", "a") as file:
+            file.write(f"exit {status}\n")
+        if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
+            problems.append("the instrumented run's output or exit status differs")
+            details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
+        _, found, more = self.compare_metrics(expected, out, "precise", False)
+        problems += found
+        details += more
+        by_type, oracle_by_type = pathlib.Path(f"{out}.types.sorted"), pathlib.Path(f"{expected}.types.sorted")
+        files.write_lines(by_type, oracle.profile_allocations(commands.read_text(f"{out}.jpprof")))
+        files.write_lines(oracle_by_type, folded.read(f"{expected}.allocations.folded"))
+        if not files.same_bytes(oracle_by_type, by_type):
+            problems.append("allocations per type differ from the oracle's")
+            details += diff(oracle_by_type, by_type, 8)
+        # The total per context, as jp report shows it, against the oracle's types added up. A profile
+        # without allocations has no such metric (the comparison above held it to none).
+        failure = self.report(out, "allocations") if folded.read(oracle_by_type) else None
+        if failure is not None:
+            problems.append(f"jp report --metric allocations failed: {failure}")
+        else:
+            totals = pathlib.Path(f"{out}.allocations.sorted")
+            files.write_lines(totals, folded.nonzero(
+                [folded.jvm_names(line) for line in folded.read(f"{out}.allocations.folded")]))
+            oracle_totals = pathlib.Path(f"{expected}.allocations.sorted")
+            files.write_lines(oracle_totals, folded.summed(
+                [line.rsplit(" ", 2)[0] + " " + line.rsplit(" ", 1)[1] for line in folded.read(oracle_by_type)]))
+            if not files.same_bytes(oracle_totals, totals):
+                problems.append("allocations per context differ from the oracle's")
+                details += diff(oracle_totals, totals, 8)
+        types = {line.rsplit(" ", 2)[1] for line in folded.read(oracle_by_type)}
+        wanted = {f"{kind}[]" for kind in ("boolean", "byte", "char", "short", "int", "long", "float", "double")}
+        wanted |= {"int[][]", "int[][][]", "java.lang.String[][]", "java.lang.Object[][]"}
+        if full and not problems and not wanted <= types:
+            problems.append(f"types never allocated: {', '.join(sorted(wanted - types))}")
+        if problems:
+            self.checks.fail(f"allocations, {name}: {'; '.join(problems)}", details)
+        else:
+            counted = sum(int(line.rsplit(" ", 1)[1]) for line in folded.read(oracle_by_type))
+            contexts = len(folded.read(f"{expected}.allocations.sorted"))
+            self.checks.pass_(f"allocations, {name}: JP equals the oracle ({contexts} contexts allocating, "
+                              f"{len(types)} types, {counted} allocations)")
+
     def run(self):
         if self.demo_wanted:
             self.selfcheck()
@@ -439,6 +538,8 @@ class OracleSuite:
             self.windows()
         if self.sites_wanted:
             self.call_sites()
+        if self.allocations_wanted:
+            self.allocations()
         self.checks.summary(PROGRAM)
         return self.checks.status()
 

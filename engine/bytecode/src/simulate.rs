@@ -597,7 +597,7 @@ fn ldc_type(
 
 /// The class name of `newarray`'s array for type code `atype` (JVMS
 /// §6.5.newarray, Table 6.5.newarray-A).
-fn primitive_array(atype: u8) -> Option<&'static [u8]> {
+pub fn primitive_array(atype: u8) -> Option<&'static [u8]> {
     Some(match atype {
         4 => b"[Z",
         5 => b"[C",

@@ -6,7 +6,7 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use jp_driver::config::{self, BbaName};
+use jp_driver::config::{self, BbaName, MetricName};
 use jp_driver::filter::ClassPattern;
 use jp_driver::instrument::{instrument, InstrumentRequest};
 
@@ -27,6 +27,13 @@ pub enum BbaFlag {
     Default,
     /// Blocks also end after every instruction that can throw: exact.
     Precise,
+}
+
+/// The extra exact metrics, as flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MetricFlag {
+    /// Allocations per context and allocated type.
+    Allocations,
 }
 
 /// Flags of `jp instrument`.
@@ -55,6 +62,11 @@ pub struct Args {
     /// (default: from `--config`, else off); see docs/profiling.md.
     #[arg(long)]
     call_sites: bool,
+    /// Extra exact metrics to count, comma-separated: `allocations` counts
+    /// every object and array created, per context and type (default: from
+    /// `--config`, else none); see docs/profiling.md.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "METRIC")]
+    metrics: Vec<MetricFlag>,
     /// Instrument only classes matching a pattern (binary names; `*` within
     /// a package segment, `**` across them). Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
@@ -62,7 +74,7 @@ pub struct Args {
     /// Copy classes matching a pattern unchanged. Repeatable; adds to `--config`.
     #[arg(long, value_name = "PATTERN")]
     exclude: Vec<ClassPattern>,
-    /// A `jp.toml` with an `[instrument]` table (bba, lines, call-sites, include, exclude).
+    /// A `jp.toml` with an `[instrument]` table (bba, lines, call-sites, metrics, include, exclude).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// A cache directory for incremental runs: inputs that did not change
@@ -82,11 +94,20 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         BbaFlag::Default => BbaName::Default,
         BbaFlag::Precise => BbaName::Precise,
     });
+    let metrics: Option<Vec<MetricName>> = (!args.metrics.is_empty()).then(|| {
+        args.metrics
+            .iter()
+            .map(|flag| match flag {
+                MetricFlag::Allocations => MetricName::Allocations,
+            })
+            .collect()
+    });
     let (options, filter) = config::effective(
         args.config.as_deref(),
         bba,
         args.lines.then_some(true),
         args.call_sites.then_some(true),
+        metrics.as_deref(),
         &args.include,
         &args.exclude,
     )?;

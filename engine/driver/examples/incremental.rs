@@ -51,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             lines: false,
             call_sites: false,
             natives: false,
+            allocations: false,
         }),
         filter: ClassFilter::default(),
         cache: cache.then(|| work.path().join("cache")),

@@ -32,7 +32,7 @@ use jp_report::run::Format;
 use serde::{Deserialize, Serialize};
 
 use crate::config;
-pub use crate::config::BbaName;
+pub use crate::config::{BbaName, MetricName};
 pub use crate::error::EngineError;
 use crate::filter::ClassPattern;
 use crate::instrument::{instrument, InstrumentRequest};
@@ -61,6 +61,10 @@ pub struct Request {
     /// Left out of the JSON when not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_sites: Option<bool>,
+    /// Extra exact metrics (`["allocations"]`); win over the configuration
+    /// file's. Left out of the JSON when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Vec<MetricName>>,
     /// Include patterns, added to the configuration file's; checked when
     /// the request is read.
     #[serde(default)]
@@ -99,6 +103,7 @@ pub fn run(request: &Request) -> Result<Outcome, EngineError> {
         request.bba,
         request.lines,
         request.call_sites,
+        request.metrics.as_deref(),
         &request.include,
         &request.exclude,
     )?;
@@ -244,6 +249,7 @@ mod tests {
                 bba: Some(BbaName::Precise),
                 lines: None,
                 call_sites: None,
+                metrics: None,
                 include: vec!["com.acme.**".parse().unwrap()],
                 exclude: vec!["**Test".parse().unwrap()],
                 config_file: Some("/p/jp.toml".into()),

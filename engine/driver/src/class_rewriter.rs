@@ -176,6 +176,7 @@ impl ClassRewriter {
             settings.bba,
             settings.lines,
             None, // call sites only from the configuration file
+            None, // and extra metrics
             &settings.include,
             &settings.exclude,
         )?;
@@ -277,6 +278,7 @@ mod tests {
                 lines: false,
                 call_sites: false,
                 natives: false,
+                allocations: false,
             },
         )
         .unwrap();

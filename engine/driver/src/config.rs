@@ -4,6 +4,7 @@
 //! ```toml
 //! [instrument]
 //! bba = "precise"            # or "default"
+//! metrics = ["allocations"]  # extra exact metrics; none by default
 //! include = ["com.acme.**"]
 //! exclude = ["**Test", "com.acme.generated.**"]
 //! ```
@@ -40,6 +41,8 @@ pub struct InstrumentConfig {
     /// Contexts split by call site (docs/profiling.md, "Call sites"), `call-sites` in the file.
     #[serde(rename = "call-sites")]
     pub call_sites: Option<bool>,
+    /// Extra exact metrics (docs/profiling.md, "Allocations").
+    pub metrics: Option<Vec<MetricName>>,
     /// Include patterns (see [`crate::filter`]), checked when read.
     #[serde(default)]
     pub include: Vec<ClassPattern>,
@@ -65,6 +68,15 @@ impl From<BbaName> for Analysis {
             BbaName::Precise => Analysis::Precise,
         }
     }
+}
+
+/// An extra exact metric the instrumented classes count, as spelled in
+/// configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MetricName {
+    /// Allocations per context and type ([`ProfileOptions::allocations`]).
+    Allocations,
 }
 
 /// Why a configuration file could not be used.
@@ -108,13 +120,14 @@ impl Config {
 impl Config {
     /// The profiling options and class filter that result from this file
     /// and the settings given with a request (a build script's, the command
-    /// line's): a given `bba`, `lines` or `call_sites` wins over the
-    /// file's, and given patterns add to the file's.
+    /// line's): a given `bba`, `lines`, `call_sites` or `metrics` wins over
+    /// the file's, and given patterns add to the file's.
     pub fn resolve(
         &self,
         bba: Option<BbaName>,
         lines: Option<bool>,
         call_sites: Option<bool>,
+        metrics: Option<&[MetricName]>,
         include: &[ClassPattern],
         exclude: &[ClassPattern],
     ) -> (ProfileOptions, ClassFilter) {
@@ -130,6 +143,8 @@ impl Config {
         );
         let lines = lines.or(self.instrument.lines).unwrap_or(false);
         let call_sites = call_sites.or(self.instrument.call_sites).unwrap_or(false);
+        let metrics = metrics.or(self.instrument.metrics.as_deref()).unwrap_or_default();
+        let allocations = metrics.contains(&MetricName::Allocations);
         // Native methods only through the class rewriter, under the load-time
         // agent: neither a `jp.toml` nor a build may turn them on.
         let natives = false;
@@ -139,6 +154,7 @@ impl Config {
                 lines,
                 natives,
                 call_sites,
+                allocations,
             },
             filter,
         )
@@ -157,6 +173,7 @@ pub fn effective(
     bba: Option<BbaName>,
     lines: Option<bool>,
     call_sites: Option<bool>,
+    metrics: Option<&[MetricName]>,
     include: &[ClassPattern],
     exclude: &[ClassPattern],
 ) -> Result<(ProfileOptions, ClassFilter), ConfigError> {
@@ -164,7 +181,7 @@ pub fn effective(
         Some(path) => Config::load(path)?,
         None => Config::default(),
     };
-    Ok(config.resolve(bba, lines, call_sites, include, exclude))
+    Ok(config.resolve(bba, lines, call_sites, metrics, include, exclude))
 }
 
 #[cfg(test)]
@@ -202,42 +219,84 @@ mod tests {
     fn given_settings_win_over_the_file_and_add_to_its_patterns() {
         let config: Config =
             toml::from_str("[instrument]\nbba = \"precise\"\ninclude = [\"a.**\"]\n").unwrap();
-        let (options, filter) = config.resolve(None, None, None, &[pattern("b.**")], &[]);
+        let (options, filter) = config.resolve(None, None, None, None, &[pattern("b.**")], &[]);
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.include, [pattern("a.**"), pattern("b.**")]);
-        let (options, _) = config.resolve(Some(BbaName::Default), None, None, &[], &[]);
+        let (options, _) = config.resolve(Some(BbaName::Default), None, None, None, &[], &[]);
         assert_eq!(options.analysis, Analysis::Default);
-        let (options, filter) = Config::default().resolve(None, None, None, &[], &[pattern("**Test")]);
+        let (options, filter) = Config::default().resolve(None, None, None, None, &[], &[pattern("**Test")]);
         assert_eq!(options.analysis, Analysis::Default);
         assert!(!filter.accepts("a.MainTest"));
     }
 
     #[test]
-    fn call_sites_come_from_the_file_unless_given_and_are_off_by_default() {
-        let config: Config = toml::from_str("[instrument]\ncall-sites = true\n").unwrap();
-        assert!(config.resolve(None, None, None, &[], &[]).0.call_sites);
-        assert!(!config.resolve(None, None, Some(false), &[], &[]).0.call_sites);
+    fn metrics_come_from_the_file_unless_given_and_are_none_by_default() {
+        let config: Config = toml::from_str("[instrument]\nmetrics = [\"allocations\"]\n").unwrap();
+        assert!(config.resolve(None, None, None, None, &[], &[]).0.allocations);
+        assert!(
+            !config
+                .resolve(None, None, None, Some(&[]), &[], &[])
+                .0
+                .allocations
+        );
+        let given = [MetricName::Allocations];
         assert!(
             Config::default()
-                .resolve(None, None, Some(true), &[], &[])
+                .resolve(None, None, None, Some(&given), &[], &[])
+                .0
+                .allocations
+        );
+        assert!(
+            !Config::default()
+                .resolve(None, None, None, None, &[], &[])
+                .0
+                .allocations
+        );
+        let error = toml::from_str::<Config>("[instrument]\nmetrics = [\"heap\"]\n").unwrap_err();
+        assert!(error.to_string().contains("allocations"), "{error}");
+    }
+
+    #[test]
+    fn call_sites_come_from_the_file_unless_given_and_are_off_by_default() {
+        let config: Config = toml::from_str("[instrument]\ncall-sites = true\n").unwrap();
+        assert!(config.resolve(None, None, None, None, &[], &[]).0.call_sites);
+        assert!(
+            !config
+                .resolve(None, None, Some(false), None, &[], &[])
                 .0
                 .call_sites
         );
-        assert!(!Config::default().resolve(None, None, None, &[], &[]).0.call_sites);
+        assert!(
+            Config::default()
+                .resolve(None, None, Some(true), None, &[], &[])
+                .0
+                .call_sites
+        );
+        assert!(
+            !Config::default()
+                .resolve(None, None, None, None, &[], &[])
+                .0
+                .call_sites
+        );
     }
 
     #[test]
     fn lines_come_from_the_file_unless_given_and_are_off_by_default() {
         let config: Config = toml::from_str("[instrument]\nlines = true\n").unwrap();
-        assert!(config.resolve(None, None, None, &[], &[]).0.lines);
-        assert!(!config.resolve(None, Some(false), None, &[], &[]).0.lines);
+        assert!(config.resolve(None, None, None, None, &[], &[]).0.lines);
+        assert!(!config.resolve(None, Some(false), None, None, &[], &[]).0.lines);
         assert!(
             Config::default()
-                .resolve(None, Some(true), None, &[], &[])
+                .resolve(None, Some(true), None, None, &[], &[])
                 .0
                 .lines
         );
-        assert!(!Config::default().resolve(None, None, None, &[], &[]).0.lines);
+        assert!(
+            !Config::default()
+                .resolve(None, None, None, None, &[], &[])
+                .0
+                .lines
+        );
     }
 
     #[test]
@@ -251,12 +310,20 @@ mod tests {
 
     #[test]
     fn without_a_file_the_given_settings_alone_decide() {
-        let (options, filter) =
-            effective(None, Some(BbaName::Precise), None, None, &[pattern("a.**")], &[]).unwrap();
+        let (options, filter) = effective(
+            None,
+            Some(BbaName::Precise),
+            None,
+            None,
+            None,
+            &[pattern("a.**")],
+            &[],
+        )
+        .unwrap();
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.include, [pattern("a.**")]);
         assert!(filter.exclude.is_empty());
-        let (options, filter) = effective(None, None, None, None, &[], &[]).unwrap();
+        let (options, filter) = effective(None, None, None, None, None, &[], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Default);
         assert!(filter.accepts("any.Class"));
     }
@@ -266,10 +333,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("jp.toml");
         std::fs::write(&file, "[instrument]\nbba = \"precise\"\nexclude = [\"**Test\"]\n").unwrap();
-        let (options, filter) = effective(Some(&file), None, None, None, &[], &[pattern("gen.**")]).unwrap();
+        let (options, filter) =
+            effective(Some(&file), None, None, None, None, &[], &[pattern("gen.**")]).unwrap();
         assert_eq!(options.analysis, Analysis::Precise);
         assert_eq!(filter.exclude, [pattern("**Test"), pattern("gen.**")]);
-        let (options, _) = effective(Some(&file), Some(BbaName::Default), None, None, &[], &[]).unwrap();
+        let (options, _) =
+            effective(Some(&file), Some(BbaName::Default), None, None, None, &[], &[]).unwrap();
         assert_eq!(options.analysis, Analysis::Default);
     }
 
@@ -278,11 +347,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("jp.toml");
         std::fs::write(&file, "[instrument]\nbba = \"exact\"\n").unwrap();
-        let error = effective(Some(&file), None, None, None, &[], &[]).unwrap_err();
+        let error = effective(Some(&file), None, None, None, None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Parse { .. }));
         assert_eq!(error.to_string(), file.display().to_string());
         let missing = dir.path().join("missing.toml");
-        let error = effective(Some(&missing), Some(BbaName::Precise), None, None, &[], &[]).unwrap_err();
+        let error =
+            effective(Some(&missing), Some(BbaName::Precise), None, None, None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Read { .. }));
         assert_eq!(error.to_string(), missing.display().to_string());
     }

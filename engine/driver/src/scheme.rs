@@ -32,13 +32,19 @@ impl Scheme for ProfileOptions {
     /// key has always held for this scheme, so existing caches stay valid;
     /// per-line counts add `, lines: true` before the closing brace, and
     /// wrapped native methods `, natives: true` after that, and call sites
-    /// `, call_sites: true` last.
+    /// `, call_sites: true` after that, and allocation counts
+    /// `, allocations: true` last.
     fn identifier(&self) -> String {
         let lines = if self.lines { ", lines: true" } else { "" };
         let natives = if self.natives { ", natives: true" } else { "" };
         let call_sites = if self.call_sites { ", call_sites: true" } else { "" };
+        let allocations = if self.allocations {
+            ", allocations: true"
+        } else {
+            ""
+        };
         format!(
-            "Profile(ProfileOptions {{ analysis: {:?}{lines}{natives}{call_sites} }})",
+            "Profile(ProfileOptions {{ analysis: {:?}{lines}{natives}{call_sites}{allocations} }})",
             self.analysis
         )
     }
@@ -58,6 +64,7 @@ mod tests {
                 lines: false,
                 call_sites: false,
                 natives: false,
+                allocations: false,
             }
             .identifier()
         };
@@ -78,6 +85,7 @@ mod tests {
             lines: true,
             call_sites: false,
             natives: false,
+            allocations: false,
         };
         assert_eq!(
             lines.identifier(),
@@ -92,6 +100,7 @@ mod tests {
             lines: true,
             call_sites: false,
             natives: true,
+            allocations: false,
         };
         assert_eq!(
             natives.identifier(),
@@ -108,6 +117,19 @@ mod tests {
         assert_eq!(
             sites.identifier(),
             "Profile(ProfileOptions { analysis: Default, call_sites: true })"
+        );
+    }
+
+    #[test]
+    fn allocations_change_the_identifier() {
+        let allocations = ProfileOptions {
+            call_sites: true,
+            allocations: true,
+            ..ProfileOptions::default()
+        };
+        assert_eq!(
+            allocations.identifier(),
+            "Profile(ProfileOptions { analysis: Default, call_sites: true, allocations: true })"
         );
     }
 }

@@ -12,7 +12,7 @@ use std::fmt::Debug;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use jp_driver::api::{BbaName, Message, Outcome, ReportRequest, Request, Warning};
+use jp_driver::api::{BbaName, Message, MetricName, Outcome, ReportRequest, Request, Warning};
 use jp_driver::class_rewriter::RewriterSettings;
 use jp_driver::gate::{BaselineOutcome, BaselineRequest, CheckOutcome, CheckRequest, PatternTolerance};
 use jp_driver::hooked_jar::{HookOutcome, HookRequest};
@@ -81,6 +81,7 @@ fn an_instrument_request_matches_its_samples() {
             bba: Some(BbaName::Precise),
             lines: Some(true),
             call_sites: Some(true),
+            metrics: Some(vec![MetricName::Allocations]),
             include: vec!["com.acme.**".parse().unwrap()],
             exclude: vec!["**Test".parse().unwrap(), "com.acme.gen.*".parse().unwrap()],
             config_file: Some("/p/jp.toml".into()),

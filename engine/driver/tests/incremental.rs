@@ -38,6 +38,7 @@ fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
         lines: false,
         call_sites: false,
         natives: false,
+        allocations: false,
     })
 }
 
@@ -481,6 +482,7 @@ fn the_api_runs_a_request_incrementally_and_reports_bad_class_files() {
         bba: Some(api::BbaName::Precise),
         lines: None,
         call_sites: None,
+        metrics: None,
         include: vec![],
         exclude: vec!["p.Generics**".parse().unwrap()],
         config_file: Some(config),

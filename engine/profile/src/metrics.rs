@@ -56,11 +56,13 @@ pub struct MetricInfo {
 }
 
 impl MetricInfo {
-    /// How reports label the metric: its name, and for a sampled one that
-    /// its values are no exact counts.
+    /// How reports label the metric: its name, and for an extra metric
+    /// whether its values are exact counts or estimates from samples (calls
+    /// and bytecodes are always exact, and say so nowhere).
     pub fn label(&self) -> String {
         match self.kind {
-            MetricKind::Exact => self.name.to_string(),
+            MetricKind::Exact if *self == CALLS || *self == BYTECODES => self.name.to_string(),
+            MetricKind::Exact => format!("{} (exact)", self.name),
             MetricKind::Sampled => format!("{} (sampled, not reproducible)", self.name),
         }
     }
@@ -199,6 +201,25 @@ impl Profile {
 mod tests {
     use super::*;
     use crate::model::tests::profile;
+
+    #[test]
+    fn extra_metrics_are_labelled_exact_or_sampled_and_calls_and_bytecodes_plainly() {
+        let info = |name: &'static str, kind| MetricInfo {
+            name: Cow::Borrowed(name),
+            unit: Cow::Borrowed("objects"),
+            kind,
+        };
+        assert_eq!(
+            info("allocations", MetricKind::Exact).label(),
+            "allocations (exact)"
+        );
+        assert_eq!(
+            info("cpu-samples", MetricKind::Sampled).label(),
+            "cpu-samples (sampled, not reproducible)"
+        );
+        assert_eq!(CALLS.label(), "calls");
+        assert_eq!(BYTECODES.label(), "bytecodes");
+    }
 
     fn samples() -> MetricInfo {
         MetricInfo {

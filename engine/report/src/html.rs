@@ -88,9 +88,18 @@ pub fn write(profile: &Profile, options: &Options, mut out: impl Write) -> io::R
             let group = profile
                 .thread_group(&group.name)
                 .expect("the totals list the profile's groups");
+            // A group's own view has no extra metrics: it is ordered by bytecodes then.
+            let group_options = Options {
+                metric: if group.metrics().contains(&options.metric) {
+                    options.metric
+                } else {
+                    Metric::Bytecodes
+                },
+                ..options.clone()
+            };
             data_element(page, &format!("jp-thread-{index}"), |data| {
                 data.raw("{");
-                write_view(&group, options, data)?;
+                write_view(&group, &group_options, data)?;
                 data.raw("}\n");
                 Ok(())
             })?;
@@ -938,6 +947,21 @@ pub(crate) mod tests {
         );
         let without = data_of_plain_profile();
         assert!(without.get("extra").is_none());
+    }
+
+    #[test]
+    fn a_report_by_an_exact_extra_metric_labels_it_exact_and_orders_thread_groups_by_bytecodes() {
+        let text = "jp-profile 4\nframe 1 demo.Main.main()V\nframe 2 demo.Main.make()V\n\
+            metric 1 allocations exact objects\nmetric 2 allocations:int[] exact objects\n\
+            thread 1 main\nnode 1 0 1 1 10\nnode 2 1 2 3 30\nthread 2 worker-#\nnode 3 0 2 2 20\n\
+            value 2 1 3\nvalue 2 2 3\nvalue 3 1 2\nvalue 3 2 2\nend 3\n";
+        let p = jp_profile::parse(text.as_bytes(), "allocations.jpprof".as_ref()).unwrap();
+        let options = Options::new(p.metric("allocations:int[]").unwrap());
+        let page = page(&p, &options);
+        let data = data(&page);
+        assert_eq!(data["extra"][1]["label"], "allocations:int[] (exact)");
+        assert_eq!(data["extra"][1]["grand"], 5);
+        assert!(page.contains("jp-thread-1"), "both groups have their view");
     }
 
     fn data_of_plain_profile() -> Value {

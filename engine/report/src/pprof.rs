@@ -272,9 +272,11 @@ impl File {
         let default_sample_type = strings.index(&profile.metric_info(options.metric).name);
         let mut comment = vec![strings.index(concat!("jp ", env!("CARGO_PKG_VERSION")))];
         for info in profile.extra_metrics() {
-            if info.kind == MetricKind::Sampled {
-                comment.push(strings.index(&format!("{}: sampled, not reproducible", info.name)));
-            }
+            let kind = match info.kind {
+                MetricKind::Exact => "exact",
+                MetricKind::Sampled => "sampled, not reproducible",
+            };
+            comment.push(strings.index(&format!("{}: {kind}", info.name)));
         }
         for key in COMMENTED_META {
             if let Some(value) = profile.meta.get(key) {

@@ -88,6 +88,9 @@ pub const IC_LINE: (&str, &str) = ("line", "(II)V");
 /// `void site(int, int)`: with call sites on, before each invoke, on the caller's context: the
 /// site (`line << 16 | bci`) and the hash of the invoked method's name and descriptor.
 pub const IC_SITE: (&str, &str) = ("site", "(II)V");
+/// `void alloc(String)`: with allocation counts on, before each allocation instruction, on the
+/// method's context: the allocated type's Java name.
+pub const IC_ALLOC: (&str, &str) = ("alloc", "(Ljava/lang/String;)V");
 /// `static MID[] table(String)`: the method identifiers of a class, from
 /// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
 /// name or descriptor, JVMS §4.2.2 and §4.3).

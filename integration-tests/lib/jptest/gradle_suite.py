@@ -26,6 +26,8 @@ step 5 are left out there, and step 9 only runs there.
   3c. sampled time: with `jp { jfr = true }`, the test JVM records JFR into the run's jfr/ and
      report.txt totals its CPU samples, labelled sampled, beside calls and bytecodes as without it;
      on Gradle 8, again with the configuration cache stored and reused;
+  3d. allocation counts: with `jp { metrics = ['allocations'] }`, report.txt totals the allocations,
+     labelled exact, beside the same calls as without it;
   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
      every class; an edited class is the only one rewritten and the output equals a clean
      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -421,6 +423,23 @@ class GradleSuite:
                      "lines: jp { lines = true }: report.txt's lines of Leaderboard.rank, adding up to its own "
                      "bytecodes, and the page's source of Leaderboard.java",
                      shown(self.log("lines"), 40) + (shown(report, 60) if report.is_file() else ""))
+
+    def metrics(self):
+        """3d: `jp { metrics = ['allocations'] }`: the instrumented classes count allocations, and
+        report.txt totals them, labelled exact, beside the calls of the demo's run without it."""
+        project = self.copy_project(DEMO_SOURCES, self.work / "metrics")
+        append(project / "build.gradle", "\njp {\n    metrics = ['allocations']\n}\n")
+        built = self.gradle_run("metrics", project, *TASKS)
+        report = project / "build/reports/jp/report.txt"
+        row = first_line_with("total allocations ", report)
+        calls = [first_line_with("total calls", path).split()[-1:] for path in
+                 (report, self.work / "demo/build/reports/jp/report.txt")]
+        self.outcome(built and row.endswith("objects (exact)") and calls[0] and calls[0] == calls[1],
+                     f"metrics: jp {{ metrics = ['allocations'] }}: report.txt has `{' '.join(row.split())}` "
+                     f"beside the same {calls[0][0] if calls[0] else '?'} calls as without it",
+                     "metrics: jp { metrics = ['allocations'] }: report.txt's allocations labelled exact, beside "
+                     "the demo's calls",
+                     shown(self.log("metrics"), 40) + (shown(report, 20) if report.is_file() else ""))
 
     def jfr(self):
         """3c: `jp { jfr = true }`: the test JVM records JFR beside its profile, and jpReport attaches
@@ -1075,6 +1094,7 @@ test {{ useTestNG() }}
             self.demo()
             self.lines()
             self.jfr()
+            self.metrics()
             self.at_once()
             self.incremental()
             if self.suite == "gradle":

@@ -78,6 +78,7 @@ def run(lib, java, main, classes, out, stdout, stderr, args=(), include=None, op
     for metric in METRICS:
         pathlib.Path(f"{out}.{metric}.folded").unlink(missing_ok=True)
     pathlib.Path(f"{out}.lines").unlink(missing_ok=True)
+    pathlib.Path(f"{out}.allocations.folded").unlink(missing_ok=True)
     # -XX:-RewriteFrequentPairs: see fact 5 in jp_oracle.c.
     command = [str(java), "-XX:-RewriteFrequentPairs", f"-agentpath:{lib}={agent_options(main, out, include, options)}",
                "-cp", str(classes), main, *args]
@@ -155,6 +156,11 @@ def paper(program, calls, bytecodes):
     return name, numbers, problems
 
 
+def _unescape(text):
+    """A frame name or metric name of a profile as it was before escaping (`\\` and `\\n`)."""
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
+
+
 def profile_lines(text):
     """The per-line counts of a JP profile's TEXT (its `line` records, docs/profile-format.md) as
     the oracle writes OUT.lines: `frame line bytecodes` lines, sorted."""
@@ -163,11 +169,37 @@ def profile_lines(text):
         kind, _, rest = record.partition(" ")
         if kind == "frame":
             frame_id, _, name = rest.partition(" ")
-            frames[frame_id] = re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), name)
+            frames[frame_id] = _unescape(name)
         elif kind == "line":
             frame_id, line, bytecodes = rest.split(" ")
             lines.append(f"{frames[frame_id]} {line} {bytecodes}")
     return sorted(lines)
+
+
+def profile_allocations(text):
+    """The allocations of a JP profile's TEXT (its `allocations:<type>` metrics, docs/profile-format.md)
+    as the oracle writes OUT.allocations.folded: `frame;...;frame type count` lines, contexts of every
+    thread group added up by path, sorted; call sites left out of the path."""
+    frames, metrics, paths, counts = {}, {}, {}, {}
+    for record in text.splitlines():
+        kind, _, rest = record.partition(" ")
+        if kind == "frame":
+            frame_id, _, name = rest.partition(" ")
+            frames[frame_id] = _unescape(name)
+        elif kind == "metric":
+            metric_id, name, _ = rest.split(" ", 2)
+            if name.startswith("allocations:"):
+                metrics[metric_id] = _unescape(name[len("allocations:"):])
+        elif kind == "node":
+            node_id, parent, frame = rest.split(" ")[:3]
+            name = frames[frame]
+            paths[node_id] = name if parent == "0" else f"{paths[parent]};{name}"
+        elif kind == "value":
+            node_id, metric_id, value = rest.split(" ")
+            if metric_id in metrics:
+                key = f"{paths[node_id]} {metrics[metric_id]}"
+                counts[key] = counts.get(key, 0) + int(value)
+    return sorted(f"{key} {value}" for key, value in counts.items())
 
 
 def _java():

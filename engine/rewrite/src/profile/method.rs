@@ -11,7 +11,7 @@ use jp_classfile::attributes::Code;
 use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
 
 use super::ids::MethodIds;
-use super::{sites, Kind, ProfileOptions};
+use super::{allocations, sites, Kind, ProfileOptions};
 use crate::blocks::{blocks, loop_headers, Analysis};
 use crate::lines::{line_blocks, LineBlock, Lines};
 use crate::{injected, WarningReason};
@@ -31,6 +31,8 @@ pub(super) struct Refs {
     ic_line: Option<CpIndex>,
     /// `IC.site`, with call sites on.
     ic_site: Option<CpIndex>,
+    /// `IC.alloc`, with allocation counts on.
+    ic_alloc: Option<CpIndex>,
 }
 
 impl Refs {
@@ -67,6 +69,11 @@ impl Refs {
             },
             ic_site: if options.call_sites {
                 Some(method(injected::IC_CLASS, injected::IC_SITE)?)
+            } else {
+                None
+            },
+            ic_alloc: if options.allocations {
+                Some(method(injected::IC_CLASS, injected::IC_ALLOC)?)
             } else {
                 None
             },
@@ -253,6 +260,9 @@ pub(super) fn rewrite_method(
     }
     if let Some(ic_site) = refs.ic_site {
         sites::store_before_invokes(&mut body, site, &guard, ic_site, pool)?;
+    }
+    if let Some(ic_alloc) = refs.ic_alloc {
+        allocations::count_before_allocations(&mut body, &guard, ic_alloc, pool)?;
     }
     for &start in &handler_starts {
         let restore = vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)];
@@ -595,7 +605,8 @@ fn rewrite_leaf(
         _ => 0,
     };
     let lines_counted = refs.ic_line.is_some() && blocks.iter().any(|unit| unit.line.is_some());
-    let needs_ic = blocks.len() > 1 || !first_counted || lines_counted;
+    let allocates = refs.ic_alloc.is_some() && allocations::allocates(&body);
+    let needs_ic = blocks.len() > 1 || !first_counted || lines_counted || allocates;
     // Declared before the entry is built: the entry's own frames (an
     // interface's lookup handler) come before `ic` is set.
     let ic_and_frames = if needs_ic {
@@ -665,6 +676,9 @@ fn rewrite_leaf(
         declared: &declared,
     };
     count_blocks(&mut body, &guard, blocks, first_counted, refs, pool)?;
+    if let Some(ic_alloc) = refs.ic_alloc {
+        allocations::count_before_allocations(&mut body, &guard, ic_alloc, pool)?;
+    }
     Ok(body.encode(pool)?)
 }
 

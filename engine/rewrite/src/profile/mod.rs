@@ -39,6 +39,7 @@
 //! ([`natives`]), and that method is rewritten as the others are, counting
 //! no bytecodes.
 
+mod allocations;
 mod ids;
 mod method;
 mod natives;
@@ -70,6 +71,9 @@ pub struct ProfileOptions {
     /// Whether a method's contexts are split by the call site it was called
     /// from ([`sites`], docs/profiling.md, "Call sites").
     pub call_sites: bool,
+    /// Whether each allocation instruction counts in its method's context,
+    /// by type ([`allocations`], docs/profiling.md, "Allocations").
+    pub allocations: bool,
 }
 
 /// Rewrites one class with the profiling scheme.
@@ -333,6 +337,7 @@ mod tests {
             lines: true,
             call_sites: false,
             natives: false,
+            allocations: false,
         };
         let rewritten = profile_class(&original, lines_on).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
@@ -558,6 +563,7 @@ mod tests {
             injected::RC_RESTORE,
             injected::IC_COUNT,
             injected::IC_LINE,
+            injected::IC_ALLOC,
         ];
         let mut checked = 0;
         for name in [
@@ -571,6 +577,7 @@ mod tests {
                 lines: true,
                 call_sites: false,
                 natives: false,
+                allocations: true,
             };
             let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
             let (before, class) = (

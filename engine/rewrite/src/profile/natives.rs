@@ -227,6 +227,7 @@ mod tests {
             lines: true,
             call_sites: false,
             natives,
+            allocations: false,
         };
         let rewritten = profile_class(bytes, options).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);

@@ -32,6 +32,7 @@ final class EngineBridge {
      * @param cacheDir the engine's cache directory
      * @param bba {@code default}, {@code precise} or {@code null}
      * @param lines whether to count bytecodes per source line, or {@code null} for the config file's
+     * @param metrics the extra metrics to count ({@code allocations}), or {@code null} for the config file's
      * @param include patterns of classes to instrument
      * @param exclude patterns of classes to copy unchanged
      * @param configFile a {@code jp.toml}, or {@code null}
@@ -44,6 +45,7 @@ final class EngineBridge {
             File cacheDir,
             String bba,
             Boolean lines,
+            List<String> metrics,
             List<String> include,
             List<String> exclude,
             File configFile) {
@@ -54,6 +56,7 @@ final class EngineBridge {
         request.cacheDir(cacheDir == null ? null : cacheDir.toPath())
                 .bba(bba(bba))
                 .lines(lines)
+                .metrics(metrics(metrics))
                 .include(include)
                 .exclude(exclude)
                 .configFile(configFile == null ? null : configFile.toPath());
@@ -150,6 +153,22 @@ final class EngineBridge {
         } catch (EngineException e) {
             throw new GradleException("jp: " + e.getMessage(), e);
         }
+    }
+
+    /** The metrics {@code names} names; a name the engine does not know fails the build, listing the known ones. */
+    private static List<InstrumentRequest.Metric> metrics(List<String> names) {
+        if (names == null) {
+            return null;
+        }
+        List<InstrumentRequest.Metric> metrics = new ArrayList<>();
+        try {
+            for (String name : names) {
+                metrics.add(InstrumentRequest.Metric.named(name));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new GradleException("jp: " + e.getMessage(), e);
+        }
+        return metrics;
     }
 
     private static InstrumentRequest.Bba bba(String name) {

@@ -14,6 +14,7 @@ import java.util.Map;
  * jp {
  *     bba = 'precise'                 // basic-block analysis: 'default' or 'precise'
  *     lines = true                    // count bytecodes per source line (off by default)
+ *     metrics = ['allocations']       // extra exact metrics: allocations per context and type
  *     jfr = true                      // record JFR in the profiled tests; jpReport adds sampled CPU time
  *     include = ['com.acme.**']       // classes to instrument (empty: all)
  *     exclude = ['com.acme.gen.**']   // classes to leave as they are
@@ -39,6 +40,7 @@ public class JpExtension {
     private String agent;
     private String bba;
     private Boolean lines;
+    private List<String> metrics;
     private boolean jfr;
     private List<String> include = new ArrayList<>();
     private List<String> exclude = new ArrayList<>();
@@ -99,6 +101,22 @@ public class JpExtension {
     /** @param lines whether to count lines, or {@code null} for the config file's choice */
     public void setLines(Boolean lines) {
         this.lines = lines;
+    }
+
+    /**
+     * The extra exact metrics the instrumented classes count (docs/profiling.md, "Allocations"):
+     * {@code allocations} counts every object and array created, per context and type. Each costs
+     * time in the profiled tests, so there are none by default.
+     *
+     * @return the metrics, or {@code null} for those of {@link #getConfigFile()}, else none
+     */
+    public List<String> getMetrics() {
+        return metrics;
+    }
+
+    /** @param metrics the metrics ({@code allocations}), or {@code null} for the config file's */
+    public void setMetrics(List<String> metrics) {
+        this.metrics = metrics == null ? null : new ArrayList<>(metrics);
     }
 
     /**

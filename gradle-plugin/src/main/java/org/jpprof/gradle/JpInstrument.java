@@ -41,6 +41,7 @@ public class JpInstrument extends DefaultTask {
     private FileCollection sources;
     private final Setting<String> bba = new Setting<>();
     private final Setting<Boolean> lines = new Setting<>();
+    private final Setting<List<String>> metrics = new Setting<>();
     private final Setting<List<String>> include = new Setting<>();
     private final Setting<List<String>> exclude = new Setting<>();
     private final Setting<File> configFile = new Setting<>();
@@ -118,6 +119,18 @@ public class JpInstrument extends DefaultTask {
         this.lines.set(lines);
     }
 
+    /** @return the extra metrics to count ({@code allocations}), or {@code null} (the config file's, else none) */
+    @Input
+    @Optional
+    public List<String> getMetrics() {
+        return metrics.get();
+    }
+
+    /** @param metrics the extra metrics to count, or {@code null} */
+    public void setMetrics(List<String> metrics) {
+        this.metrics.set(metrics == null ? null : new ArrayList<>(metrics));
+    }
+
     /** @return the patterns of classes to instrument (empty: all) */
     @Input
     public List<String> getInclude() {
@@ -192,6 +205,7 @@ public class JpInstrument extends DefaultTask {
     void conventions(
             Provider<String> bba,
             Provider<Boolean> lines,
+            Provider<List<String>> metrics,
             Provider<List<String>> include,
             Provider<List<String>> exclude,
             Provider<File> configFile,
@@ -199,6 +213,7 @@ public class JpInstrument extends DefaultTask {
             Provider<File> cacheDir) {
         this.bba.convention(bba);
         this.lines.convention(lines);
+        this.metrics.convention(metrics);
         this.include.convention(include);
         this.exclude.convention(exclude);
         this.configFile.convention(configFile);
@@ -241,8 +256,8 @@ public class JpInstrument extends DefaultTask {
         }
         InstrumentResult result =
                 EngineBridge.instrument(
-                        inputs, getOutputDir(), getCacheDir(), getBba(), getLines(), getInclude(),
-                        getExclude(), getConfigFile());
+                        inputs, getOutputDir(), getCacheDir(), getBba(), getLines(), getMetrics(),
+                        getInclude(), getExclude(), getConfigFile());
         for (InstrumentResult.Diagnostic skipped : result.skipped()) {
             getLogger().info("jp: skipped {}", skipped);
         }

@@ -292,6 +292,12 @@ public class JpPlugin implements Plugin<Project> {
                                     return extension.getLines();
                                 }
                             }),
+                            project.provider(new Callable<List<String>>() {
+                                @Override
+                                public List<String> call() {
+                                    return extension.getMetrics();
+                                }
+                            }),
                             include,
                             exclude,
                             project.provider(new Callable<File>() {

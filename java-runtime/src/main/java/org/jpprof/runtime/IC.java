@@ -26,6 +26,11 @@ public class IC {
 
     /** Bytecodes per source line, with per-line counts on; null while none. */
     private LineCounts lines;
+    /**
+     * Allocations per type, with allocation counts on; null while none. With compressed
+     * references (the default) the field fits in the padding the object had anyway.
+     */
+    private AllocationCounts allocations;
 
     /**
      * The children, an open-addressing table keyed by {@link MID#id}, once there are two; null
@@ -60,6 +65,21 @@ public class IC {
             counts = lines = LineCounts.covering(counts, line);
         }
         counts.counts[line - counts.first] += n;
+    }
+
+    /**
+     * Counts one allocation of {@code type} (its Java name, a string constant of the calling
+     * class), before the allocating instruction runs (with allocation counts on).
+     */
+    public final void alloc(String type) {
+        AllocationCounts counts = allocations;
+        if (counts == null) counts = allocations = new AllocationCounts();
+        counts.add(type, 1);
+    }
+
+    /** The allocations per type; null when none. */
+    final AllocationCounts allocations() {
+        return allocations;
     }
 
     /** The per-line counts; null when none. */
@@ -190,6 +210,7 @@ public class IC {
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 merged.lines = LineCounts.add(merged.lines, child.lines);
+                merged.allocations = AllocationCounts.add(merged.allocations, child.allocations);
                 if (child.hasChildren()) {
                     work.push(child);
                     work.push(merged);
@@ -224,14 +245,16 @@ public class IC {
         work.push(this);
         while (!work.isEmpty()) {
             IC from = work.pop();
-            if (from.calls != 0 || from.bytecodes != 0 || from.lines != null) {
+            if (from.calls != 0 || from.bytecodes != 0 || from.lines != null || from.allocations != null) {
                 IC copy = copyOf(from, copies);
                 copy.calls = from.calls;
                 copy.bytecodes = from.bytecodes;
                 copy.lines = from.lines;
+                copy.allocations = from.allocations;
                 from.calls = 0;
                 from.bytecodes = 0;
                 from.lines = null;
+                from.allocations = null;
             }
             for (IC child : from.children()) {
                 work.push(child);

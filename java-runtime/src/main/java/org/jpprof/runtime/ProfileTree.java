@@ -2,6 +2,7 @@ package org.jpprof.runtime;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -96,6 +97,11 @@ final class ProfileTree {
     final Map<String, Group> groups = new TreeMap<String, Group>();
     /** Per-line counts by frame name, merged over every context of the frame, in every group. */
     final Map<String, LineCounts> lines = new HashMap<String, LineCounts>();
+    /**
+     * Allocations per type of the contexts that have any, beside the nodes: without allocation
+     * counts, a node costs nothing more.
+     */
+    final Map<Node, AllocationCounts> allocations = new IdentityHashMap<Node, AllocationCounts>();
 
     /** The thread group {@code name}, created empty when new. */
     Group group(String name) {
@@ -127,6 +133,8 @@ final class ProfileTree {
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 addLines(child.mid.frame, child.lines());
+                AllocationCounts allocated = child.allocations();
+                if (allocated != null) allocations.put(merged, AllocationCounts.add(allocations.get(merged), allocated));
                 work.push(child);
                 work.push(merged);
             }

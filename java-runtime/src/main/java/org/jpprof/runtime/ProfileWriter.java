@@ -18,12 +18,15 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Writes a profile in the format of docs/profile-format.md: version 3 when it has thread groups,
- * else version 2 when it has per-line counts, else version 1. It is written from the finished
+ * Writes a profile in the format of docs/profile-format.md, of the lowest version that holds it:
+ * version 5 when it has call sites, else 4 when it has allocation counts (extra metrics), else 3
+ * when it has thread groups, else 2 when it has per-line counts, else 1. It is written from the finished
  * work and the trees of threads still running, merged as they are walked ({@link MergedWalk}):
  * writing takes no copy of the tree, only the frames' names and ids. A context that appears in a
  * running thread's tree while the profile is being written is left for the next write.
@@ -36,6 +39,8 @@ final class ProfileWriter {
     static final int LINES_FORMAT_VERSION = 2;
     /** The version of profiles with {@code thread} records. */
     static final int GROUPS_FORMAT_VERSION = 3;
+    /** The version of profiles with {@code metric} and {@code value} records. */
+    static final int METRICS_FORMAT_VERSION = 4;
     /** The version of profiles whose {@code node} records may name a call site. */
     static final int SITES_FORMAT_VERSION = 5;
 
@@ -113,18 +118,20 @@ final class ProfileWriter {
         }
         List<Object> ungrouped = Collections.<Object>singletonList(finished.root);
         // The frame records wait for the header, whose version says whether a call site was seen.
-        Frames frames = new Frames();
+        Frames frames = new Frames(finished.allocations);
         MergedWalk.walk(ungrouped, frames);
         for (List<Object> sources : groups.values()) {
             MergedWalk.walk(sources, frames);
         }
         // Running threads are in groups: without groups, finished holds every line count.
-        out.write("jp-profile " + version(!groups.isEmpty(), !finished.lines.isEmpty(), frames.sites) + "\n");
+        boolean metrics = !frames.allocated.isEmpty();
+        out.write("jp-profile " + version(!groups.isEmpty(), !finished.lines.isEmpty(), metrics, frames.sites) + "\n");
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
         }
         out.append(frames.records);
-        Nodes nodes = new Nodes(frames.ids, frames.sites, out);
+        Map<String, Integer> metricIds = writeMetrics(frames.allocated, out);
+        Nodes nodes = new Nodes(frames.ids, frames.sites, metricIds, finished.allocations, out);
         MergedWalk.walk(ungrouped, nodes);
         for (Map.Entry<String, List<Object>> group : groups.entrySet()) {
             ProfileTree.Group counted = finished.groups.get(group.getKey());
@@ -132,6 +139,7 @@ final class ProfileWriter {
             out.write("thread " + Long.toUnsignedString(threads) + " " + escape(group.getKey()) + "\n");
             MergedWalk.walk(group.getValue(), nodes);
         }
+        out.append(nodes.values);
         writeLines(finished.lines, frames.runningLines, frames.ids, out);
         out.write("end " + nodes.count + "\n");
     }
@@ -147,15 +155,65 @@ final class ProfileWriter {
     }
 
     /** The lowest version that holds what the profile has. */
-    private static int version(boolean groups, boolean lines, boolean sites) {
+    private static int version(boolean groups, boolean lines, boolean metrics, boolean sites) {
         if (sites) return SITES_FORMAT_VERSION;
+        if (metrics) return METRICS_FORMAT_VERSION;
         if (groups) return GROUPS_FORMAT_VERSION;
         return lines ? LINES_FORMAT_VERSION : FORMAT_VERSION;
     }
 
+    /** The name of the metric of all allocations; each type's is this, a colon and the type. */
+    static final String ALLOCATIONS = "allocations";
+    /** The id of {@link #ALLOCATIONS}'s metric record, the first. */
+    private static final int ALL_ALLOCATIONS = 1;
+
+    /**
+     * The {@code metric} records of the allocation counts, when any: all allocations first, then
+     * one per type in name order. The ids by type: 0 for a type whose name has a space (possible
+     * in a class file, not in a metric's name), which counts in the total only.
+     */
+    private static Map<String, Integer> writeMetrics(Set<String> types, Writer out) throws IOException {
+        Map<String, Integer> ids = new HashMap<String, Integer>();
+        if (types.isEmpty()) return ids;
+        out.write("metric " + ALL_ALLOCATIONS + " " + ALLOCATIONS + " exact objects\n");
+        int last = ALL_ALLOCATIONS;
+        for (String type : types) {
+            if (hasSpace(type)) {
+                ids.put(type, 0);
+                continue;
+            }
+            ids.put(type, ++last);
+            out.write("metric " + last + " " + ALLOCATIONS + ":" + escape(type) + " exact objects\n");
+        }
+        return ids;
+    }
+
+    private static boolean hasSpace(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) return true;
+        }
+        return false;
+    }
+
+    /** The allocations of a merged context's {@code sources}, summed; null when none. */
+    private static AllocationCounts allocations(List<Object> sources, Map<ProfileTree.Node, AllocationCounts> finished) {
+        AllocationCounts sum = null;
+        for (Object source : sources) {
+            AllocationCounts counts = source instanceof IC ? ((IC) source).allocations()
+                    : finished.isEmpty() ? null : finished.get(source);
+            if (counts == null) continue;
+            // A new object: the sources' own are never changed.
+            if (sum == null) sum = new AllocationCounts();
+            AllocationCounts.add(sum, counts);
+        }
+        return sum;
+    }
+
     /**
      * The first walk: numbers the frames in order of first use, gathering their records, sees
-     * whether any context has a call site, and sums the running threads' lines.
+     * whether any context has a call site, gathers the allocated types, and sums the running
+     * threads' lines.
      */
     private static final class Frames implements MergedWalk.Visitor {
         final Map<String, Integer> ids = new HashMap<String, Integer>();
@@ -163,7 +221,14 @@ final class ProfileWriter {
         final Map<String, LineCounts> runningLines = new HashMap<String, LineCounts>();
         /** The frame records, one per method: no bigger than {@link #ids}. */
         final StringBuilder records = new StringBuilder();
+        /** The allocated types, in name order. */
+        final Set<String> allocated = new TreeSet<String>();
+        private final Map<ProfileTree.Node, AllocationCounts> finishedAllocations;
         boolean sites;
+
+        Frames(Map<ProfileTree.Node, AllocationCounts> finishedAllocations) {
+            this.finishedAllocations = finishedAllocations;
+        }
 
         @Override
         public boolean context(String frame, int site, long calls, long bytecodes, int depth, List<Object> sources) {
@@ -173,6 +238,10 @@ final class ProfileWriter {
                 records.append("frame ").append(id).append(' ').append(escape(frame)).append('\n');
             }
             sites |= site != MID.NO_SITE;
+            AllocationCounts counts = allocations(sources, finishedAllocations);
+            for (int i = 0, n = counts == null ? 0 : counts.size(); i < n; i++) {
+                allocated.add(counts.type(i));
+            }
             for (Object source : sources) {
                 if (!(source instanceof IC)) continue;
                 LineCounts lines = ((IC) source).lines();
@@ -183,20 +252,31 @@ final class ProfileWriter {
         }
     }
 
-    /** The second walk: the {@code node} records, numbered from 1 in file order. */
+    /**
+     * The second walk: the {@code node} records, numbered from 1 in file order, and the
+     * {@code value} records of their allocations, which the format puts after every node.
+     */
     private static final class Nodes implements MergedWalk.Visitor {
         private final Map<String, Integer> frames;
         /** Whether the header's version holds call sites. */
         private final boolean sites;
+        /** The allocation metrics' ids by type ({@link #writeMetrics}). */
+        private final Map<String, Integer> metrics;
+        private final Map<ProfileTree.Node, AllocationCounts> finishedAllocations;
+        /** The {@code value} records, by node, then metric. */
+        final StringBuilder values = new StringBuilder();
         private final Writer out;
         private final StringBuilder line = new StringBuilder();
         /** The id of the context written last at each depth: a context's parent is at the depth above. */
         private int[] idAtDepth = new int[64];
         int count;
 
-        Nodes(Map<String, Integer> frames, boolean sites, Writer out) {
+        Nodes(Map<String, Integer> frames, boolean sites, Map<String, Integer> metrics,
+                Map<ProfileTree.Node, AllocationCounts> finishedAllocations, Writer out) {
             this.frames = frames;
             this.sites = sites;
+            this.metrics = metrics;
+            this.finishedAllocations = finishedAllocations;
             this.out = out;
         }
 
@@ -217,7 +297,28 @@ final class ProfileWriter {
                     .append(Long.toUnsignedString(bytecodes));
             if (site != MID.NO_SITE) appendSite(site);
             out.append(line.append('\n'));
+            if (!metrics.isEmpty()) appendValues(id, allocations(sources, finishedAllocations));
             return true;
+        }
+
+        /** The {@code value} records of node {@code id}: its total, then each type's by metric id. */
+        private void appendValues(int id, AllocationCounts counts) {
+            if (counts == null) return;
+            TreeMap<Integer, Long> byMetric = new TreeMap<Integer, Long>();
+            long total = 0;
+            for (int i = 0; i < counts.size(); i++) {
+                // A type first seen after the first walk is in the next write.
+                Integer metric = metrics.get(counts.type(i));
+                if (metric == null || counts.count(i) == 0) continue;
+                if (metric.intValue() != 0) byMetric.put(metric, counts.count(i));
+                total += counts.count(i);
+            }
+            if (total == 0) return;
+            byMetric.put(ALL_ALLOCATIONS, total);
+            for (Map.Entry<Integer, Long> value : byMetric.entrySet()) {
+                values.append("value ").append(id).append(' ').append(value.getKey().intValue()).append(' ')
+                        .append(Long.toUnsignedString(value.getValue().longValue())).append('\n');
+            }
         }
 
         /** {@code <bci>} or {@code <bci>:<line>}, after a space: a node's call site (version 5). */

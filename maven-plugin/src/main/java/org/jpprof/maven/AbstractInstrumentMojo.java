@@ -62,6 +62,17 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     protected Boolean lines;
 
     /**
+     * The extra exact metrics the instrumented classes count (docs/profiling.md, "Allocations"):
+     * {@code allocations} counts every object and array created, per context and type. On the
+     * command line, comma-separated: {@code -Djp.metrics=allocations}. Unset: the config file's
+     * {@code metrics}, else none.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = "jp.metrics")
+    protected List<String> metrics;
+
+    /**
      * Patterns of binary class names to instrument ({@code com.acme.*} a package,
      * {@code com.acme.**} with subpackages); the others are copied unchanged. Empty: all. On the
      * command line, comma-separated: {@code -Djp.includes=com.acme.**,org.acme.**}.
@@ -119,7 +130,7 @@ abstract class AbstractInstrumentMojo extends AbstractJpMojo {
     protected InstrumentResult instrument(File input, File output, String name)
             throws MojoExecutionException, MojoFailureException {
         claimJpDirectory();
-        EngineCalls.Settings settings = new EngineCalls.Settings(bba, lines, includes, excludes, configFile);
+        EngineCalls.Settings settings = new EngineCalls.Settings(bba, lines, metrics, includes, excludes, configFile);
         InstrumentResult result = EngineCalls.instrument(input, output, new File(jpDirectory, "cache/" + name), settings);
         for (InstrumentResult.Diagnostic skipped : result.skipped()) {
             getLog().debug("jp: skipped " + skipped);

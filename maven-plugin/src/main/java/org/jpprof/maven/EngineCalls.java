@@ -26,20 +26,24 @@ final class EngineCalls {
     static final class Settings {
         final String bba;
         final Boolean lines;
+        /** The extra metrics' names, or {@code null} for the config file's. */
+        final List<String> metrics;
         final List<String> includes;
         final List<String> excludes;
         final File configFile;
 
-        Settings(String bba, Boolean lines, List<String> includes, List<String> excludes, File configFile) {
+        Settings(String bba, Boolean lines, List<String> metrics, List<String> includes, List<String> excludes,
+                File configFile) {
             this.bba = bba;
             this.lines = lines;
+            this.metrics = metrics == null ? null : patterns(metrics);
             this.includes = patterns(includes);
             this.excludes = patterns(excludes);
             this.configFile = configFile;
         }
 
         /**
-         * The patterns, trimmed, without empty items: Maven makes {@code -Djp.includes=a,,b} a
+         * The items (patterns, metrics' names), trimmed, without empty items: Maven makes {@code -Djp.includes=a,,b} a
          * list with a {@code null} in it, and a trailing comma is an easy slip.
          */
         static List<String> patterns(List<String> items) {
@@ -98,6 +102,7 @@ final class EngineCalls {
                 .cacheDir(cacheDir.toPath())
                 .bba(bba(settings.bba))
                 .lines(settings.lines)
+                .metrics(metrics(settings.metrics))
                 .include(settings.includes)
                 .exclude(settings.excludes)
                 .configFile(settings.configFile == null ? null : settings.configFile.toPath())
@@ -135,6 +140,21 @@ final class EngineCalls {
         } catch (EngineException e) {
             throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }
+    }
+
+    private static List<InstrumentRequest.Metric> metrics(List<String> names) throws MojoExecutionException {
+        if (names == null) {
+            return null;
+        }
+        List<InstrumentRequest.Metric> metrics = new ArrayList<>();
+        try {
+            for (String name : names) {
+                metrics.add(InstrumentRequest.Metric.named(name));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("jp: " + e.getMessage(), e);
+        }
+        return metrics;
     }
 
     private static InstrumentRequest.Bba bba(String name) throws MojoExecutionException {

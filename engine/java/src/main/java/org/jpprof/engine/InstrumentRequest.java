@@ -64,12 +64,45 @@ public final class InstrumentRequest {
         }
     }
 
+    /** An extra exact metric the instrumented classes count (docs/profiling.md). */
+    public enum Metric {
+        /** Every object and array created, per calling context and allocated type. */
+        ALLOCATIONS("allocations");
+
+        private final String json;
+
+        Metric(String json) {
+            this.json = json;
+        }
+
+        /**
+         * The name of the metric in requests and in {@code jp.toml}.
+         *
+         * @return {@code allocations}
+         */
+        public String jsonName() {
+            return json;
+        }
+
+        /**
+         * The metric a setting names.
+         *
+         * @param name {@code allocations}, in any case
+         * @return the metric
+         * @throws IllegalArgumentException for any other name, with a message that lists the names
+         */
+        public static Metric named(String name) {
+            return Names.find("metrics", name, values(), Metric::jsonName);
+        }
+    }
+
     private final List<Path> inputs;
     private final Path output;
     private final Path cacheDir;
     private final Bba bba;
     private final Boolean lines;
     private final Boolean callSites;
+    private final List<Metric> metrics;
     private final List<String> include;
     private final List<String> exclude;
     private final Path configFile;
@@ -81,6 +114,7 @@ public final class InstrumentRequest {
         this.bba = builder.bba;
         this.lines = builder.lines;
         this.callSites = builder.callSites;
+        this.metrics = builder.metrics == null ? null : Requests.frozen(builder.metrics);
         this.include = Requests.frozen(builder.include);
         this.exclude = Requests.frozen(builder.exclude);
         this.configFile = builder.configFile;
@@ -125,6 +159,11 @@ public final class InstrumentRequest {
         return callSites;
     }
 
+    /** @return the extra metrics to count, or {@code null} for the configured ones */
+    public List<Metric> metrics() {
+        return metrics;
+    }
+
     /** @return the class patterns to instrument (empty: all classes) */
     public List<String> include() {
         return include;
@@ -154,6 +193,11 @@ public final class InstrumentRequest {
         Json.writeString(out, bba == null ? null : bba.jsonName());
         if (lines != null) out.append(",\"lines\":").append(lines.booleanValue());
         if (callSites != null) out.append(",\"callSites\":").append(callSites.booleanValue());
+        if (metrics != null) {
+            List<String> names = new ArrayList<>();
+            for (Metric metric : metrics) names.add(metric.jsonName());
+            Requests.list(out.append(','), "metrics", names);
+        }
         Requests.list(out.append(','), "include", include);
         Requests.list(out.append(','), "exclude", exclude);
         Requests.path(out.append(','), "configFile", configFile);
@@ -173,6 +217,7 @@ public final class InstrumentRequest {
         private Bba bba;
         private Boolean lines;
         private Boolean callSites;
+        private List<Metric> metrics;
         private final List<String> include = new ArrayList<>();
         private final List<String> exclude = new ArrayList<>();
         private Path configFile;
@@ -258,6 +303,35 @@ public final class InstrumentRequest {
         public Builder callSites(Boolean callSites) {
             this.callSites = callSites;
             return this;
+        }
+
+        /**
+         * Sets the extra exact metrics to count (docs/profiling.md, "Allocations"); left out of the
+         * JSON when {@code null}, and an empty collection turns the configured ones off.
+         *
+         * @param metrics the metrics, or {@code null} for the configured ones
+         * @return this builder
+         */
+        public Builder metrics(Collection<Metric> metrics) {
+            if (metrics == null) {
+                this.metrics = null;
+                return this;
+            }
+            this.metrics = new ArrayList<>();
+            for (Metric metric : metrics) {
+                this.metrics.add(Objects.requireNonNull(metric, "metric"));
+            }
+            return this;
+        }
+
+        /**
+         * Sets the extra exact metrics to count.
+         *
+         * @param metrics the metrics
+         * @return this builder
+         */
+        public Builder metrics(Metric... metrics) {
+            return metrics(Arrays.asList(metrics));
         }
 
         /**

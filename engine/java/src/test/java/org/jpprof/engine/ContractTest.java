@@ -35,6 +35,7 @@ class ContractTest {
                 .bba(InstrumentRequest.Bba.PRECISE)
                 .lines(true)
                 .callSites(true)
+                .metrics(InstrumentRequest.Metric.ALLOCATIONS)
                 .include("com.acme.**")
                 .exclude("**Test", "com.acme.gen.*")
                 .configFile(p("/p/jp.toml"))

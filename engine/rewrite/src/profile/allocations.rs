@@ -1,0 +1,264 @@
+//! Allocation counts (`ProfileOptions::allocations`, docs/profiling.md,
+//! "Allocations"): before each `new`, `newarray`, `anewarray` and
+//! `multianewarray` of the original code, the method adds one allocation of
+//! the instruction's type to its own context,
+//! ```text
+//! ic.alloc("java.lang.String[]")   // behind if (ic != null)
+//! ```
+//! so an allocation counts when its instruction starts, as a single-stepping
+//! debugger sees it, whether or not it then throws. The type is a string
+//! constant of the class: the JVM interns those, so every class that
+//! allocates a type passes the same object, and the runtime finds its count
+//! by identity, with no table of types in the class.
+
+use jp_bytecode::opcode as op;
+use jp_bytecode::simulate::primitive_array;
+use jp_bytecode::{Insn, MethodBody, Pc};
+use jp_classfile::{Constant, ConstantLookup, CpIndex, PoolBuilder};
+
+use super::method::Guard;
+use crate::WarningReason;
+
+/// Inserts the count before every allocation of `body`'s original code, on
+/// the context in the guard's local; `ic_alloc` is `IC.alloc`.
+pub(super) fn count_before_allocations(
+    body: &mut MethodBody<'_>,
+    guard: &Guard<'_>,
+    ic_alloc: CpIndex,
+    pool: &mut PoolBuilder<'_>,
+) -> Result<(), WarningReason> {
+    let allocations: Vec<(Pc, Vec<u8>)> = body
+        .instructions()
+        .filter_map(|(pc, insn)| allocated_type(insn, pool).map(|name| name.map(|name| (pc, name))))
+        .collect::<Result<_, _>>()?;
+    for (pc, name) in allocations {
+        let text = pool.add(Constant::Utf8(&name))?;
+        let string = pool.add(Constant::String { string: text })?;
+        let code = vec![
+            Insn::Local {
+                opcode: op::ALOAD,
+                index: guard.ic(),
+            },
+            Insn::Ldc {
+                index: string,
+                category2: false,
+            },
+            Insn::Ref {
+                opcode: op::INVOKEVIRTUAL,
+                index: ic_alloc,
+            },
+        ];
+        let guarded = guard.at(body, pc, code)?;
+        body.insert_before(pc, guarded)?;
+    }
+    Ok(())
+}
+
+/// Whether `body` has an allocation instruction.
+pub(super) fn allocates(body: &MethodBody<'_>) -> bool {
+    body.instructions().any(|(_, insn)| {
+        matches!(
+            insn,
+            Insn::NewArray(_)
+                | Insn::MultiANewArray { .. }
+                | Insn::Ref {
+                    opcode: op::NEW | op::ANEWARRAY,
+                    ..
+                }
+        )
+    })
+}
+
+/// The Java name of the type `insn` allocates, when it is an allocation.
+fn allocated_type(insn: &Insn, pool: &impl ConstantLookup) -> Option<Result<Vec<u8>, WarningReason>> {
+    let class = |index: &CpIndex| pool.class_name_bytes(*index).map_err(WarningReason::from);
+    Some(match insn {
+        Insn::Ref {
+            opcode: op::NEW,
+            index,
+        } => class(index).map(java_name),
+        Insn::Ref {
+            opcode: op::ANEWARRAY,
+            index,
+        } => class(index).map(|component| {
+            let mut name = java_name(component);
+            name.extend_from_slice(b"[]");
+            name
+        }),
+        Insn::MultiANewArray { index, .. } => class(index).map(java_name),
+        Insn::NewArray(atype) => {
+            primitive_array(*atype)
+                .map(java_name)
+                .ok_or_else(|| WarningReason::Unsupported {
+                    what: format!("newarray of atype {atype}"),
+                })
+        }
+        _ => return None,
+    })
+}
+
+/// `java.lang.String` for `java/lang/String`, `int[][]` for `[[I`,
+/// `java.lang.String[]` for `[Ljava/lang/String;`: the name Java source
+/// writes for a class's internal name or an array's descriptor.
+fn java_name(internal: &[u8]) -> Vec<u8> {
+    let dimensions = internal.iter().take_while(|&&b| b == b'[').count();
+    let element = &internal[dimensions..];
+    let mut name: Vec<u8> = match (dimensions, element) {
+        (0, _) => element.to_vec(),
+        (_, [code]) => descriptor_primitive(*code).map_or_else(|| element.to_vec(), <[u8]>::to_vec),
+        (_, [b'L', class @ .., b';']) => class.to_vec(),
+        _ => element.to_vec(),
+    };
+    for byte in &mut name {
+        if *byte == b'/' {
+            *byte = b'.';
+        }
+    }
+    for _ in 0..dimensions {
+        name.extend_from_slice(b"[]");
+    }
+    name
+}
+
+fn descriptor_primitive(code: u8) -> Option<&'static [u8]> {
+    Some(match code {
+        b'Z' => b"boolean",
+        b'C' => b"char",
+        b'F' => b"float",
+        b'D' => b"double",
+        b'B' => b"byte",
+        b'S' => b"short",
+        b'I' => b"int",
+        b'J' => b"long",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blocks::Analysis;
+    use crate::injected;
+    use crate::profile::{profile_class, ProfileOptions};
+    use jp_classfile::attributes::{names, AttributeInfo, Code};
+    use jp_classfile::{mutf8, ClassFile};
+
+    #[test]
+    fn types_are_named_as_java_source_writes_them() {
+        for (internal, java) in [
+            ("java/lang/String", "java.lang.String"),
+            ("[I", "int[]"),
+            ("[[Z", "boolean[][]"),
+            ("[Ljava/lang/String;", "java.lang.String[]"),
+            ("[[[Ljava/util/Map$Entry;", "java.util.Map$Entry[][][]"),
+        ] {
+            assert_eq!(java_name(internal.as_bytes()), java.as_bytes(), "{internal}");
+        }
+        let bytes = jp_testdata::class("java8/AllInstructions.class");
+        let pool = &ClassFile::parse(&bytes).unwrap().constant_pool;
+        assert_eq!(
+            allocated_type(&Insn::NewArray(10), pool).unwrap().unwrap(),
+            b"int[]"
+        );
+        assert!(allocated_type(&Insn::NewArray(3), pool).unwrap().is_err());
+        assert!(allocated_type(&Insn::Plain(op::NOP), pool).is_none());
+    }
+
+    /// A method's name, the types of its original allocations, and the
+    /// names it passes to `IC.alloc`, both in code order.
+    type Allocating = (String, Vec<Vec<u8>>, Vec<Vec<u8>>);
+
+    /// Each method of `class` as [`Allocating`].
+    fn allocations_of(class: &str) -> Vec<Allocating> {
+        let original = jp_testdata::class(class);
+        let options = ProfileOptions {
+            analysis: Analysis::Precise,
+            allocations: true,
+            ..ProfileOptions::default()
+        };
+        let rewritten = profile_class(&original, options).unwrap();
+        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
+        let bytes = rewritten.bytes.unwrap();
+        let (before, after) = (
+            ClassFile::parse(&original).unwrap(),
+            ClassFile::parse(&bytes).unwrap(),
+        );
+        let insns = |class: &ClassFile<'_>, name: &[u8], descriptor: &[u8]| {
+            let method = class
+                .methods
+                .iter()
+                .find(|m| m.name == name && m.descriptor == descriptor)
+                .unwrap();
+            let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
+            jp_bytecode::insn::decode(code.code).unwrap().insns
+        };
+        let mut out = Vec::new();
+        for method in before
+            .methods
+            .iter()
+            .filter(|m| m.attribute(names::CODE).is_some())
+        {
+            let expected = insns(&before, method.name, method.descriptor)
+                .iter()
+                .filter_map(|insn| allocated_type(insn, &before.constant_pool))
+                .map(Result::unwrap)
+                .collect();
+            let rewritten: Vec<Insn> = insns(&after, method.name, method.descriptor)
+                .into_iter()
+                .filter(|insn| !matches!(insn, Insn::Label(_)))
+                .collect();
+            let passed = rewritten
+                .windows(2)
+                .filter_map(|pair| match pair {
+                    [Insn::Ldc { index, .. }, Insn::Ref { index: call, .. }]
+                        if after.constant_pool.member_ref(*call).is_ok_and(|(_, n, d)| {
+                            (n, d) == (b"alloc".as_slice(), injected::IC_ALLOC.1.as_bytes())
+                        }) =>
+                    {
+                        match after.constant_pool.get(*index) {
+                            Some(Constant::String { string }) => {
+                                Some(after.constant_pool.utf8(*string).unwrap().to_vec())
+                            }
+                            other => panic!("{other:?}"),
+                        }
+                    }
+                    _ => None,
+                })
+                .collect();
+            out.push((mutf8::to_str_lossy(method.name).into_owned(), expected, passed));
+        }
+        out
+    }
+
+    #[test]
+    fn every_allocation_is_counted_once_with_its_type_before_it_runs() {
+        let mut counted = 0;
+        for class in [
+            "java8/AllInstructions.class",
+            "java17/TryCatchFinally.class",
+            "java17/Nested$Inner.class",
+        ] {
+            for (method, expected, passed) in allocations_of(class) {
+                assert_eq!(passed, expected, "{class} {method}");
+                counted += passed.len();
+            }
+        }
+        assert!(counted > 5, "{counted} allocations");
+    }
+
+    #[test]
+    fn without_allocations_the_class_has_no_reference_to_the_allocation_counter() {
+        let bytes = profile_class(
+            &jp_testdata::class("java8/AllInstructions.class"),
+            ProfileOptions::default(),
+        )
+        .unwrap()
+        .bytes
+        .unwrap();
+        let class = ClassFile::parse(&bytes).unwrap();
+        assert!(!class
+            .constant_pool
+            .iter()
+            .any(|(_, c)| matches!(c, Constant::Utf8(text) if *text == b"alloc")));
+    }
+}
