@@ -512,29 +512,70 @@ impl<'a> MethodBody<'a> {
     /// # Errors
     /// Simulation errors, for example through `jsr`/`ret`.
     pub fn instruction_frames(&self, pool: &impl ConstantLookup) -> Result<Vec<(Pc, Option<Frame>)>> {
+        let pcs: Vec<Pc> = self.instructions().map(|(pc, _)| pc).collect();
+        self.frames_before(&pcs, pool)
+    }
+
+    /// The type state before the original instructions at `pcs` (in
+    /// increasing order), as [`MethodBody::instruction_frames`] gives it,
+    /// with each pc that starts no instruction left out. Only the code
+    /// from the nearest original frame up to each pc is simulated: a rewrite
+    /// that needs the frames at a few pcs does not pay for the whole method.
+    ///
+    /// # Errors
+    /// Simulation errors in the code simulated, for example through
+    /// `jsr`/`ret`.
+    pub fn frames_before(&self, pcs: &[Pc], pool: &impl ConstantLookup) -> Result<Vec<(Pc, Option<Frame>)>> {
         let by_label: HashMap<Label, &Frame, RandomState> = self
             .frames
             .iter()
             .flatten()
             .map(|(label, frame)| (*label, frame))
             .collect();
-        let mut out = Vec::with_capacity(self.insns.len() / 2);
-        let mut state = Some(self.initial_frame.clone());
+        let mut out = Vec::with_capacity(pcs.len());
+        let mut wanted = pcs.iter().copied().peekable();
+        // The run of code being walked starts at `insns[base.1]` in state
+        // `base.0`; `state` is that state simulated up to `insns[simulated]`,
+        // made only once a pc of the run is wanted.
+        let mut base = (&self.initial_frame, 0);
+        let mut state: Option<Frame> = None;
+        let mut simulated = 0;
+        let mut described = true;
         let mut at = Label::original(Pc(0));
-        for insn in &self.insns {
+        let mut pc = Pc(0);
+        for (i, insn) in self.insns.iter().enumerate() {
             if let Insn::Label(label) = insn {
-                at = *label;
+                pc = Pc(label.0);
                 if let Some(frame) = by_label.get(label) {
-                    state = Some((*frame).clone());
+                    (base, state, described) = ((*frame, i), None, true);
                 }
                 continue;
             }
-            out.push((Pc(at.0), state.clone()));
-            if let Some(current) = state.as_mut() {
-                simulate::step(insn, at, current, pool, self.this_class)?;
+            while wanted.next_if(|&next| next < pc).is_some() {}
+            if wanted.next_if_eq(&pc).is_some() {
+                let frame = if described {
+                    let current = state.get_or_insert_with(|| {
+                        simulated = base.1;
+                        base.0.clone()
+                    });
+                    for insn in &self.insns[simulated..i] {
+                        match insn {
+                            Insn::Label(label) => at = *label,
+                            insn => simulate::step(insn, at, current, pool, self.this_class)?,
+                        }
+                    }
+                    simulated = i;
+                    Some(current.clone())
+                } else {
+                    None
+                };
+                out.push((pc, frame));
+                if wanted.peek().is_none() {
+                    break;
+                }
             }
             if insn.ends_flow() || !self.has_frames() {
-                state = None;
+                described = false;
             }
         }
         Ok(out)

@@ -1,7 +1,7 @@
 //! The rewrite of one method body: entry, counters, polls, exits and the
 //! catch-all handlers (see the parent module for the overall shape).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use jp_bytecode::body::{Handler, MethodBody};
 use jp_bytecode::frame::{from_slots, to_slots};
@@ -138,7 +138,18 @@ pub(super) fn rewrite_method(
     if leaf {
         return rewrite_leaf(body, site, ids, refs, &blocks, pool);
     }
-    let frames = Frames::of(&body, pool)?;
+    // Every pc that guarded code is inserted at below.
+    let mut guarded: Vec<Pc> = handler_starts.iter().chain(&headers).chain(&returns).copied().collect();
+    guarded.extend(uninitialized.iter().filter(|(_, state)| state.is_none()).map(|&(pc, _)| pc));
+    if refs.ic_line.is_some() {
+        guarded.extend(blocks.iter().map(|unit| unit.block.start));
+    }
+    if refs.ic_site.is_some() {
+        guarded.extend(sites::invokes(&body).map(|(pc, _)| pc));
+    }
+    guarded.sort_unstable();
+    guarded.dedup();
+    let frames = Frames::at(&body, &guarded, pool)?;
     let rc = body.add_local(1)?;
     let ic = body.add_local(1)?;
     // The bytecodes counted since the last flush into `ic`: a register
@@ -373,21 +384,28 @@ fn ic_type() -> VType {
     VType::Object(injected::IC_CLASS.as_bytes().into())
 }
 
-/// The type state before each original instruction, for the frames of the
-/// guards; empty in versions without frames.
-struct Frames(HashMap<Pc, Frame>);
+/// The type state before the original instructions that guarded code is
+/// inserted at, for the frames of the guards; empty in versions without
+/// frames.
+struct Frames(Vec<(Pc, Frame)>);
 
 impl Frames {
-    fn of(body: &MethodBody<'_>, pool: &PoolBuilder<'_>) -> Result<Frames, WarningReason> {
+    /// The frames before the instructions at `pcs`, in increasing order.
+    fn at(body: &MethodBody<'_>, pcs: &[Pc], pool: &PoolBuilder<'_>) -> Result<Frames, WarningReason> {
         if !body.has_frames() {
-            return Ok(Frames(HashMap::new()));
+            return Ok(Frames(Vec::new()));
         }
         Ok(Frames(
-            body.instruction_frames(pool)?
+            body.frames_before(pcs, pool)?
                 .into_iter()
                 .filter_map(|(pc, frame)| frame.map(|frame| (pc, frame)))
                 .collect(),
         ))
+    }
+
+    fn get(&self, pc: Pc) -> Option<&Frame> {
+        let i = self.0.binary_search_by_key(&pc, |(at, _)| *at).ok()?;
+        Some(&self.0[i].1)
     }
 }
 
@@ -416,7 +434,7 @@ impl Guard<'_> {
         pc: Pc,
         code: Vec<Insn>,
     ) -> Result<Vec<Insn>, WarningReason> {
-        let frame = match self.frames.0.get(&pc) {
+        let frame = match self.frames.get(pc) {
             Some(frame) => frame.clone(),
             None if !body.has_frames() => Frame::default(),
             None => {
@@ -599,7 +617,8 @@ fn rewrite_leaf(
     // Declared before the entry is built: the entry's own frames (an
     // interface's lookup handler) come before `ic` is set.
     let ic_and_frames = if needs_ic {
-        let frames = Frames::of(&body, pool)?;
+        let starts: Vec<Pc> = blocks.iter().map(|unit| unit.block.start).collect();
+        let frames = Frames::at(&body, &starts, pool)?;
         let ic = body.add_local(1)?;
         body.declare_local_in_frames(ic, &ic_type());
         Some((ic, frames))
