@@ -18,6 +18,7 @@ mod code;
 #[cfg(test)]
 mod testing;
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use foldhash::fast::RandomState;
@@ -453,7 +454,12 @@ impl<'a> MethodBody<'a> {
     /// When `pc` is not an instruction start.
     pub fn insert_before(&mut self, pc: Pc, code: Vec<Insn>) -> Result<()> {
         self.check_instruction(pc)?;
-        self.inserted.entry(pc).or_default().extend(code);
+        match self.inserted.entry(pc) {
+            Entry::Occupied(mut inserted) => inserted.get_mut().extend(code),
+            Entry::Vacant(place) => {
+                place.insert(code);
+            }
+        }
         Ok(())
     }
 

@@ -42,8 +42,8 @@ pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
         if ends_block {
             leaders.insert(pc);
         }
-        leaders.extend(insn.targets().into_iter().filter_map(|l| body.pc_of(l)));
-        ends_block = !insn.targets().is_empty()
+        leaders.extend(insn.targets().filter_map(|l| body.pc_of(l)));
+        ends_block = insn.has_targets()
             || insn.ends_flow()
             || (analysis == Analysis::Precise && can_throw(insn));
     }
@@ -72,7 +72,6 @@ pub fn loop_headers(body: &MethodBody<'_>) -> Vec<Pc> {
     for (pc, insn) in body.instructions() {
         headers.extend(
             insn.targets()
-                .into_iter()
                 .filter_map(|l| body.pc_of(l))
                 .filter(|&target| target <= pc),
         );

@@ -27,9 +27,10 @@ impl MethodBody<'_> {
     /// frame at a label that no inserted code places.
     pub fn encode(&self, pool: &mut PoolBuilder<'_>) -> Result<Vec<u8>> {
         let (insns, original_positions) = self.assemble();
-        let mut extra_stack = simulate::max_stack_of(&self.entry_code, pool)?;
+        let mut effects = simulate::StackEffects::new(&*pool);
+        let mut extra_stack = effects.max_stack_of(&self.entry_code)?;
         for code in self.inserted.values().chain(self.replaced.values()) {
-            extra_stack = extra_stack.max(simulate::max_stack_of(code, pool)?);
+            extra_stack = extra_stack.max(effects.max_stack_of(code)?);
         }
         let layout = Layout::compute(&insns, self.next_label)?;
         let code = layout.encode(&insns)?;

@@ -53,7 +53,8 @@ pub(crate) fn with_pcs(insns: &[Insn]) -> impl Iterator<Item = (Pc, &Insn)> + '_
 /// instruction starts, and malformed switches.
 pub fn decode(code: &[u8]) -> Result<Decoded> {
     let mut r = CodeReader { code, pc: 0 };
-    let mut insns = Vec::with_capacity(code.len());
+    // A label and an instruction per byte at most: never grown.
+    let mut insns = Vec::with_capacity(2 * code.len() + 1);
     let mut instruction_starts = vec![false; code.len()];
     let mut branch_sources = Vec::new();
     while r.pc < code.len() {
@@ -61,7 +62,7 @@ pub fn decode(code: &[u8]) -> Result<Decoded> {
         instruction_starts[pc] = true;
         insns.push(Insn::Label(Label::original(Pc(pc as u32))));
         let insn = r.instruction()?;
-        if !insn.targets().is_empty() {
+        if insn.has_targets() {
             branch_sources.push((pc, insns.len()));
         }
         insns.push(insn);

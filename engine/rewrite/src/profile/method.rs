@@ -435,17 +435,19 @@ impl Guard<'_> {
         code: Vec<Insn>,
     ) -> Result<Vec<Insn>, WarningReason> {
         let frame = match self.frames.get(pc) {
-            Some(frame) => frame.clone(),
-            None if !body.has_frames() => Frame::default(),
+            Some(frame) => Frame {
+                locals: locals_with(&frame.locals, self.declared),
+                stack: frame.stack.clone(),
+            },
+            None if !body.has_frames() => Frame {
+                locals: locals_with(&[], self.declared),
+                stack: Vec::new(),
+            },
             None => {
                 return Err(WarningReason::Unsupported {
                     what: format!("code that no stack map frame describes at pc {pc}"),
                 })
             }
-        };
-        let frame = Frame {
-            locals: locals_with(&frame.locals, self.declared),
-            stack: frame.stack,
         };
         self.with_frame(body, frame, code)
     }
