@@ -91,8 +91,9 @@ pub struct MethodBody<'a> {
     entry_code: Vec<Insn>,
     /// Code after the last original instruction.
     appended: Vec<Insn>,
-    /// The stack depth the appended code needs.
-    appended_stack: u16,
+    /// Where each appended piece starts in `appended`, and the stack depth
+    /// it starts with; its own need is counted when the code is encoded.
+    appended_pieces: Vec<(usize, u16)>,
     inserted: HashMap<Pc, Vec<Insn>, RandomState>,
     replaced: HashMap<Pc, Vec<Insn>, RandomState>,
     this_class: &'a [u8],
@@ -204,7 +205,7 @@ impl<'a> MethodBody<'a> {
             inserted: HashMap::default(),
             replaced: HashMap::default(),
             appended: Vec::new(),
-            appended_stack: 0,
+            appended_pieces: Vec::new(),
             this_class: class.this_class_name(),
         })
     }
@@ -437,14 +438,9 @@ impl<'a> MethodBody<'a> {
     /// branches and handlers added by the rewrite reach it. It starts with
     /// `entry_stack` values on the stack (1 for an exception handler); code
     /// appended before comes first and must not fall through into it.
-    ///
-    /// # Errors
-    /// References to constants that are not in `pool`.
-    pub fn append(&mut self, code: Vec<Insn>, entry_stack: u16, pool: &impl ConstantLookup) -> Result<()> {
-        let need = entry_stack.saturating_add(simulate::max_stack_of(&code, pool)?);
-        self.appended_stack = self.appended_stack.max(need);
+    pub fn append(&mut self, code: Vec<Insn>, entry_stack: u16) {
+        self.appended_pieces.push((self.appended.len(), entry_stack));
         self.appended.extend(code);
-        Ok(())
     }
 
     /// Inserts code at `pc`, after its label and after code inserted there

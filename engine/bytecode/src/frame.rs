@@ -8,6 +8,7 @@
 //! one entry that stands for two slots. [`to_slots`] and [`from_slots`]
 //! convert when a slot index matters.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -253,7 +254,7 @@ pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -
 /// A constant pool that is full; offsets that do not increase; whatever
 /// `pc_of` returns.
 pub fn compress<'f>(
-    frames: &'f [(u16, Frame)],
+    frames: &'f [(u16, impl Borrow<Frame>)],
     initial: &'f Frame,
     pool: &mut PoolBuilder<'_>,
     pc_of: &impl Fn(Label) -> Result<u16>,
@@ -273,13 +274,17 @@ pub fn compress<'f>(
     let mut previous_locals: &[VType] = &initial.locals;
     let mut previous_pc: i32 = -1;
     for (pc, frame) in frames {
+        let frame: &'f Frame = frame.borrow();
         let delta = i32::from(*pc) - previous_pc - 1;
         let offset_delta = u16::try_from(delta).map_err(|_| BytecodeError::BadFrame {
             pc: Pc(u32::from(*pc)),
             reason: "frames are not in increasing pc order",
         })?;
         let mut convert = |types: &'f [VType]| -> Result<Vec<VerificationType>> {
-            types.iter().map(|t| t.to_verification(&mut class, pc_of)).collect()
+            types
+                .iter()
+                .map(|t| t.to_verification(&mut class, pc_of))
+                .collect()
         };
         let locals = &frame.locals;
         let same_locals = locals.as_slice() == previous_locals;

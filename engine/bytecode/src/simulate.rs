@@ -176,37 +176,30 @@ pub fn stack_effect(insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16
 /// # Errors
 /// Constant-pool and descriptor errors of the instructions.
 pub fn max_stack_of(insns: &[Insn], pool: &impl ConstantLookup) -> Result<u16> {
-    StackEffects::new(pool).max_stack_of(insns)
+    StackEffects::default().max_stack_of(insns, pool)
 }
 
 /// [`max_stack_of`] for many sequences that refer to the same few members
-/// (the code a rewrite inserts at every return, say): each reference's
-/// descriptor is read from the pool once.
-pub struct StackEffects<'p, P> {
-    pool: &'p P,
+/// (the code a rewrite inserts at every return of every method of a class,
+/// say): each reference's descriptor is read once. One value serves one
+/// constant pool, which may grow meanwhile.
+#[derive(Debug, Default)]
+pub struct StackEffects {
     /// (opcode, constant) of an instruction with a constant operand → its
     /// words popped and pushed.
     known: HashMap<(u8, CpIndex), (u16, u16), RandomState>,
 }
 
-impl<'p, P: ConstantLookup> StackEffects<'p, P> {
-    /// Effects read from `pool`.
-    pub fn new(pool: &'p P) -> Self {
-        StackEffects {
-            pool,
-            known: HashMap::default(),
-        }
-    }
-
+impl StackEffects {
     /// As [`max_stack_of`].
     ///
     /// # Errors
     /// Constant-pool and descriptor errors of the instructions.
-    pub fn max_stack_of(&mut self, insns: &[Insn]) -> Result<u16> {
+    pub fn max_stack_of(&mut self, insns: &[Insn], pool: &impl ConstantLookup) -> Result<u16> {
         let mut depth: i64 = 0;
         let mut peak: i64 = 0;
         for insn in insns {
-            let (popped, pushed) = self.effect(insn)?;
+            let (popped, pushed) = self.effect(insn, pool)?;
             depth += i64::from(pushed) - i64::from(popped);
             // A pop happens before the push, but the peak is after the push.
             peak = peak.max(depth);
@@ -214,17 +207,17 @@ impl<'p, P: ConstantLookup> StackEffects<'p, P> {
         Ok(u16::try_from(peak).unwrap_or(u16::MAX))
     }
 
-    fn effect(&mut self, insn: &Insn) -> Result<(u16, u16)> {
+    fn effect(&mut self, insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16)> {
         let key = match *insn {
             Insn::Ref { opcode, index } => (opcode, index),
             Insn::InvokeInterface { index, .. } => (op::INVOKEINTERFACE, index),
             Insn::InvokeDynamic { index } => (op::INVOKEDYNAMIC, index),
-            _ => return stack_effect(insn, self.pool),
+            _ => return stack_effect(insn, pool),
         };
         if let Some(&effect) = self.known.get(&key) {
             return Ok(effect);
         }
-        let effect = stack_effect(insn, self.pool)?;
+        let effect = stack_effect(insn, pool)?;
         self.known.insert(key, effect);
         Ok(effect)
     }

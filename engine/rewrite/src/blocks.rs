@@ -43,9 +43,8 @@ pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
             leaders.insert(pc);
         }
         leaders.extend(insn.targets().filter_map(|l| body.pc_of(l)));
-        ends_block = insn.has_targets()
-            || insn.ends_flow()
-            || (analysis == Analysis::Precise && can_throw(insn));
+        ends_block =
+            insn.has_targets() || insn.ends_flow() || (analysis == Analysis::Precise && can_throw(insn));
     }
     let mut blocks: Vec<Block> = Vec::with_capacity(leaders.len());
     let mut current: Option<Block> = None;

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use jp_bytecode::body::{Handler, MethodBody};
 use jp_bytecode::frame::{from_slots, to_slots};
 use jp_bytecode::opcode as op;
+use jp_bytecode::simulate::StackEffects;
 use jp_bytecode::{Frame, Insn, Label, Pc, Slot, VType};
 use jp_classfile::attributes::Code;
 use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
@@ -101,7 +102,7 @@ pub(super) fn rewrite_method(
     ids: &MethodIds,
     refs: &Refs,
     analysis: Analysis,
-    pool: &mut PoolBuilder<'_>,
+    (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
 ) -> Result<Vec<u8>, WarningReason> {
     let mut body = MethodBody::open(site.class, site.method, site.code)?;
     let code_length = Pc(site.code.code.len() as u32);
@@ -136,11 +137,21 @@ pub(super) fn rewrite_method(
     };
     let invoke = |opcode, index| Insn::Ref { opcode, index };
     if leaf {
-        return rewrite_leaf(body, site, ids, refs, &blocks, pool);
+        return rewrite_leaf(body, site, ids, refs, &blocks, (pool, effects));
     }
     // Every pc that guarded code is inserted at below.
-    let mut guarded: Vec<Pc> = handler_starts.iter().chain(&headers).chain(&returns).copied().collect();
-    guarded.extend(uninitialized.iter().filter(|(_, state)| state.is_none()).map(|&(pc, _)| pc));
+    let mut guarded: Vec<Pc> = handler_starts
+        .iter()
+        .chain(&headers)
+        .chain(&returns)
+        .copied()
+        .collect();
+    guarded.extend(
+        uninitialized
+            .iter()
+            .filter(|(_, state)| state.is_none())
+            .map(|&(pc, _)| pc),
+    );
     if refs.ic_line.is_some() {
         guarded.extend(blocks.iter().map(|unit| unit.block.start));
     }
@@ -356,7 +367,7 @@ pub(super) fn rewrite_method(
         let mut code = vec![Insn::Label(label)];
         code.extend(guard.with_frame(body, frame, exit.clone())?);
         code.push(Insn::Plain(op::ATHROW));
-        body.append(code, 1, pool)?;
+        body.append(code, 1);
         Ok(label)
     };
     let mut labels: [Option<Label>; 2] = [None, None];
@@ -373,7 +384,7 @@ pub(super) fn rewrite_method(
             catch_type: CpIndex(0),
         })?;
     }
-    Ok(body.encode(pool)?)
+    Ok(body.encode_with(pool, effects)?)
 }
 
 fn rc_type() -> VType {
@@ -602,7 +613,7 @@ fn rewrite_leaf(
     ids: &MethodIds,
     refs: &Refs,
     blocks: &[LineBlock],
-    pool: &mut PoolBuilder<'_>,
+    (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
 ) -> Result<Vec<u8>, WarningReason> {
     // The first block starts at pc 0; counted on entry unless a handler
     // can run it again (no branch can: that would be a loop).
@@ -660,7 +671,7 @@ fn rewrite_leaf(
         )?;
         entry.extend([Insn::Label(none), Insn::Plain(op::POP)]);
         body.insert_at_entry(entry);
-        return Ok(body.encode(pool)?);
+        return Ok(body.encode_with(pool, effects)?);
     };
     body.add_frame(none, frame(vec![ids.source_type()]))?;
     body.add_frame(entered, frame(vec![ic_type()]))?;
@@ -686,7 +697,7 @@ fn rewrite_leaf(
         declared: &declared,
     };
     count_blocks(&mut body, &guard, blocks, first_counted, refs, pool)?;
-    Ok(body.encode(pool)?)
+    Ok(body.encode_with(pool, effects)?)
 }
 
 /// The pcs of the return instructions.
