@@ -201,7 +201,7 @@ impl MethodBody<'_> {
         insns: &[Insn],
         layout: &Layout,
         pool: &impl ConstantLookup,
-    ) -> Result<Option<Vec<(u16, Cow<'_, Frame>)>>> {
+    ) -> Result<Option<Placed<'_>>> {
         let Some(frames) = &self.frames else {
             return Ok(None);
         };
@@ -255,6 +255,9 @@ impl MethodBody<'_> {
         Ok(Some(placed))
     }
 }
+
+/// Frames at their offsets in the new code, the body's own borrowed.
+type Placed<'f> = Vec<(u16, Cow<'f, Frame>)>;
 
 fn remap_range(start: u16, length: u16, original: &impl Fn(u16) -> Result<u16>) -> Result<(u16, u16)> {
     let end = start + length;
