@@ -53,8 +53,7 @@ pub(crate) fn with_pcs(insns: &[Insn]) -> impl Iterator<Item = (Pc, &Insn)> + '_
 /// instruction starts, and malformed switches.
 pub fn decode(code: &[u8]) -> Result<Decoded> {
     let mut r = CodeReader { code, pc: 0 };
-    // A label and an instruction per byte at most: never grown.
-    let mut insns = Vec::with_capacity(2 * code.len() + 1);
+    let mut insns = Vec::with_capacity(code.len());
     let mut instruction_starts = vec![false; code.len()];
     let mut branch_sources = Vec::new();
     while r.pc < code.len() {
