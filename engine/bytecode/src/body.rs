@@ -18,6 +18,7 @@ mod code;
 #[cfg(test)]
 mod testing;
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use foldhash::fast::RandomState;
@@ -90,8 +91,9 @@ pub struct MethodBody<'a> {
     entry_code: Vec<Insn>,
     /// Code after the last original instruction.
     appended: Vec<Insn>,
-    /// The stack depth the appended code needs.
-    appended_stack: u16,
+    /// Where each appended piece starts in `appended`, and the stack depth
+    /// it starts with; its own need is counted when the code is encoded.
+    appended_pieces: Vec<(usize, u16)>,
     inserted: HashMap<Pc, Vec<Insn>, RandomState>,
     replaced: HashMap<Pc, Vec<Insn>, RandomState>,
     this_class: &'a [u8],
@@ -203,7 +205,7 @@ impl<'a> MethodBody<'a> {
             inserted: HashMap::default(),
             replaced: HashMap::default(),
             appended: Vec::new(),
-            appended_stack: 0,
+            appended_pieces: Vec::new(),
             this_class: class.this_class_name(),
         })
     }
@@ -436,14 +438,9 @@ impl<'a> MethodBody<'a> {
     /// branches and handlers added by the rewrite reach it. It starts with
     /// `entry_stack` values on the stack (1 for an exception handler); code
     /// appended before comes first and must not fall through into it.
-    ///
-    /// # Errors
-    /// References to constants that are not in `pool`.
-    pub fn append(&mut self, code: Vec<Insn>, entry_stack: u16, pool: &impl ConstantLookup) -> Result<()> {
-        let need = entry_stack.saturating_add(simulate::max_stack_of(&code, pool)?);
-        self.appended_stack = self.appended_stack.max(need);
+    pub fn append(&mut self, code: Vec<Insn>, entry_stack: u16) {
+        self.appended_pieces.push((self.appended.len(), entry_stack));
         self.appended.extend(code);
-        Ok(())
     }
 
     /// Inserts code at `pc`, after its label and after code inserted there
@@ -453,7 +450,12 @@ impl<'a> MethodBody<'a> {
     /// When `pc` is not an instruction start.
     pub fn insert_before(&mut self, pc: Pc, code: Vec<Insn>) -> Result<()> {
         self.check_instruction(pc)?;
-        self.inserted.entry(pc).or_default().extend(code);
+        match self.inserted.entry(pc) {
+            Entry::Occupied(mut inserted) => inserted.get_mut().extend(code),
+            Entry::Vacant(place) => {
+                place.insert(code);
+            }
+        }
         Ok(())
     }
 
@@ -512,29 +514,70 @@ impl<'a> MethodBody<'a> {
     /// # Errors
     /// Simulation errors, for example through `jsr`/`ret`.
     pub fn instruction_frames(&self, pool: &impl ConstantLookup) -> Result<Vec<(Pc, Option<Frame>)>> {
+        let pcs: Vec<Pc> = self.instructions().map(|(pc, _)| pc).collect();
+        self.frames_before(&pcs, pool)
+    }
+
+    /// The type state before the original instructions at `pcs` (in
+    /// increasing order), as [`MethodBody::instruction_frames`] gives it,
+    /// with each pc that starts no instruction left out. Only the code
+    /// from the nearest original frame up to each pc is simulated: a rewrite
+    /// that needs the frames at a few pcs does not pay for the whole method.
+    ///
+    /// # Errors
+    /// Simulation errors in the code simulated, for example through
+    /// `jsr`/`ret`.
+    pub fn frames_before(&self, pcs: &[Pc], pool: &impl ConstantLookup) -> Result<Vec<(Pc, Option<Frame>)>> {
         let by_label: HashMap<Label, &Frame, RandomState> = self
             .frames
             .iter()
             .flatten()
             .map(|(label, frame)| (*label, frame))
             .collect();
-        let mut out = Vec::with_capacity(self.insns.len() / 2);
-        let mut state = Some(self.initial_frame.clone());
+        let mut out = Vec::with_capacity(pcs.len());
+        let mut wanted = pcs.iter().copied().peekable();
+        // The run of code being walked starts at `insns[base.1]` in state
+        // `base.0`; `state` is that state simulated up to `insns[simulated]`,
+        // made only once a pc of the run is wanted.
+        let mut base = (&self.initial_frame, 0);
+        let mut state: Option<Frame> = None;
+        let mut simulated = 0;
+        let mut described = true;
         let mut at = Label::original(Pc(0));
-        for insn in &self.insns {
+        let mut pc = Pc(0);
+        for (i, insn) in self.insns.iter().enumerate() {
             if let Insn::Label(label) = insn {
-                at = *label;
+                pc = Pc(label.0);
                 if let Some(frame) = by_label.get(label) {
-                    state = Some((*frame).clone());
+                    (base, state, described) = ((*frame, i), None, true);
                 }
                 continue;
             }
-            out.push((Pc(at.0), state.clone()));
-            if let Some(current) = state.as_mut() {
-                simulate::step(insn, at, current, pool, self.this_class)?;
+            while wanted.next_if(|&next| next < pc).is_some() {}
+            if wanted.next_if_eq(&pc).is_some() {
+                let frame = if described {
+                    let current = state.get_or_insert_with(|| {
+                        simulated = base.1;
+                        base.0.clone()
+                    });
+                    for insn in &self.insns[simulated..i] {
+                        match insn {
+                            Insn::Label(label) => at = *label,
+                            insn => simulate::step(insn, at, current, pool, self.this_class)?,
+                        }
+                    }
+                    simulated = i;
+                    Some(current.clone())
+                } else {
+                    None
+                };
+                out.push((pc, frame));
+                if wanted.peek().is_none() {
+                    break;
+                }
             }
             if insn.ends_flow() || !self.has_frames() {
-                state = None;
+                described = false;
             }
         }
         Ok(out)

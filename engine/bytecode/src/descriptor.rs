@@ -106,26 +106,46 @@ impl<'a> MethodDescriptor<'a> {
     /// # Errors
     /// [`BytecodeError::BadDescriptor`] for anything else.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        let bad = || BytecodeError::BadDescriptor {
-            descriptor: String::from_utf8_lossy(bytes).into_owned(),
-        };
-        let mut rest = bytes.strip_prefix(b"(").ok_or_else(bad)?;
         let mut parameters = Vec::new();
-        while rest.first() != Some(&b')') {
-            let (parameter, after) = FieldType::parse_prefix(rest).map_err(|_| bad())?;
-            parameters.push(parameter);
-            rest = after;
-        }
-        let rest = &rest[1..];
-        let return_type = if rest == b"V" {
-            None
-        } else {
-            Some(FieldType::parse(rest).map_err(|_| bad())?)
-        };
+        let return_type = Self::walk(bytes, |parameter| parameters.push(parameter))?;
         Ok(MethodDescriptor {
             parameters,
             return_type,
         })
+    }
+
+    /// The slots that the parameters of `(params)ret` take (without
+    /// `this`) and that its return value takes (0 for `void`), without
+    /// collecting the parameters.
+    ///
+    /// # Errors
+    /// As [`MethodDescriptor::parse`].
+    pub fn slots(bytes: &'a [u8]) -> Result<(u16, u16)> {
+        let mut parameters: u16 = 0;
+        let return_type = Self::walk(bytes, |parameter| {
+            parameters = parameters.saturating_add(parameter.slots());
+        })?;
+        Ok((parameters, return_type.map_or(0, |t| t.slots())))
+    }
+
+    /// Reads `(params)ret`, handing each parameter to `parameter` in order,
+    /// and returns the return type (`None` for `void`).
+    fn walk(bytes: &'a [u8], mut parameter: impl FnMut(FieldType<'a>)) -> Result<Option<FieldType<'a>>> {
+        let bad = || BytecodeError::BadDescriptor {
+            descriptor: String::from_utf8_lossy(bytes).into_owned(),
+        };
+        let mut rest = bytes.strip_prefix(b"(").ok_or_else(bad)?;
+        while rest.first() != Some(&b')') {
+            let (field, after) = FieldType::parse_prefix(rest).map_err(|_| bad())?;
+            parameter(field);
+            rest = after;
+        }
+        let rest = &rest[1..];
+        if rest == b"V" {
+            Ok(None)
+        } else {
+            Ok(Some(FieldType::parse(rest).map_err(|_| bad())?))
+        }
     }
 
     /// Slots the parameters take (without `this`).

@@ -8,10 +8,14 @@
 //! one entry that stands for two slots. [`to_slots`] and [`from_slots`]
 //! convert when a slot index matters.
 
+use std::borrow::Borrow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use foldhash::fast::RandomState;
+
 use jp_classfile::attributes::{StackMapFrame, StackMapTable, VerificationType};
-use jp_classfile::{ConstantPool, PoolBuilder};
+use jp_classfile::{ConstantPool, CpIndex, PoolBuilder};
 
 use crate::descriptor::{FieldType, MethodDescriptor};
 use crate::error::{BytecodeError, Result};
@@ -79,9 +83,10 @@ impl VType {
         })
     }
 
-    fn to_verification(
-        &self,
-        pool: &mut PoolBuilder<'_>,
+    /// `class` gives the `Class` constant of a name.
+    fn to_verification<'f>(
+        &'f self,
+        class: &mut impl FnMut(&'f [u8]) -> Result<CpIndex>,
         pc_of: &impl Fn(Label) -> Result<u16>,
     ) -> Result<VerificationType> {
         Ok(match self {
@@ -92,7 +97,7 @@ impl VType {
             VType::Double => VerificationType::Double,
             VType::Null => VerificationType::Null,
             VType::UninitializedThis => VerificationType::UninitializedThis,
-            VType::Object(name) => VerificationType::Object(pool.add_class_raw(name)?),
+            VType::Object(name) => VerificationType::Object(class(name)?),
             VType::Uninitialized(label) => VerificationType::Uninitialized(pc_of(*label)?),
         })
     }
@@ -248,23 +253,38 @@ pub fn expand(table: &StackMapTable, initial: &Frame, pool: &ConstantPool<'_>) -
 /// # Errors
 /// A constant pool that is full; offsets that do not increase; whatever
 /// `pc_of` returns.
-pub fn compress(
-    frames: &[(u16, Frame)],
-    initial: &Frame,
+pub fn compress<'f>(
+    frames: &'f [(u16, impl Borrow<Frame>)],
+    initial: &'f Frame,
     pool: &mut PoolBuilder<'_>,
     pc_of: &impl Fn(Label) -> Result<u16>,
 ) -> Result<StackMapTable> {
     let mut out = Vec::with_capacity(frames.len());
+    // The same few classes recur in most frames: each is looked up in the
+    // pool once.
+    let mut classes: HashMap<&[u8], CpIndex, RandomState> = HashMap::default();
+    let mut class = |name: &'f [u8]| -> Result<CpIndex> {
+        if let Some(&index) = classes.get(name) {
+            return Ok(index);
+        }
+        let index = pool.add_class_raw(name)?;
+        classes.insert(name, index);
+        Ok(index)
+    };
     let mut previous_locals: &[VType] = &initial.locals;
     let mut previous_pc: i32 = -1;
     for (pc, frame) in frames {
+        let frame: &'f Frame = frame.borrow();
         let delta = i32::from(*pc) - previous_pc - 1;
         let offset_delta = u16::try_from(delta).map_err(|_| BytecodeError::BadFrame {
             pc: Pc(u32::from(*pc)),
             reason: "frames are not in increasing pc order",
         })?;
-        let mut convert = |types: &[VType]| -> Result<Vec<VerificationType>> {
-            types.iter().map(|t| t.to_verification(pool, pc_of)).collect()
+        let mut convert = |types: &'f [VType]| -> Result<Vec<VerificationType>> {
+            types
+                .iter()
+                .map(|t| t.to_verification(&mut class, pc_of))
+                .collect()
         };
         let locals = &frame.locals;
         let same_locals = locals.as_slice() == previous_locals;

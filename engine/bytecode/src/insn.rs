@@ -132,17 +132,26 @@ impl Insn {
     }
 
     /// Every label this instruction may transfer control to.
-    pub fn targets(&self) -> Vec<Label> {
-        match self {
-            Insn::Branch { target, .. } => vec![*target],
-            Insn::TableSwitch { default, targets, .. } => {
-                std::iter::once(*default).chain(targets.iter().copied()).collect()
-            }
-            Insn::LookupSwitch { default, pairs } => std::iter::once(*default)
-                .chain(pairs.iter().map(|(_, l)| *l))
-                .collect(),
-            _ => Vec::new(),
-        }
+    pub fn targets(&self) -> impl Iterator<Item = Label> + '_ {
+        let (first, labels, pairs): (Option<Label>, &[Label], &[(i32, Label)]) = match self {
+            Insn::Branch { target, .. } => (Some(*target), &[], &[]),
+            Insn::TableSwitch { default, targets, .. } => (Some(*default), targets, &[]),
+            Insn::LookupSwitch { default, pairs } => (Some(*default), &[], pairs),
+            _ => (None, &[], &[]),
+        };
+        first
+            .into_iter()
+            .chain(labels.iter().copied())
+            .chain(pairs.iter().map(|&(_, label)| label))
+    }
+
+    /// Whether this instruction may transfer control elsewhere than to the
+    /// next one (a branch or a switch).
+    pub fn has_targets(&self) -> bool {
+        matches!(
+            self,
+            Insn::Branch { .. } | Insn::TableSwitch { .. } | Insn::LookupSwitch { .. }
+        )
     }
 
     /// Whether control never continues to the next instruction.

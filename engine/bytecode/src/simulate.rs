@@ -19,6 +19,9 @@
 //!
 //! [JVMS §4.10.1.9]: https://docs.oracle.com/javase/specs/jvms/se21/html/jvms-4.html#jvms-4.10.1.9
 
+use std::collections::HashMap;
+
+use foldhash::fast::RandomState;
 use jp_classfile::{Constant, ConstantLookup, CpIndex};
 
 use crate::descriptor::{FieldType, MethodDescriptor};
@@ -173,15 +176,51 @@ pub fn stack_effect(insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16
 /// # Errors
 /// Constant-pool and descriptor errors of the instructions.
 pub fn max_stack_of(insns: &[Insn], pool: &impl ConstantLookup) -> Result<u16> {
-    let mut depth: i64 = 0;
-    let mut peak: i64 = 0;
-    for insn in insns {
-        let (popped, pushed) = stack_effect(insn, pool)?;
-        depth += i64::from(pushed) - i64::from(popped);
-        // A pop happens before the push, but the peak is after the push.
-        peak = peak.max(depth);
+    StackEffects::default().max_stack_of(insns, pool)
+}
+
+/// [`max_stack_of`] for many sequences that refer to the same few members
+/// (the code a rewrite inserts at every return of every method of a class,
+/// say): each reference's descriptor is read once. One value serves one
+/// constant pool, which may grow meanwhile.
+#[derive(Debug, Default)]
+pub struct StackEffects {
+    /// (opcode, constant) of an instruction with a constant operand → its
+    /// words popped and pushed.
+    known: HashMap<(u8, CpIndex), (u16, u16), RandomState>,
+}
+
+impl StackEffects {
+    /// As [`max_stack_of`].
+    ///
+    /// # Errors
+    /// Constant-pool and descriptor errors of the instructions.
+    pub fn max_stack_of(&mut self, insns: &[Insn], pool: &impl ConstantLookup) -> Result<u16> {
+        let mut depth: i64 = 0;
+        let mut peak: i64 = 0;
+        for insn in insns {
+            let (popped, pushed) = self.effect(insn, pool)?;
+            depth += i64::from(pushed) - i64::from(popped);
+            // A pop happens before the push, but the peak is after the push.
+            peak = peak.max(depth);
+        }
+        Ok(u16::try_from(peak).unwrap_or(u16::MAX))
     }
-    Ok(u16::try_from(peak).unwrap_or(u16::MAX))
+
+    fn effect(&mut self, insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16)> {
+        let key = match *insn {
+            Insn::Ref { opcode, index } => (opcode, index),
+            Insn::InvokeInterface { index, .. } => (op::INVOKEINTERFACE, index),
+            Insn::InvokeDynamic { index } => (op::INVOKEDYNAMIC, index),
+            _ => return stack_effect(insn, pool),
+        };
+        if let Some(&effect) = self.known.get(&key) {
+            return Ok(effect);
+        }
+        let effect = stack_effect(insn, pool)?;
+        self.known.insert(key, effect);
+        Ok(effect)
+    }
 }
 
 /// What an instruction without operands does to the stack.
@@ -543,11 +582,8 @@ fn field_type(pool: &impl ConstantLookup, index: CpIndex) -> Result<FieldType<'_
 /// Words popped and pushed by an invoke of the method at `index`.
 fn invoke_words(pool: &impl ConstantLookup, index: CpIndex, receiver: bool) -> Result<(u16, u16)> {
     let (_, _, descriptor) = pool.member_ref(index)?;
-    let descriptor = MethodDescriptor::parse(descriptor)?;
-    Ok((
-        descriptor.parameter_slots() + u16::from(receiver),
-        descriptor.return_type.map_or(0, |t| t.slots()),
-    ))
+    let (parameters, returned) = MethodDescriptor::slots(descriptor)?;
+    Ok((parameters.saturating_add(u16::from(receiver)), returned))
 }
 
 /// The type an `ldc` (`category2` false) or `ldc2_w` (true) of the

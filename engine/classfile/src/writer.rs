@@ -28,6 +28,9 @@ pub struct PoolBuilder<'a> {
     original_index: Option<HashMap<Constant<'a>, CpIndex, RandomState>>,
     /// Encoded appended entry → index.
     appended_index: HashMap<Vec<u8>, CpIndex, RandomState>,
+    /// The entry being looked up, encoded: reused, as most lookups find an
+    /// entry and need no copy of their own.
+    scratch: Vec<u8>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -40,6 +43,7 @@ impl<'a> PoolBuilder<'a> {
             count: original.count(),
             original_index: None,
             appended_index: HashMap::default(),
+            scratch: Vec::new(),
         }
     }
 
@@ -84,11 +88,12 @@ impl<'a> PoolBuilder<'a> {
         if let Some(&existing) = original_index.get(&constant) {
             return Ok(existing);
         }
-        let mut encoded = Vec::new();
-        constant.encode(&mut encoded);
-        if let Some(&existing) = self.appended_index.get(&encoded) {
+        self.scratch.clear();
+        constant.encode(&mut self.scratch);
+        if let Some(&existing) = self.appended_index.get(self.scratch.as_slice()) {
             return Ok(existing);
         }
+        let encoded = self.scratch.clone();
         let slots: u16 = if constant.is_wide() { 2 } else { 1 };
         let new_index = CpIndex(self.count);
         self.count = self

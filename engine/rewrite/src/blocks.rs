@@ -42,10 +42,9 @@ pub fn blocks(body: &MethodBody<'_>, analysis: Analysis) -> Vec<Block> {
         if ends_block {
             leaders.insert(pc);
         }
-        leaders.extend(insn.targets().into_iter().filter_map(|l| body.pc_of(l)));
-        ends_block = !insn.targets().is_empty()
-            || insn.ends_flow()
-            || (analysis == Analysis::Precise && can_throw(insn));
+        leaders.extend(insn.targets().filter_map(|l| body.pc_of(l)));
+        ends_block =
+            insn.has_targets() || insn.ends_flow() || (analysis == Analysis::Precise && can_throw(insn));
     }
     let mut blocks: Vec<Block> = Vec::with_capacity(leaders.len());
     let mut current: Option<Block> = None;
@@ -72,7 +71,6 @@ pub fn loop_headers(body: &MethodBody<'_>) -> Vec<Pc> {
     for (pc, insn) in body.instructions() {
         headers.extend(
             insn.targets()
-                .into_iter()
                 .filter_map(|l| body.pc_of(l))
                 .filter(|&target| target <= pc),
         );

@@ -3,19 +3,20 @@
 //! exception table, the debug tables and the frames with every pc mapped
 //! to its new offset.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use foldhash::fast::RandomState;
 use jp_classfile::attributes::{AttributeInfo, TargetInfo};
 use jp_classfile::{ByteSink, ConstantLookup, CpIndex, PoolBuilder};
 
-use super::{CodeAttribute, MethodBody};
+use super::{CodeAttribute, MethodBody, NO_POSITION};
 use crate::error::{BytecodeError, Result};
 use crate::frame::{self, Frame};
 use crate::insn::Insn;
 use crate::label::{Label, Pc};
 use crate::layout::Layout;
-use crate::simulate;
+use crate::simulate::{self, StackEffects};
 
 impl MethodBody<'_> {
     /// Lays the edited code out and encodes the `Code` attribute's `info`.
@@ -26,10 +27,28 @@ impl MethodBody<'_> {
     /// [`BytecodeError::UnplacedLabel`] for a branch target, handler or
     /// frame at a label that no inserted code places.
     pub fn encode(&self, pool: &mut PoolBuilder<'_>) -> Result<Vec<u8>> {
+        self.encode_with(pool, &mut StackEffects::default())
+    }
+
+    /// [`MethodBody::encode`], reading the stack effects of the inserted
+    /// code through `effects`, which the methods of one class can share.
+    ///
+    /// # Errors
+    /// As [`MethodBody::encode`].
+    pub fn encode_with(&self, pool: &mut PoolBuilder<'_>, effects: &mut StackEffects) -> Result<Vec<u8>> {
         let (insns, original_positions) = self.assemble();
-        let mut extra_stack = simulate::max_stack_of(&self.entry_code, pool)?;
+        let mut extra_stack = effects.max_stack_of(&self.entry_code, pool)?;
         for code in self.inserted.values().chain(self.replaced.values()) {
-            extra_stack = extra_stack.max(simulate::max_stack_of(code, pool)?);
+            extra_stack = extra_stack.max(effects.max_stack_of(code, pool)?);
+        }
+        let mut appended_stack: u16 = 0;
+        for (i, &(start, entry_stack)) in self.appended_pieces.iter().enumerate() {
+            let end = self
+                .appended_pieces
+                .get(i + 1)
+                .map_or(self.appended.len(), |&(end, _)| end);
+            let need = effects.max_stack_of(&self.appended[start..end], pool)?;
+            appended_stack = appended_stack.max(entry_stack.saturating_add(need));
         }
         let layout = Layout::compute(&insns, self.next_label)?;
         let code = layout.encode(&insns)?;
@@ -38,18 +57,14 @@ impl MethodBody<'_> {
         // `Uninitialized` names the `new` instruction itself, which code
         // inserted at its pc pushes past the label.
         let new_offset = |label: Label| -> Result<u16> {
-            match original_positions.get(&label) {
-                Some(&position) => Ok(layout.offsets[position] as u16),
-                None => offset(label),
+            match original_positions.get(label.0 as usize) {
+                Some(&position) if position != NO_POSITION => Ok(layout.offsets[position as usize] as u16),
+                _ => offset(label),
             }
         };
 
         let mut out = Vec::with_capacity(code.len() + 64);
-        out.put_u2(
-            self.max_stack
-                .saturating_add(extra_stack)
-                .max(self.appended_stack),
-        );
+        out.put_u2(self.max_stack.saturating_add(extra_stack).max(appended_stack));
         out.put_u2(self.max_locals);
         out.put_u4(code.len() as u32);
         out.put_bytes(&code);
@@ -141,8 +156,10 @@ impl MethodBody<'_> {
     }
 
     /// The final instruction list: entry code, then each original
-    /// instruction with the code inserted at its pc.
-    fn assemble(&self) -> (Vec<Insn>, HashMap<Label, usize, RandomState>) {
+    /// instruction with the code inserted at its pc; and, indexed by the
+    /// original pcs, where each original instruction kept went in that list
+    /// (or [`NO_POSITION`]).
+    fn assemble(&self) -> (Vec<Insn>, Vec<u32>) {
         let extra: usize = self
             .inserted
             .values()
@@ -151,8 +168,7 @@ impl MethodBody<'_> {
             .sum::<usize>()
             + self.appended.len();
         let mut out = Vec::with_capacity(self.insns.len() + self.entry_code.len() + extra);
-        let mut original_positions =
-            HashMap::with_capacity_and_hasher(self.insns.len() / 2, RandomState::default());
+        let mut original_positions = vec![NO_POSITION; self.code_length as usize];
         out.extend(self.entry_code.iter().cloned());
         let mut pc = Pc(0);
         for insn in &self.insns {
@@ -167,7 +183,7 @@ impl MethodBody<'_> {
                 _ => match self.replaced.get(&pc) {
                     Some(code) => out.extend(code.iter().cloned()),
                     None => {
-                        original_positions.insert(Label::original(pc), out.len());
+                        original_positions[pc.0 as usize] = out.len() as u32;
                         out.push(insn.clone());
                     }
                 },
@@ -185,18 +201,18 @@ impl MethodBody<'_> {
         insns: &[Insn],
         layout: &Layout,
         pool: &impl ConstantLookup,
-    ) -> Result<Option<Vec<(u16, Frame)>>> {
+    ) -> Result<Option<Placed<'_>>> {
         let Some(frames) = &self.frames else {
             return Ok(None);
         };
-        let by_label: HashMap<Label, &Frame, RandomState> =
-            frames.iter().map(|(label, frame)| (*label, frame)).collect();
         // Frames the widened conditionals need after their goto_w. Where an
         // explicit frame already stands at that offset (the next instruction
         // is also a branch target), the explicit one wins: it is the merge of
         // every path, while the simulated one knows only the fall-through.
         let mut simulated = Vec::new();
         if layout.widened_conditionals.iter().any(|&w| w) {
+            let by_label: HashMap<Label, &Frame, RandomState> =
+                frames.iter().map(|(label, frame)| (*label, frame)).collect();
             let mut state: Option<Frame> = Some(self.initial_frame.clone());
             // Entry code comes before the label of pc 0 and has none of its
             // own: an `Uninitialized` made there resolves to no offset.
@@ -222,7 +238,11 @@ impl MethodBody<'_> {
             }
         }
         let mut placed = Vec::with_capacity(frames.len() + simulated.len());
-        for (label, frame) in frames.iter().cloned().chain(simulated) {
+        let explicit = frames.iter().map(|(label, frame)| (*label, Cow::Borrowed(frame)));
+        let simulated = simulated
+            .into_iter()
+            .map(|(label, frame)| (label, Cow::Owned(frame)));
+        for (label, frame) in explicit.chain(simulated) {
             let offset = layout.offset(label)?;
             // A frame at the very end of the code would describe no instruction.
             if offset < layout.code_length {
@@ -235,6 +255,9 @@ impl MethodBody<'_> {
         Ok(Some(placed))
     }
 }
+
+/// Frames at their offsets in the new code, the body's own borrowed.
+type Placed<'f> = Vec<(u16, Cow<'f, Frame>)>;
 
 fn remap_range(start: u16, length: u16, original: &impl Fn(u16) -> Result<u16>) -> Result<(u16, u16)> {
     let end = start + length;

@@ -61,7 +61,7 @@ pub fn decode(code: &[u8]) -> Result<Decoded> {
         instruction_starts[pc] = true;
         insns.push(Insn::Label(Label::original(Pc(pc as u32))));
         let insn = r.instruction()?;
-        if !insn.targets().is_empty() {
+        if insn.has_targets() {
             branch_sources.push((pc, insns.len()));
         }
         insns.push(insn);

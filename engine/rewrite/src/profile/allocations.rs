@@ -54,19 +54,21 @@ pub(super) fn count_before_allocations(
     Ok(())
 }
 
-/// Whether `body` has an allocation instruction.
-pub(super) fn allocates(body: &MethodBody<'_>) -> bool {
-    body.instructions().any(|(_, insn)| {
-        matches!(
-            insn,
-            Insn::NewArray(_)
-                | Insn::MultiANewArray { .. }
-                | Insn::Ref {
-                    opcode: op::NEW | op::ANEWARRAY,
-                    ..
-                }
-        )
-    })
+/// The pcs of `body`'s allocation instructions, where the counting code goes.
+pub(super) fn allocation_pcs<'b>(body: &'b MethodBody<'_>) -> impl Iterator<Item = Pc> + 'b {
+    body.instructions()
+        .filter(|(_, insn)| {
+            matches!(
+                insn,
+                Insn::NewArray(_)
+                    | Insn::MultiANewArray { .. }
+                    | Insn::Ref {
+                        opcode: op::NEW | op::ANEWARRAY,
+                        ..
+                    }
+            )
+        })
+        .map(|(pc, _)| pc)
 }
 
 /// The Java name of the type `insn` allocates, when it is an allocation.

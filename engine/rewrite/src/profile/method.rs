@@ -1,11 +1,12 @@
 //! The rewrite of one method body: entry, counters, polls, exits and the
 //! catch-all handlers (see the parent module for the overall shape).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use jp_bytecode::body::{Handler, MethodBody};
 use jp_bytecode::frame::{from_slots, to_slots};
 use jp_bytecode::opcode as op;
+use jp_bytecode::simulate::StackEffects;
 use jp_bytecode::{Frame, Insn, Label, Pc, Slot, VType};
 use jp_classfile::attributes::Code;
 use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
@@ -108,7 +109,7 @@ pub(super) fn rewrite_method(
     ids: &MethodIds,
     refs: &Refs,
     analysis: Analysis,
-    pool: &mut PoolBuilder<'_>,
+    (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
 ) -> Result<Vec<u8>, WarningReason> {
     let mut body = MethodBody::open(site.class, site.method, site.code)?;
     let code_length = Pc(site.code.code.len() as u32);
@@ -143,9 +144,33 @@ pub(super) fn rewrite_method(
     };
     let invoke = |opcode, index| Insn::Ref { opcode, index };
     if leaf {
-        return rewrite_leaf(body, site, ids, refs, &blocks, pool);
+        return rewrite_leaf(body, site, ids, refs, &blocks, (pool, effects));
     }
-    let frames = Frames::of(&body, pool)?;
+    // Every pc that guarded code is inserted at below.
+    let mut guarded: Vec<Pc> = handler_starts
+        .iter()
+        .chain(&headers)
+        .chain(&returns)
+        .copied()
+        .collect();
+    guarded.extend(
+        uninitialized
+            .iter()
+            .filter(|(_, state)| state.is_none())
+            .map(|&(pc, _)| pc),
+    );
+    if refs.ic_line.is_some() {
+        guarded.extend(blocks.iter().map(|unit| unit.block.start));
+    }
+    if refs.ic_site.is_some() {
+        guarded.extend(sites::invokes(&body).map(|(pc, _)| pc));
+    }
+    if refs.ic_alloc.is_some() {
+        guarded.extend(allocations::allocation_pcs(&body));
+    }
+    guarded.sort_unstable();
+    guarded.dedup();
+    let frames = Frames::at(&body, &guarded, pool)?;
     let rc = body.add_local(1)?;
     let ic = body.add_local(1)?;
     // The bytecodes counted since the last flush into `ic`: a register
@@ -355,7 +380,7 @@ pub(super) fn rewrite_method(
         let mut code = vec![Insn::Label(label)];
         code.extend(guard.with_frame(body, frame, exit.clone())?);
         code.push(Insn::Plain(op::ATHROW));
-        body.append(code, 1, pool)?;
+        body.append(code, 1);
         Ok(label)
     };
     let mut labels: [Option<Label>; 2] = [None, None];
@@ -372,7 +397,7 @@ pub(super) fn rewrite_method(
             catch_type: CpIndex(0),
         })?;
     }
-    Ok(body.encode(pool)?)
+    Ok(body.encode_with(pool, effects)?)
 }
 
 fn rc_type() -> VType {
@@ -383,21 +408,28 @@ fn ic_type() -> VType {
     VType::Object(injected::IC_CLASS.as_bytes().into())
 }
 
-/// The type state before each original instruction, for the frames of the
-/// guards; empty in versions without frames.
-struct Frames(HashMap<Pc, Frame>);
+/// The type state before the original instructions that guarded code is
+/// inserted at, for the frames of the guards; empty in versions without
+/// frames.
+struct Frames(Vec<(Pc, Frame)>);
 
 impl Frames {
-    fn of(body: &MethodBody<'_>, pool: &PoolBuilder<'_>) -> Result<Frames, WarningReason> {
+    /// The frames before the instructions at `pcs`, in increasing order.
+    fn at(body: &MethodBody<'_>, pcs: &[Pc], pool: &PoolBuilder<'_>) -> Result<Frames, WarningReason> {
         if !body.has_frames() {
-            return Ok(Frames(HashMap::new()));
+            return Ok(Frames(Vec::new()));
         }
         Ok(Frames(
-            body.instruction_frames(pool)?
+            body.frames_before(pcs, pool)?
                 .into_iter()
                 .filter_map(|(pc, frame)| frame.map(|frame| (pc, frame)))
                 .collect(),
         ))
+    }
+
+    fn get(&self, pc: Pc) -> Option<&Frame> {
+        let i = self.0.binary_search_by_key(&pc, |(at, _)| *at).ok()?;
+        Some(&self.0[i].1)
     }
 }
 
@@ -426,18 +458,20 @@ impl Guard<'_> {
         pc: Pc,
         code: Vec<Insn>,
     ) -> Result<Vec<Insn>, WarningReason> {
-        let frame = match self.frames.0.get(&pc) {
-            Some(frame) => frame.clone(),
-            None if !body.has_frames() => Frame::default(),
+        let frame = match self.frames.get(pc) {
+            Some(frame) => Frame {
+                locals: locals_with(&frame.locals, self.declared),
+                stack: frame.stack.clone(),
+            },
+            None if !body.has_frames() => Frame {
+                locals: locals_with(&[], self.declared),
+                stack: Vec::new(),
+            },
             None => {
                 return Err(WarningReason::Unsupported {
                     what: format!("code that no stack map frame describes at pc {pc}"),
                 })
             }
-        };
-        let frame = Frame {
-            locals: locals_with(&frame.locals, self.declared),
-            stack: frame.stack,
         };
         self.with_frame(body, frame, code)
     }
@@ -592,7 +626,7 @@ fn rewrite_leaf(
     ids: &MethodIds,
     refs: &Refs,
     blocks: &[LineBlock],
-    pool: &mut PoolBuilder<'_>,
+    (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
 ) -> Result<Vec<u8>, WarningReason> {
     // The first block starts at pc 0; counted on entry unless a handler
     // can run it again (no branch can: that would be a loop).
@@ -605,12 +639,22 @@ fn rewrite_leaf(
         _ => 0,
     };
     let lines_counted = refs.ic_line.is_some() && blocks.iter().any(|unit| unit.line.is_some());
-    let allocates = refs.ic_alloc.is_some() && allocations::allocates(&body);
+    let allocation_pcs: Vec<Pc> = if refs.ic_alloc.is_some() {
+        allocations::allocation_pcs(&body).collect()
+    } else {
+        Vec::new()
+    };
+    let allocates = !allocation_pcs.is_empty();
     let needs_ic = blocks.len() > 1 || !first_counted || lines_counted || allocates;
     // Declared before the entry is built: the entry's own frames (an
     // interface's lookup handler) come before `ic` is set.
     let ic_and_frames = if needs_ic {
-        let frames = Frames::of(&body, pool)?;
+        // The frames where guarded code goes: block starts, and allocations.
+        let mut starts: Vec<Pc> = blocks.iter().map(|unit| unit.block.start).collect();
+        starts.extend(&allocation_pcs);
+        starts.sort_unstable();
+        starts.dedup();
+        let frames = Frames::at(&body, &starts, pool)?;
         let ic = body.add_local(1)?;
         body.declare_local_in_frames(ic, &ic_type());
         Some((ic, frames))
@@ -650,7 +694,7 @@ fn rewrite_leaf(
         )?;
         entry.extend([Insn::Label(none), Insn::Plain(op::POP)]);
         body.insert_at_entry(entry);
-        return Ok(body.encode(pool)?);
+        return Ok(body.encode_with(pool, effects)?);
     };
     body.add_frame(none, frame(vec![ids.source_type()]))?;
     body.add_frame(entered, frame(vec![ic_type()]))?;
@@ -679,7 +723,7 @@ fn rewrite_leaf(
     if let Some(ic_alloc) = refs.ic_alloc {
         allocations::count_before_allocations(&mut body, &guard, ic_alloc, pool)?;
     }
-    Ok(body.encode(pool)?)
+    Ok(body.encode_with(pool, effects)?)
 }
 
 /// The pcs of the return instructions.

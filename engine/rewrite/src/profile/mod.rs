@@ -46,6 +46,7 @@ mod natives;
 mod no_runtime;
 mod sites;
 
+use jp_bytecode::simulate::StackEffects;
 use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, Member};
@@ -161,6 +162,8 @@ fn rewrite(
     let ids = MethodIds::add(class, profiled, options, &mut writer)?;
     let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
     let mut warnings = Vec::new();
+    // The methods insert the same runtime calls: their stack effects are read once.
+    let mut effects = StackEffects::default();
     for (k, &i) in profiled.iter().enumerate() {
         let method = &class.methods[i];
         let kind = if Some(i) == initializer {
@@ -183,7 +186,13 @@ fn rewrite(
                     index: k,
                     kind,
                 };
-                rewrite_method(&site, &ids, &refs, options.analysis, &mut writer.constant_pool)
+                rewrite_method(
+                    &site,
+                    &ids,
+                    &refs,
+                    options.analysis,
+                    (&mut writer.constant_pool, &mut effects),
+                )
             });
         match result {
             Ok(info) => writer.methods[i] = crate::with_code(method, &info),

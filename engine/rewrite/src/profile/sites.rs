@@ -31,17 +31,7 @@ pub(super) fn store_before_invokes(
     pool: &mut PoolBuilder<'_>,
 ) -> Result<(), WarningReason> {
     let lines = Lines::of(method.code, &method.class.constant_pool)?;
-    let invokes: Vec<(Pc, CpIndex)> = body
-        .instructions()
-        .filter_map(|(pc, insn)| match insn {
-            Insn::Ref {
-                opcode: op::INVOKEVIRTUAL..=op::INVOKESTATIC,
-                index,
-            }
-            | Insn::InvokeInterface { index, .. } => Some((pc, *index)),
-            _ => None,
-        })
-        .collect();
+    let invokes: Vec<(Pc, CpIndex)> = invokes(body).collect();
     for (pc, index) in invokes {
         let (_, name, descriptor) = pool.member_ref(index)?;
         let target = target_hash(name, descriptor)?;
@@ -62,6 +52,19 @@ pub(super) fn store_before_invokes(
         body.insert_before(pc, guarded)?;
     }
     Ok(())
+}
+
+/// The invokes of the original code that get a site store: their pcs and
+/// member references, in pc order.
+pub(super) fn invokes<'b>(body: &'b MethodBody<'_>) -> impl Iterator<Item = (Pc, CpIndex)> + 'b {
+    body.instructions().filter_map(|(pc, insn)| match insn {
+        Insn::Ref {
+            opcode: op::INVOKEVIRTUAL..=op::INVOKESTATIC,
+            index,
+        }
+        | Insn::InvokeInterface { index, .. } => Some((pc, *index)),
+        _ => None,
+    })
 }
 
 /// `line << 16 | bci`, as `IC.site` takes it: a bci is below 65535 (JVMS
