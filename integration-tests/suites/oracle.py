@@ -391,25 +391,36 @@ class OracleSuite:
         work.mkdir(parents=True)
         if not self.tools_built(work):
             return
-        programs = [("sites", "sites.Sites")]
+        programs = self.with_demo([("sites", "sites.Sites")])
+        if not self.instrument_programs(work, programs, "sites", ["--call-sites"]):
+            return
+        for directory, main in programs:
+            self.compare_sites(work / directory, main, at_least=10 if directory == "sites" else 0)
+
+    def with_demo(self, programs):
+        """PROGRAMS, (directory, main class) pairs, and the programs of demo/ when they are wanted."""
         if self.demo_wanted:
             programs += [("demo", f"demo.{program}") for program in self.programs or oracle.demo_programs()]
+        return programs
+
+    def instrument_programs(self, work, programs, check, flags):
+        """Compiles each directory of PROGRAMS into WORK/<directory>/classes and instruments it with
+        --bba precise and FLAGS into WORK/<directory>/instrumented; False, after a FAIL of CHECK,
+        when either fails."""
         for directory in sorted({directory for directory, _ in programs}):
             classes = work / directory / "classes"
             classes.mkdir(parents=True)
             if not self.compile(self.javac, 17, classes, sorted((PROGRAMS / directory).glob("*.java")),
                                 work / directory / "javac.log"):
-                self.checks.fail(f"sites: javac failed on integration-tests/programs/{directory}")
-                return
+                self.checks.fail(f"{check}: javac failed on integration-tests/programs/{directory}")
+                return False
             log = work / directory / "instrument.log"
             if commands.run_logged([str(self.jp), "instrument", str(classes), "--out",
-                                    str(work / directory / "instrumented"), "--bba", "precise", "--call-sites"],
-                                   log) != 0:
-                self.checks.fail(f"sites: jp instrument --call-sites failed on {directory}",
+                                    str(work / directory / "instrumented"), "--bba", "precise", *flags], log) != 0:
+                self.checks.fail(f"{check}: jp instrument {' '.join(flags)} failed on {directory}",
                                  indented(commands.read_text(log)))
-                return
-        for directory, main in programs:
-            self.compare_sites(work / directory, main, at_least=10 if directory == "sites" else 0)
+                return False
+        return True
 
     def compare_sites(self, work, main, at_least):
         """MAIN of WORK/classes under the oracle with sites=on against WORK/instrumented: PASS or FAIL,
@@ -454,23 +465,9 @@ class OracleSuite:
         work.mkdir(parents=True)
         if not self.tools_built(work):
             return
-        programs = [("allocations", "allocations.Allocations")]
-        if self.demo_wanted:
-            programs += [("demo", f"demo.{program}") for program in self.programs or oracle.demo_programs()]
-        for directory in sorted({directory for directory, _ in programs}):
-            classes = work / directory / "classes"
-            classes.mkdir(parents=True)
-            if not self.compile(self.javac, 17, classes, sorted((PROGRAMS / directory).glob("*.java")),
-                                work / directory / "javac.log"):
-                self.checks.fail(f"allocations: javac failed on integration-tests/programs/{directory}")
-                return
-            log = work / directory / "instrument.log"
-            if commands.run_logged([str(self.jp), "instrument", str(classes), "--out",
-                                    str(work / directory / "instrumented"), "--bba", "precise",
-                                    "--metrics", "allocations"], log) != 0:
-                self.checks.fail(f"allocations: jp instrument --metrics allocations failed on {directory}",
-                                 indented(commands.read_text(log)))
-                return
+        programs = self.with_demo([("allocations", "allocations.Allocations")])
+        if not self.instrument_programs(work, programs, "allocations", ["--metrics", "allocations"]):
+            return
         for directory, main in programs:
             self.compare_allocations(work / directory, main, full=directory == "allocations")
 

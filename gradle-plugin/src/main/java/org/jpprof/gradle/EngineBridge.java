@@ -157,18 +157,11 @@ final class EngineBridge {
 
     /** The metrics {@code names} names; a name the engine does not know fails the build, listing the known ones. */
     private static List<InstrumentRequest.Metric> metrics(List<String> names) {
-        if (names == null) {
-            return null;
-        }
-        List<InstrumentRequest.Metric> metrics = new ArrayList<>();
         try {
-            for (String name : names) {
-                metrics.add(InstrumentRequest.Metric.named(name));
-            }
+            return InstrumentRequest.Metric.allNamed(names);
         } catch (IllegalArgumentException e) {
             throw new GradleException("jp: " + e.getMessage(), e);
         }
-        return metrics;
     }
 
     private static InstrumentRequest.Bba bba(String name) {

@@ -143,18 +143,11 @@ final class EngineCalls {
     }
 
     private static List<InstrumentRequest.Metric> metrics(List<String> names) throws MojoExecutionException {
-        if (names == null) {
-            return null;
-        }
-        List<InstrumentRequest.Metric> metrics = new ArrayList<>();
         try {
-            for (String name : names) {
-                metrics.add(InstrumentRequest.Metric.named(name));
-            }
+            return InstrumentRequest.Metric.allNamed(names);
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException("jp: " + e.getMessage(), e);
         }
-        return metrics;
     }
 
     private static InstrumentRequest.Bba bba(String name) throws MojoExecutionException {

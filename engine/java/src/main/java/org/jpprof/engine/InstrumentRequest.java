@@ -94,6 +94,24 @@ public final class InstrumentRequest {
         public static Metric named(String name) {
             return Names.find("metrics", name, values(), Metric::jsonName);
         }
+
+        /**
+         * The metrics a setting names, as a build's settings give them.
+         *
+         * @param names the names ({@link #named}), or null
+         * @return the metrics in the order named, or null for null
+         * @throws IllegalArgumentException for a name no metric has, with a message that lists the names
+         */
+        public static List<Metric> allNamed(List<String> names) {
+            if (names == null) {
+                return null;
+            }
+            List<Metric> metrics = new ArrayList<>();
+            for (String name : names) {
+                metrics.add(named(name));
+            }
+            return metrics;
+        }
     }
 
     private final List<Path> inputs;
