@@ -523,8 +523,12 @@ class GradleSuite:
         append(twice / "build.gradle", SIDES)
         self.single_calls = single = self.plugin.total_calls(glob(self.demo_dir,
                                                                   "build/jp/profiles/jpProfileTest/run-*/*.jpprof"))
-        if not self.gradle_run("twice-prepare", twice, "testClasses", "jpInstrument"):
-            self.checks.fail("at once: gradle testClasses jpInstrument", shown(self.log("twice-prepare")))
+        # The outputs the two builds share (the instrumented classes, the runtime's jars, junit's hooked
+        # jar) are made first: Gradle cannot snapshot an output that another build is writing at
+        # that moment, JP's task or not. The runs' directory is what the two builds share here.
+        prepare = ("testClasses", "jpInstrument", "jpRuntimeJars", "jpHookJUnit4")
+        if not self.gradle_run("twice-prepare", twice, *prepare):
+            self.checks.fail(f"at once: gradle {' '.join(prepare)}", shown(self.log("twice-prepare")))
             return
         started = [self.gradle_start(f"twice-{side}", twice, *TASKS, f"-Pside={side}") for side in (1, 2)]
         statuses = [process.wait() == 0 for process in started]
