@@ -422,14 +422,13 @@ class OracleSuite:
                 return False
         return True
 
-    def compare_sites(self, work, main, at_least):
-        """MAIN of WORK/classes under the oracle with sites=on against WORK/instrumented: PASS or FAIL,
-        the profile naming AT_LEAST sites."""
-        name = main.rpartition(".")[2]
-        expected, out = work / f"oracle-{name}", work / f"jp-{name}"
+    def run_both(self, work, main, expected, out, options):
+        """MAIN of WORK/classes under the oracle (with its OPTIONS) into EXPECTED, and of
+        WORK/instrumented with the runtime into OUT: the problems found comparing their output, exit
+        status, calls and bytecodes (precise), and their details."""
         problems, details = [], ""
         status = oracle.run(self.lib, self.java, main, str(work / "classes"), expected,
-                            f"{expected}.stdout", f"{expected}.stderr", options="sites=on")
+                            f"{expected}.stdout", f"{expected}.stderr", options=options)
         with open(f"{expected}.stdout", "a") as file:
             file.write(f"exit {status}\n")
         if status == oracle.WARNED:
@@ -442,8 +441,14 @@ class OracleSuite:
             problems.append("the instrumented run's output or exit status differs")
             details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
         _, found, more = self.compare_metrics(expected, out, "precise", False)
-        problems += found
-        details += more
+        return problems + found, details + more
+
+    def compare_sites(self, work, main, at_least):
+        """MAIN of WORK/classes under the oracle with sites=on against WORK/instrumented: PASS or FAIL,
+        the profile naming AT_LEAST sites."""
+        name = main.rpartition(".")[2]
+        expected, out = work / f"oracle-{name}", work / f"jp-{name}"
+        problems, details = self.run_both(work, main, expected, out, "sites=on")
         sited = [line for line in folded.read(f"{out}.calls.sorted") if " @ line " in line]
         if not problems and len(sited) < at_least:
             problems.append(f"only {len(sited)} contexts name a call site")
@@ -476,23 +481,7 @@ class OracleSuite:
         profile must hold every kind of allocation the program makes."""
         name = main.rpartition(".")[2]
         expected, out = work / f"oracle-{name}", work / f"jp-{name}"
-        problems, details = [], ""
-        status = oracle.run(self.lib, self.java, main, str(work / "classes"), expected,
-                            f"{expected}.stdout", f"{expected}.stderr")
-        with open(f"{expected}.stdout", "a") as file:
-            file.write(f"exit {status}\n")
-        if status == oracle.WARNED:
-            problems.append(f"the oracle reported warnings (see {expected}.stderr)")
-        status = commands.run_split([str(self.java), "-cp", f"{work / 'instrumented'}:{self.runtime}",
-                                     f"-Djp.output={out}.jpprof", main], f"{out}.stdout", f"{out}.stderr")
-        with open(f"{out}.stdout", "a") as file:
-            file.write(f"exit {status}\n")
-        if not files.same_bytes(f"{expected}.stdout", f"{out}.stdout"):
-            problems.append("the instrumented run's output or exit status differs")
-            details += diff(f"{expected}.stdout", f"{out}.stdout", 6)
-        _, found, more = self.compare_metrics(expected, out, "precise", False)
-        problems += found
-        details += more
+        problems, details = self.run_both(work, main, expected, out, "")
         by_type, oracle_by_type = pathlib.Path(f"{out}.types.sorted"), pathlib.Path(f"{expected}.types.sorted")
         files.write_lines(by_type, oracle.profile_allocations(commands.read_text(f"{out}.jpprof")))
         files.write_lines(oracle_by_type, folded.read(f"{expected}.allocations.folded"))
