@@ -21,6 +21,9 @@ PATTERNS = ("leaf", "alternating", "deep")
 # Each tier: its JVM options, and the outer calls and rounds per pattern (the interpreter is slow).
 TIERS = (
     ("interpreter", ["-Xint"], 20_000, 3),
+    # The benchmark's methods interpreted, the runtime's compiled: a program's cold code, whose
+    # entries reach the runtime's hot and compiled methods.
+    ("interpreted callers", ["-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,bench.*::*"], 200_000, 3),
     ("C1", ["-XX:TieredStopAtLevel=1"], 2_000_000, 5),
     ("C2", [], 5_000_000, 10),
 )

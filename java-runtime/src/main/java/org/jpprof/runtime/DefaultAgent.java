@@ -27,7 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Memory stays bounded however many threads run. A thread's tree is handed over, to be merged
  * into the finished work of its thread group, when the thread's outermost instrumented method returns (the
  * 1st, 2nd, 4th, 8th... time, so that a pool thread that returns after every task hands over
- * rarely), and when another thread takes the slot of an ended thread. The agent finds running
+ * rarely), and when another thread takes the slot of an ended thread. A thread that counts again
+ * after handing its tree over takes its group's batch back as its tree: the same contexts are not
+ * kept twice, once merged and once growing again. The agent finds running
  * threads' roots in the slots, and the others (threads whose slot a live thread held) in a map
  * that holds their threads weakly, from their first count to the hand-over; what such a thread
  * counted after its last hand-over is merged once the thread is collected.
@@ -229,10 +231,44 @@ class DefaultAgent implements Profiler {
         }
     }
 
-    /** {@code root}, in no slot, counts again after its tree was handed over: tracked again. */
-    void resumed(RC root) {
-        if (!unslotted.containsKey(root)) {
+    /**
+     * {@code root} gets its first child, on its own thread, for the first time or after its tree
+     * was handed over. In no slot, it is tracked again. A thread that handed a tree over and
+     * counts again will most likely build the same tree again (a driver that calls into the
+     * instrumented code round after round, a test runner, a pool thread): it takes its group's
+     * batch back as its tree, so that the agent's copy and the thread's are one. Whether it did.
+     */
+    final boolean resumed(RC root) {
+        if (!root.inSlot && !unslotted.containsKey(root)) {
             unslotted.put(root, new Registration(Thread.currentThread(), root, collected));
+        }
+        return root.returns > 0 && takesTreesBack() && !exiting && takeBack(root);
+    }
+
+    /**
+     * Whether a thread that counts again after handing its tree over takes its group's batch back
+     * ({@link #resumed}).
+     */
+    boolean takesTreesBack() {
+        return true;
+    }
+
+    /** Makes the batch of {@code root}'s group its tree, when the lock is free and there is one. */
+    private boolean takeBack(RC root) {
+        if (!lock.tryLock()) return false;
+        try {
+            mergeHandedOver();
+            Group group = groupOf(root);
+            // A root behind the last reset drops its counts at its next report: not the batch's.
+            if (group.batch == null || root.resets != resets) return false;
+            root.adoptChildren(group.batch);
+            group.batch = null;
+            return true;
+        } catch (OutOfMemoryError e) {
+            lost("taking a tree back", e);
+            return false;
+        } finally {
+            lock.unlock();
         }
     }
 

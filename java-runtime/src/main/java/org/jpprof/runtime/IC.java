@@ -41,9 +41,18 @@ public class IC {
     private int childCount;
     /**
      * The child found last: most call sites call the same method again. While {@link #children}
-     * is null, the only child, or null for none.
+     * is null, the only child, or {@link #NO_CHILD} for none.
      */
-    private IC last;
+    private IC last = NO_CHILD;
+    /**
+     * {@link #last} of a context without children: a context of no method, which no lookup
+     * matches. Never null, so that {@link #profileCall} needs no null check.
+     */
+    private static final IC NO_CHILD = new IC(null, null);
+
+    static {
+        NO_CHILD.last = NO_CHILD; // it has no child either
+    }
 
     IC(MID mid, IC parent) {
         this.mid = mid;
@@ -87,13 +96,23 @@ public class IC {
         return lines;
     }
 
-    /** The child context for {@code mid}, created when new, with its invocation counted. */
+    /**
+     * The child context for {@code mid}, created when new, with its invocation counted. Small
+     * enough for C1 to inline, as {@link RC#current} explains.
+     */
     public final IC profileCall(MID mid) {
         IC child = last;
-        if (child == null || child.mid != mid) {
-            child = find(mid);
-            last = child;
+        if (child.mid == mid) {
+            child.calls++;
+            return child;
         }
+        return profileOtherCall(mid);
+    }
+
+    /** {@link #profileCall} when {@code mid} is not the child found last. */
+    private IC profileOtherCall(MID mid) {
+        IC child = find(mid);
+        last = child;
         child.calls++;
         return child;
     }
@@ -136,9 +155,9 @@ public class IC {
         IC[] table = children;
         if (table == null) {
             IC only = last;
-            if (only == null) {
-                firstChild();
-                return newChild(mid);
+            if (only == NO_CHILD) {
+                // A root may take a tree back here: then look again, in that tree.
+                return firstChild() ? find(mid) : newChild(mid);
             }
             table = children = new IC[4];
             table[only.mid.id & 3] = only;
@@ -161,12 +180,31 @@ public class IC {
         }
     }
 
-    /** This context gets its first child (again, after its children were detached or dropped). */
-    void firstChild() {}
+    /**
+     * This context gets its first child (again, after its children were detached or dropped).
+     * Whether it has children now: a thread's root may have taken a tree back instead.
+     */
+    boolean firstChild() {
+        return false;
+    }
+
+    /**
+     * Makes the children of {@code tree} (a parentless tree this context's thread counts into
+     * from now on) the children of this context, which has none.
+     */
+    final void adoptChildren(IC tree) {
+        // Listed first: what fails for want of memory fails before anything changed.
+        for (IC child : tree.children()) {
+            child.parent = this;
+        }
+        children = tree.children;
+        childCount = tree.childCount;
+        last = tree.last;
+    }
 
     /** Whether this context has a child. */
     final boolean hasChildren() {
-        return children != null || last != null;
+        return children != null || last != NO_CHILD;
     }
 
     /**
@@ -176,13 +214,8 @@ public class IC {
      */
     final IC detachChildren() {
         IC detached = new IC(null, null);
-        detached.children = children;
-        detached.childCount = childCount;
-        detached.last = last;
-        // So that the detached tree keeps nothing of this context (a thread's root) alive.
-        for (IC child : detached.children()) {
-            child.parent = detached;
-        }
+        // Re-parented, so that the detached tree keeps nothing of this context (a thread's root) alive.
+        detached.adoptChildren(this);
         dropChildren();
         return detached;
     }
@@ -201,7 +234,7 @@ public class IC {
             IC source = work.pop();
             IC[] table = source.children;
             if (table == null) {
-                if (source.last == null) continue;
+                if (source.last == NO_CHILD) continue;
                 table = new IC[] {source.last};
             }
             for (IC child : table) {
@@ -222,7 +255,7 @@ public class IC {
     /** The child context for {@code mid}, created when new, nothing counted. */
     private IC child(MID mid) {
         IC child = last;
-        if (child == null || child.mid != mid) {
+        if (child.mid != mid) {
             child = find(mid);
             last = child;
         }
@@ -282,7 +315,7 @@ public class IC {
     final void dropChildren() {
         children = null;
         childCount = 0;
-        last = null;
+        last = NO_CHILD;
     }
 
     private void grow() {
@@ -308,7 +341,7 @@ public class IC {
         IC[] table = children;
         if (table == null) {
             IC only = last;
-            return only == null ? new IC[0] : new IC[] {only};
+            return only == NO_CHILD ? new IC[0] : new IC[] {only};
         }
         IC[] out = new IC[childCount];
         int n = 0;

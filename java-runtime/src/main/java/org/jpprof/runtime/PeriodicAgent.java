@@ -119,6 +119,12 @@ final class PeriodicAgent extends DefaultAgent {
         }
     }
 
+    /** No: a snapshot holds each batch once, and a batch taken back would be handed over again. */
+    @Override
+    boolean takesTreesBack() {
+        return false;
+    }
+
     @Override
     void flushed(String group, IC batch) {
         series.flushed(group, batch);

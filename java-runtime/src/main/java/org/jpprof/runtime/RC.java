@@ -21,13 +21,18 @@ public final class RC extends IC {
     private static final int MASK = SLOT_COUNT - 1;
     /** Guard slot changes (a thread's first lookup only); the fast path reads without them. */
     private static final Object[] SLOT_LOCKS = new Object[64];
+    /** The id of roots made while thread ids cannot be read: the fast path never matches it. */
+    private static final long NO_ID = -1;
+    /**
+     * What a free slot holds: a root of no thread, whose id no thread has. The fast path then
+     * needs no null check, which keeps it within C1's inlining limit.
+     */
+    private static final RC FREE = new RC();
 
     static {
         for (int i = 0; i < SLOT_LOCKS.length; i++) SLOT_LOCKS[i] = new Object();
+        Arrays.fill(SLOTS, FREE);
     }
-
-    /** The id of roots made while thread ids cannot be read: the fast path never matches it. */
-    private static final long NO_ID = -1;
     /** Where a thread whose slot a live thread held finds its root. */
     private static final ThreadLocal<RC> LOCAL = new ThreadLocal<RC>();
     /**
@@ -77,18 +82,34 @@ public final class RC extends IC {
         this.threadGroup = ThreadGroups.of(owner.getName());
     }
 
-    /** The calling thread's root, created and registered with the agent on first use. */
-    public static RC current() {
-        Thread thread = Thread.currentThread();
-        long id = ThreadIds.of(thread);
-        RC rc = SLOTS[(int) id & MASK];
-        if (rc != null && rc.threadId == id) {
-            return rc;
-        }
-        return slowPath(thread, (int) id & MASK, rc);
+    /** {@link #FREE}. */
+    private RC() {
+        super(null, null);
+        this.threadId = NO_ID;
+        this.owner = new WeakReference<Thread>(null);
+        this.threadGroup = ThreadGroups.OTHER;
     }
 
-    private static RC slowPath(Thread thread, int slot, RC held) {
+    /**
+     * The calling thread's root, created and registered with the agent on first use.
+     *
+     * <p>Every method on the fast path of an entry, an exit or a loop header is kept small enough
+     * for C1 to inline it where it is called: 35 bytes of bytecode in an instrumented method, 90%
+     * of its caller's limit below that (31 bytes, then 27, 24...). C1 compiles most of a short
+     * run's code, a test suite's above all, and a call it does not inline costs more than the
+     * work inside. The rare paths are methods of their own.
+     */
+    public static RC current() {
+        long id = ThreadIds.current();
+        RC rc = SLOTS[(int) id & MASK];
+        if (rc.threadId == id) return rc;
+        return slowPath();
+    }
+
+    private static RC slowPath() {
+        Thread thread = Thread.currentThread();
+        int slot = (int) ThreadIds.of(thread) & MASK;
+        RC held = SLOTS[slot];
         // Without ids every thread keeps its root in LOCAL: slower, still right.
         RC rc = IN_LOCAL[slot] || !ThreadIds.AVAILABLE ? LOCAL.get() : null;
         if (rc != null) {
@@ -97,11 +118,9 @@ public final class RC extends IC {
         rc = new RC(thread);
         // Published before the agent runs, so that instrumented code the agent's work may reach
         // (class initializers, say) finds this root instead of recursing.
-        if (ThreadIds.AVAILABLE && (held == null || !held.ownerAlive()) && claim(slot, held, rc)) {
+        if (ThreadIds.AVAILABLE && !held.ownerAlive() && claim(slot, held, rc)) {
             rc.inSlot = true;
-            if (held != null) {
-                held.evicted();
-            }
+            held.evicted();
         } else {
             IN_LOCAL[slot] = true;
             LOCAL.set(rc);
@@ -125,7 +144,8 @@ public final class RC extends IC {
     /** The root in slot {@code i} (of {@link #SLOT_COUNT}), or null; for other threads than its own. */
     static RC slotRoot(int i) {
         synchronized (SLOT_LOCKS[i & (SLOT_LOCKS.length - 1)]) {
-            return SLOTS[i];
+            RC root = SLOTS[i];
+            return root == FREE ? null : root;
         }
     }
 
@@ -140,15 +160,25 @@ public final class RC extends IC {
      * runs as the original.
      */
     public final IC enter(MID mid) {
-        if (!Recording.on) return null;
+        if (spend(mid) && Recording.on) return top = top.profileCall(mid);
+        return enterSlowly(mid);
+    }
+
+    /** Takes {@code mid}'s bound from the activation counter; whether some is left. */
+    private boolean spend(MID mid) {
+        return (activation -= mid.bound) > 0;
+    }
+
+    /** {@link #enter} when the counter ran out or recording is stopped, its bound spent. */
+    private IC enterSlowly(MID mid) {
+        if (!Recording.on) {
+            activation += mid.bound; // nothing entered, nothing spent
+            return null;
+        }
         // The report comes first, under the caller: what it does to the tree (hand the counts
         // over, drop them at a reset) is done before this call is counted.
-        if ((activation -= mid.bound) <= 0) {
-            triggerReport(top);
-        }
-        IC ic = top.profileCall(mid);
-        top = ic;
-        return ic;
+        triggerReport(top);
+        return top = top.profileCall(mid);
     }
 
     /** {@link #enter}, for a method instrumented with call sites: its context is keyed by its call site too. */
@@ -228,10 +258,8 @@ public final class RC extends IC {
     }
 
     @Override
-    final void firstChild() {
-        if (!inSlot && profiler instanceof DefaultAgent) {
-            ((DefaultAgent) profiler).resumed(this);
-        }
+    final boolean firstChild() {
+        return profiler instanceof DefaultAgent && ((DefaultAgent) profiler).resumed(this);
     }
 
     /**
@@ -282,9 +310,7 @@ public final class RC extends IC {
     /** At loop headers: adds the bytecodes run since the last flush, and checks the activation counter. */
     public final void poll(IC ic, int bytecodes) {
         ic.bytecodes += bytecodes;
-        if ((activation -= ic.mid.bound) <= 0) {
-            triggerReport(ic);
-        }
+        if (!spend(ic.mid)) triggerReport(ic);
     }
 
     /**

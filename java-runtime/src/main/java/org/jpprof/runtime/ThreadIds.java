@@ -55,12 +55,27 @@ final class ThreadIds {
     private static final MethodHandle ID = READER != null ? READER
             : MethodHandles.dropArguments(MethodHandles.constant(long.class, 0L), 0, Thread.class);
 
+    /** Whether ids are read through {@link #UNSAFE}: a constant, which the JIT compilers fold. */
+    private static final boolean BY_UNSAFE = TID_OFFSET >= 0;
+
     /** The id of {@code thread}. */
     static long of(Thread thread) {
-        // Both conditions are on constants, which the JIT compilers fold: one of the two reads is left.
-        if (TID_OFFSET >= 0) {
-            return UNSAFE.getLong(thread, TID_OFFSET);
-        }
+        if (BY_UNSAFE) return UNSAFE.getLong(thread, TID_OFFSET);
+        return byHandle(thread);
+    }
+
+    /**
+     * The id of the calling thread: {@link #of} the current thread, within the inlining limit of
+     * its place on an entry's path (see {@link RC#current}).
+     */
+    static long current() {
+        Thread thread = Thread.currentThread();
+        if (BY_UNSAFE) return UNSAFE.getLong(thread, TID_OFFSET);
+        return byHandle(thread);
+    }
+
+    /** The id of {@code thread} through {@link #ID}. */
+    private static long byHandle(Thread thread) {
         try {
             return (long) ID.invokeExact(thread);
         } catch (Throwable e) {

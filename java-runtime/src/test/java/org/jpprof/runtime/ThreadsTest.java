@@ -155,6 +155,49 @@ class ThreadsTest {
     }
 
     @Test
+    void a_thread_that_counts_again_after_handing_its_tree_over_takes_the_tree_back() throws Exception {
+        DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("p.jpprof").toString());
+        MID[] mids = MID.table("precise.t/Round.run.()V.3.step.()V.1");
+        RC rc = new RC(Thread.currentThread());
+        rc.attach(agent, Thread.currentThread());
+        List<IC> steps = new ArrayList<>();
+        for (int round = 1; round <= 6; round++) {
+            IC run = rc.enter(mids[0]);
+            IC step = rc.enter(mids[1]);
+            steps.add(step);
+            rc.exit(step, 1);
+            rc.exit(run, 2);
+        }
+        // One copy of the tree: every round counted into the contexts of the first.
+        for (IC step : steps) assertSame(steps.get(0), step);
+        assertSame(rc, steps.get(0).parent.parent);
+        ProfileFile profile = ProfileFile.read(agent.write());
+        assertEquals(6, profile.get("t.Round.run()V").calls);
+        assertEquals(12, profile.get("t.Round.run()V").bytecodes);
+        assertEquals(6, profile.get("t.Round.run()V", "t.Round.step()V").calls);
+    }
+
+    @Test
+    void a_tree_taken_back_holds_the_work_other_threads_of_its_group_handed_over() throws Exception {
+        DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("p.jpprof").toString());
+        MID[] mids = MID.table("precise.t/Shared.run.()V.1");
+        RC rc = new RC(Thread.currentThread());
+        rc.attach(agent, Thread.currentThread());
+        rc.exit(rc.enter(mids[0]), 1);
+        Thread other = new Thread(() -> {
+            RC own = new RC(Thread.currentThread());
+            own.attach(agent, Thread.currentThread());
+            own.exit(own.enter(mids[0]), 1);
+        }, Thread.currentThread().getName()); // the same group
+        other.start();
+        other.join();
+        IC run = rc.enter(mids[0]);
+        assertEquals(3, run.calls, "this thread's call, the other thread's, and this one");
+        rc.exit(run, 1);
+        assertEquals(3, ProfileFile.read(agent.write()).get("t.Shared.run()V").calls);
+    }
+
+    @Test
     void work_handed_over_after_the_exit_write_writes_the_same_file_again() throws Exception {
         Path target = dir.resolve("exit.jpprof");
         DefaultAgent agent = new DefaultAgent(1_000_000, target.toString());
