@@ -195,12 +195,18 @@ public final class MID {
             throw new IllegalArgumentException("malformed method table: " + packed);
         }
         String prefix = parts[0] + '.' + parts[1] + '.';
+        // One class name for all the class's identifiers: there are as many as methods.
+        String className = null;
         MID[] mids = new MID[(parts.length - 2) / 3];
         for (int i = 0; i < mids.length; i++) {
             int at = 2 + 3 * i;
             String key = prefix + parts[at] + '.' + parts[at + 1] + '.' + parts[at + 2];
             MID mid = BY_KEY.get(key);
-            mids[i] = mid != null ? mid : intern(key, parts[0], parts[1], parts[at], parts[at + 1], parts[at + 2]);
+            if (mid == null) {
+                if (className == null) className = binaryName(parts[1]);
+                mid = intern(key, parts[0], className, parts[at], parts[at + 1], parts[at + 2]);
+            }
+            mids[i] = mid;
         }
         return mids;
     }
@@ -220,13 +226,18 @@ public final class MID {
         if (parts.length != 5) {
             throw new IllegalArgumentException("malformed method identifier: " + key);
         }
-        return intern(key, parts[0], parts[1], parts[2], parts[3], parts[4]);
+        return intern(key, parts[0], binaryName(parts[1]), parts[2], parts[3], parts[4]);
+    }
+
+    /** The binary name of the class of internal name {@code internalName}. */
+    private static String binaryName(String internalName) {
+        return internalName.replace('/', '.');
     }
 
     /** The identifier of {@code key}: a new one, unless another thread made it first. */
-    private static MID intern(String key, String analysis, String internalName, String name, String descriptor,
+    private static MID intern(String key, String analysis, String className, String name, String descriptor,
             String bound) {
-        MID made = new MID(internalName.replace('/', '.'), name, descriptor, Integer.parseInt(bound), analysis);
+        MID made = new MID(className, name, descriptor, Integer.parseInt(bound), analysis);
         MID first = BY_KEY.putIfAbsent(key, made);
         return first != null ? first : made;
     }
