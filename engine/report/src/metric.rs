@@ -16,6 +16,13 @@ pub enum MetricName {
     Extra(String),
 }
 
+impl Default for MetricName {
+    /// Bytecodes, what reports, diffs and baselines show unless told.
+    fn default() -> MetricName {
+        MetricName::BuiltIn(Metric::Bytecodes)
+    }
+}
+
 impl MetricName {
     /// The metric `text` names.
     pub fn parse(text: &str) -> MetricName {

@@ -22,11 +22,12 @@ pub mod text;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use jp_profile::{Metric, NodeId};
+use jp_profile::{Metric, NodeId, Profile};
 
 pub use model::{Change, Counts, Diff, Lacking, NameFilter, Row, Status};
 
 use crate::limit::LimitedWriter;
+use crate::metric::MetricError;
 use jp_atomic_file::write_atomically;
 
 use crate::run::{read_all, ReportError, ReportWarning, UnreadableProfiles};
@@ -198,21 +199,8 @@ pub fn read(
         (Ok(base), Ok(new)) => {
             let mut warnings = base.warnings;
             warnings.extend(new.warnings);
-            let (base, new) = (&base.profile, &new.profile);
-            let Some(name) = &options.metric_name else {
-                return Ok((Diff::of(base, new, &options.filter), options.clone(), warnings));
-            };
-            let (diff, lacking) = Diff::with_metric(base, new, &options.filter, name)?;
-            if let Some(side) = lacking {
-                warnings.push(ReportWarning::MetricOnOneSide {
-                    metric: name.clone(),
-                    lacking: side,
-                });
-            }
-            let options = DiffOptions {
-                metric: diff.extra.expect("a diff with a metric has it"),
-                ..options.clone()
-            };
+            let (diff, options, lacking) = join(&base.profile, &new.profile, options)?;
+            warnings.extend(lacking);
             Ok((diff, options, warnings))
         }
         (Err(ReportError::Unreadable(a)), Err(ReportError::Unreadable(b))) => {
@@ -221,6 +209,32 @@ pub fn read(
         }
         (Err(error), _) | (_, Err(error)) => Err(error),
     }
+}
+
+/// Joins `base` and `new` in calls, bytecodes and the extra metric that
+/// `options.metric_name` names, if any; gives the options with the metric
+/// resolved in the diff, and a warning when only one side has it.
+///
+/// # Errors
+/// Those of [`Diff::with_metric`].
+pub fn join(
+    base: &Profile,
+    new: &Profile,
+    options: &DiffOptions,
+) -> Result<(Diff, DiffOptions, Option<ReportWarning>), MetricError> {
+    let Some(name) = &options.metric_name else {
+        return Ok((Diff::of(base, new, &options.filter), options.clone(), None));
+    };
+    let (diff, lacking) = Diff::with_metric(base, new, &options.filter, name)?;
+    let warning = lacking.map(|side| ReportWarning::MetricOnOneSide {
+        metric: name.clone(),
+        lacking: side,
+    });
+    let options = DiffOptions {
+        metric: diff.extra.expect("a diff with a metric has it"),
+        ..options.clone()
+    };
+    Ok((diff, options, warning))
 }
 
 /// Writes `diff` in `format`, stopping at `options.max_output_size`.
