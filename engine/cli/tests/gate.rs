@@ -204,6 +204,22 @@ fn a_baseline_of_allocations_gates_their_growth_and_refuses_profiles_without_the
     }
     assert_eq!(check("allocations.jpprof").status.code(), Some(0));
 
+    // The page of where the counts changed is in the baseline's metric too.
+    let page = dir.path().join("jp-diff.html");
+    let with_page = jp(&[
+        "check",
+        &profile("allocations_new.jpprof"),
+        "--baseline",
+        baseline,
+        "--diff-base",
+        &profile("allocations.jpprof"),
+        "--diff-out",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(with_page.status.code(), Some(1));
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"metric\":\"allocations\""), "{html}");
+
     let without = check("diff_base.jpprof");
     assert_eq!(without.status.code(), Some(2));
     let stderr = String::from_utf8(without.stderr).unwrap();

@@ -43,8 +43,9 @@ pub use measure::measure;
 pub use parse::{parse, read};
 
 /// Methods below this many own bytecodes (or own value in the baseline's
-/// metric) are left out of a baseline by default: their work still counts in every test that ran them, and a
-/// suite's many small methods would otherwise make most of the file.
+/// metric) are left out of a baseline by default: their work still counts
+/// in every test that ran them, and a suite's many small methods would
+/// otherwise make most of the file.
 pub const DEFAULT_METHOD_FLOOR: u64 = 1000;
 
 /// The instrumentation settings a run's build used, which its profiles do
