@@ -26,10 +26,12 @@ import zipfile
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
 from jptest import build, commands, gc_log, jdks, published_suites, surefire  # noqa: E402
-from overhead import configurations, results, settings, suite_runs, tables  # noqa: E402
+from overhead import configurations, identical, results, settings, suite_runs, tables  # noqa: E402
 
 PROGRAM = "perf"
 POM = HERE / "pom.xml"
+# A jp.toml that turns every option recording more than calls and bytecodes off, explicitly.
+OPTIONS_OFF = "[instrument]\nmetrics = []\nlines = false\ncall-sites = false\n"
 # Where async-profiler's jar keeps the agent for each machine.
 ASYNC_PROFILER_ARCH = {"x86_64": "linux-x64", "aarch64": "linux-arm64"}
 
@@ -93,6 +95,8 @@ class Benchmark:
         self.async_library = self.async_event = None
         # Each test suite's Library, working directory and configurations, by name.
         self.suites = {}
+        # What the check that options cost nothing when off found (nothing_when_off), for the header.
+        self.off_note = ""
 
     def prepare(self):
         """Builds and fetches what the runs need; finds the configurations that can run here."""
@@ -160,7 +164,30 @@ class Benchmark:
         if commands.run_logged([*rewriter, *inputs, "--out", str(out), *variant.flags], log) != 0:
             print(commands.read_text(log), end="", flush=True)
             raise build.SuiteError(f"jp instrument failed for variant {variant.name} ({' '.join(variant.flags)})")
+        if not self.off_note and not (variant.stress or variant.engine or variant.records_options()):
+            self.nothing_when_off(variant, inputs, label, out)
         return configurations.jp_variant(variant, out, variant.runtime or self.runtime, uninstrumented)
+
+    def nothing_when_off(self, variant, inputs, label, out):
+        """Rewrites VARIANT's INPUTS again with a jp.toml that turns every extra metric, per-line
+        counts and call sites off explicitly (OPTIONS_OFF): what they cost when off is nothing only
+        if every class is byte for byte the one of the first rewrite, in OUT."""
+        config = self.work / "options-off.toml"
+        config.write_text(OPTIONS_OFF)
+        again = self.work / f"{label}-options-off"
+        log = self.logs / f"instrument-{label}-options-off.log"
+        if commands.run_logged([self.jp, "instrument", *inputs, "--out", str(again), *variant.flags,
+                                "--config", str(config)], log) != 0:
+            print(commands.read_text(log), end="", flush=True)
+            raise build.SuiteError(f"jp instrument --config {config.name} failed for variant {variant.name}")
+        classes, differing = identical.compare(out, again)
+        shutil.rmtree(again)
+        what = f"variant {variant.name} rewritten again with {' '.join(OPTIONS_OFF.split())}"
+        if differing:
+            self.fail(f"{what}: {len(differing)} files or entries differ, first {', '.join(differing[:5])}")
+            self.off_note = f"options off: {what}: DIFFERENT"
+        else:
+            self.off_note = f"options off: {what}: all {classes} classes byte-identical"
 
     def alternative(self, name, classpath):
         """The configuration of the profiler NAME, or None when it cannot run here."""
@@ -234,6 +261,8 @@ class Benchmark:
                      f"{variant.shown_flags()}: {lines[-1] if lines else ''}")
                 for warning in [line for line in lines if line.startswith("warning")][:3]:
                     print(f"{PROGRAM}:   {warning}", flush=True)
+        if self.off_note:
+            note(self.off_note)
         suite_configurations = [configuration for _, _, listed in self.suites.values() for configuration in listed]
         # A note once, though workloads and suites share the configuration it is about.
         for header_note in dict.fromkeys(configuration.header_note
@@ -351,15 +380,19 @@ class Benchmark:
             self.measure(workload)
         for suite in self.options.suites:
             self.measure_suite(suite)
+        # Each variant that others extend, with those: their times over its show what options cost.
+        options = settings.extended(self.options.variants)
         if self.options.workloads:
             names = [configuration.name for configuration in self.configurations]
             workloads = [workload.name for workload in self.options.workloads]
             for line in [*tables.tables(self.times, workloads, names, self.options.runs),
+                         *tables.option_tables(self.times, workloads, options, self.options.runs),
                          *tables.memory_tables(self.times, workloads, names, self.options.runs)]:
                 print(line)
         for suite in self.options.suites:
             names = [configuration.name for configuration in self.suites[suite.name][2]]
             for line in [*tables.suite_table(self.times, [suite.name], names, self.options.runs),
+                         *tables.option_tables(self.times, [suite.name], options, self.options.runs),
                          *tables.memory_tables(self.times, [suite.name], names, self.options.runs)]:
                 print(line)
         print()
@@ -370,6 +403,7 @@ class Benchmark:
         print(f"{PROGRAM}: all runs computed the baseline's checksums and gave the baseline's test results",
               flush=True)
         return 0
+
 
 
 def with_memory(run, measured, log):

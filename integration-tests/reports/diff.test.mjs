@@ -1,7 +1,8 @@
 // `jp diff --format html` in headless Chromium, opened from file://: the page renders its summary,
 // the differential icicle graph paints growth in red and shrinkage in blue, hovering a frame tells
 // its base, new and change, clicking zooms, the method table lists the method that grew most first,
-// the test table ranks the tests, a profile against itself paints no colour and lists no change,
+// the test table ranks the tests, a diff in the exact metric `allocations` offers it in the metric
+// switch and ranks by it, a profile against itself paints no colour and lists no change,
 // two unrelated generated profiles of 100,000 contexts each make a page that is ready in seconds,
 // and no page raises a console error. Screenshots go to $JP_WORK.
 import { execFileSync } from 'node:child_process';
@@ -129,6 +130,24 @@ await check('the metric switch reranks the tables by calls', async () => {
   await page.selectOption('#metric', 'bytecodes');
   noErrors(page);
   return `${methods[0][5]} ${methods[0][3]}`;
+});
+
+await check('--metric allocations: the summary, the switch and the tables show the exact extra metric', async () => {
+  const allocations = await open(browser, diff(join(JP_PROFILES, 'allocations.jpprof'), join(JP_PROFILES, 'allocations_new.jpprof'),
+    'diff-allocations.html', '--metric', 'allocations'));
+  const summary = await allocations.innerText('#summary');
+  if (!summary.includes('total allocations\n19 → 25 (+6, +31.6%)')) throw new Error(`summary: ${JSON.stringify(summary)}`);
+  const options = await allocations.$$eval('#metric option', (all) => all.map((option) => option.value));
+  if (options.join(',') !== 'bytecodes,calls,allocations') throw new Error(`switch ${options}`);
+  if ((await allocations.inputValue('#metric')) !== 'allocations') throw new Error('the switch is not on allocations');
+  const methods = await rows(allocations, 'methods');
+  const first = methods[0].join(' ');
+  if (first !== 'changed 15 20 +5 +33.3% Alloc.fill(int) demo') throw new Error(`first row ${first}`);
+  const { red } = await colours(allocations);
+  if (red < 1) throw new Error('no growth painted');
+  noErrors(allocations);
+  await allocations.close();
+  return `${first}; ${red} red pixels`;
 });
 
 await check('the Names switch shows full names, and the page follows a dark colour scheme', async () => {

@@ -41,7 +41,10 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     (b) when they are wanted, run under the oracle and instrumented with --bba precise --metrics
     allocations: calls and bytecodes must equal the oracle's as in (b), and so must the allocations
     per context and type (the profile's `allocations:<type>` metrics against the oracle's
-    OUT.allocations.folded) and per context (`jp report --metric allocations`).
+    OUT.allocations.folded) and per context (`jp report --metric allocations`). Then its Grow,
+    instrumented the same way, runs with 3 and with 5 rows, and `jp diff --metric allocations` (and
+    `allocations:int[]`) of the two profiles must give the exact difference: 2 more int[], all in
+    Grow.row, none elsewhere.
 
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
@@ -49,6 +52,7 @@ One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle
 java and the JVMTI headers), JAVA another java launcher, TEMURIN25_HOME a Temurin 25 (`none` for
 none). Exits 1 if any check failed.
 """
+import json
 import os
 import pathlib
 import re
@@ -475,6 +479,48 @@ class OracleSuite:
             return
         for directory, main in programs:
             self.compare_allocations(work / directory, main, full=directory == "allocations")
+        self.diff_allocations(work / "allocations")
+
+    def diff_allocations(self, work):
+        """allocations.Grow of WORK/instrumented run with 3 and with 5 rows: PASS when `jp diff
+        --metric allocations` and `--metric allocations:int[]` of the two profiles (JSON) say that
+        Grow.row allocated exactly 2 more int[] and nothing else changed in allocations."""
+        profiles = {}
+        for rows in (3, 5):
+            out = work / f"grow-{rows}"
+            status = commands.run_split([str(self.java), "-cp", f"{work / 'instrumented'}:{self.runtime}",
+                                         f"-Djp.output={out}.jpprof", "allocations.Grow", str(rows)],
+                                        f"{out}.stdout", f"{out}.stderr")
+            if status != 0:
+                self.checks.fail(f"allocation diff: Grow {rows} exited {status}",
+                                 indented(commands.read_text(f"{out}.stderr")))
+                return
+            profiles[rows] = f"{out}.jpprof"
+        problems, details = [], ""
+        row = "allocations.Grow.row(I)[I"
+        for metric in ("allocations", "allocations:int[]"):
+            output, status = commands.stdout_of([str(self.jp), "diff", profiles[3], "--against", profiles[5],
+                                                 "--metric", metric, "--format", "json"])
+            try:
+                found = json.loads(output) if status == 0 else None
+            except json.JSONDecodeError:
+                found = None
+            if found is None:
+                problems.append(f"jp diff --metric {metric} failed (exit {status})")
+                details += indented(output)
+                continue
+            deltas = {entry["method"]: entry["delta"][metric] for entry in found["methods"]}
+            if found["totals"]["delta"][metric] != 2 or {name: d for name, d in deltas.items() if d} != {row: 2}:
+                problems.append(f"--metric {metric}: total change {found['totals']['delta'][metric]}, "
+                                f"methods {deltas}; expected 2, all in {row}")
+            bases = [entry["base"][metric] for entry in found["methods"] if entry["method"] == row]
+            if bases != [3]:
+                problems.append(f"--metric {metric}: {row} had {bases} in the base; expected 3")
+        if problems:
+            self.checks.fail(f"allocation diff: {'; '.join(problems)}", details)
+        else:
+            self.checks.pass_("allocation diff: Grow 3 against Grow 5, jp diff --metric allocations and "
+                              "allocations:int[]: +2 int[], all in Grow.row(int)")
 
     def compare_allocations(self, work, main, full):
         """MAIN of WORK/classes under the oracle against WORK/instrumented: PASS or FAIL; with FULL, the

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use jp_gate::{GateError, Instrumented, DEFAULT_METHOD_FLOOR};
+use jp_report::metric::MetricName;
 
 /// Flags of `jp baseline`.
 #[derive(Debug, clap::Args)]
@@ -16,10 +17,16 @@ pub struct Args {
     /// The baseline file to write (atomically).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Record only methods with at least this many own bytecodes (tests
-    /// are always recorded, and count the work of every method they ran).
+    /// Record only methods with at least this many own bytecodes, or own
+    /// value in `--metric` (tests are always recorded, and count the work
+    /// of every method they ran).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_METHOD_FLOOR)]
     include_methods_above: u64,
+    /// The metric to record, which `jp check` then compares: `bytecodes`,
+    /// `calls`, or an exact extra metric of the profiles by name
+    /// (`allocations`, `allocations:int[]`).
+    #[arg(long, value_name = "NAME", default_value = "bytecodes")]
+    metric: String,
     #[command(flatten)]
     instrumented: InstrumentedArgs,
 }
@@ -52,6 +59,7 @@ pub fn main(args: &Args) -> ExitCode {
         &args.profiles,
         &args.instrumented.settings(),
         args.include_methods_above,
+        &MetricName::parse(&args.metric),
     )
     .and_then(|(baseline, warnings)| {
         jp_gate::write_baseline(&baseline, &args.out)?;

@@ -1,18 +1,20 @@
 //! `jp diff`: compare two sets of profiles, the base and the new, and write
 //! what changed (per context, method and test) as text, JSON or an HTML
 //! page, to stdout or atomically to a file. A diff is not a gate: it exits
-//! 0 whatever changed, and 2 when a profile cannot be read or the diff
-//! cannot be written (nothing is written then).
+//! 0 whatever changed, and 2 when a profile cannot be read, the metric is
+//! on neither side or sampled, or the diff cannot be written (nothing is
+//! written then).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use jp_report::diff::{DiffFormat, DiffOptions, NameFilter};
+use jp_report::metric::MetricName;
 use jp_report::run::ReportWarning;
 use jp_report::ReportError;
 
-use crate::report::{percentage, size_limit, MetricFlag, NamesFlag, SizeLimit};
+use crate::report::{percentage, size_limit, NamesFlag, SizeLimit};
 
 /// How many rows each list of the text diff shows unless `--limit` says.
 const TEXT_LIMIT: usize = 50;
@@ -55,9 +57,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "text")]
     format: DiffFormatFlag,
     /// The count whose change ranks the lists, colours the graph and
-    /// `--threshold` compares.
-    #[arg(long, value_enum, default_value = "bytecodes")]
-    metric: MetricFlag,
+    /// `--threshold` compares: `calls`, `bytecodes`, or an exact extra
+    /// metric of the profiles by name (`allocations`, `allocations:int[]`);
+    /// a side without it counts 0 there. Sampled metrics are refused.
+    #[arg(long, value_name = "NAME", default_value = "bytecodes")]
+    metric: String,
     /// Leave out rows whose absolute change is below this percentage of the
     /// total change (every context's absolute own change, summed).
     #[arg(long, value_name = "PERCENT", default_value = "0", value_parser = percentage)]
@@ -98,8 +102,10 @@ pub fn main(args: &Args) -> ExitCode {
         (None, DiffFormat::Json) => Some(JSON_LIMIT),
         (limit, _) => limit,
     };
+    let (metric, metric_name) = MetricName::parse(&args.metric).into_options();
     let options = DiffOptions {
-        metric: args.metric.into(),
+        metric,
+        metric_name,
         threshold: args.threshold,
         limit,
         filter: NameFilter(args.filter.clone()),
@@ -120,9 +126,9 @@ fn to_stdout(
     format: DiffFormat,
     options: &DiffOptions,
 ) -> Result<Vec<ReportWarning>, ReportError> {
-    let (diff, warnings) = jp_report::diff::read(&args.base, &args.against, options)?;
+    let (diff, options, warnings) = jp_report::diff::read(&args.base, &args.against, options)?;
     let mut stdout = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    jp_report::diff::render(&diff, format, options, &mut stdout)
+    jp_report::diff::render(&diff, format, &options, &mut stdout)
         .and_then(|()| stdout.flush())
         .map_err(|source| ReportError::writing(Path::new("stdout"), source))?;
     Ok(warnings)

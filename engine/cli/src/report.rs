@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use jp_profile::Metric;
+use jp_report::metric::MetricName;
 use jp_report::run::ReportWarning;
 use jp_report::timeline::{self, TimelineFormat};
 use jp_report::{Format, NameStyle, Options, ReportError};
@@ -44,24 +44,6 @@ impl From<FormatFlag> for Format {
             FormatFlag::Html => Format::Html,
             FormatFlag::Speedscope => Format::Speedscope,
             FormatFlag::Pprof => Format::Pprof,
-        }
-    }
-}
-
-/// The metrics, as flags.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MetricFlag {
-    /// Invocations.
-    Calls,
-    /// Bytecodes executed.
-    Bytecodes,
-}
-
-impl From<MetricFlag> for Metric {
-    fn from(flag: MetricFlag) -> Metric {
-        match flag {
-            MetricFlag::Calls => Metric::Calls,
-            MetricFlag::Bytecodes => Metric::Bytecodes,
         }
     }
 }
@@ -161,11 +143,7 @@ pub(crate) struct SizeLimit(pub(crate) Option<u64>);
 pub fn main(args: &Args) -> ExitCode {
     // Calls and bytecodes are in every profile; another metric is looked
     // up once the profiles are read.
-    let (metric, metric_name) = match args.metric.as_str() {
-        "calls" => (Metric::Calls, None),
-        "bytecodes" => (Metric::Bytecodes, None),
-        name => (Metric::Bytecodes, Some(name.to_owned())),
-    };
+    let (metric, metric_name) = MetricName::parse(&args.metric).into_options();
     let options = Options {
         metric,
         metric_name,

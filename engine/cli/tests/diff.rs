@@ -28,13 +28,41 @@ fn a_profile_against_itself_shows_no_change_in_any_format() {
     let html = diff("html");
     assert!(html.contains("\"methods\":[],\"methodsLeft\":0"), "{html}");
     assert!(html.contains("\"tests\":[],\"testsLeft\":0"), "{html}");
-    // Own counts alike on both sides.
-    let array = |key: &str| {
-        let start = html.find(&format!("\"{key}\":[")).unwrap() + key.len() + 3;
-        html[start..start + html[start..].find(']').unwrap()].to_string()
+    // Own counts alike on both sides: the arrays of every metric of each side.
+    let side = |key: &str, next: &str| {
+        let start = html.find(&format!("\"{key}\":[")).unwrap();
+        let end = start + html[start..].find(&format!("\"{next}\":[")).unwrap();
+        html[start + key.len() + 3..end].to_string()
     };
-    assert_eq!(array("baseBytecodes"), array("newBytecodes"));
-    assert_eq!(array("baseCalls"), array("newCalls"));
+    assert_eq!(side("base", "new"), side("new", "methods"));
+    assert!(html.contains("\"metrics\":[\"calls\",\"bytecodes\"]"), "{html}");
+}
+
+#[test]
+fn an_extra_metric_reaches_every_format_with_its_exact_deltas() {
+    let (base, new) = (profile("allocations.jpprof"), profile("allocations_new.jpprof"));
+    let diff = |format: &str| {
+        stdout(&jp(&[
+            "diff",
+            &base,
+            "--against",
+            &new,
+            "--metric",
+            "allocations",
+            "--format",
+            format,
+        ]))
+    };
+    let json: serde_json::Value = serde_json::from_str(&diff("json")).unwrap();
+    assert_eq!(json["totals"]["delta"]["allocations"], 6);
+    assert_eq!(json["methods"][0]["method"], "demo.Alloc.fill(I)[I");
+    assert_eq!(json["methods"][0]["delta"]["allocations"], 5);
+    let html = diff("html");
+    assert!(
+        html.contains("\"metric\":\"allocations\"")
+            && html.contains("\"metrics\":[\"calls\",\"bytecodes\",\"allocations\"]"),
+        "{html}"
+    );
 }
 
 #[test]

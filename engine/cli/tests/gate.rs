@@ -5,7 +5,7 @@ mod common;
 
 use std::fs;
 
-use common::{gate_data, jp};
+use common::{gate_data, jp, profile};
 
 #[test]
 fn the_same_profiles_give_byte_identical_baselines() {
@@ -163,4 +163,89 @@ fn a_diff_beyond_the_size_limit_fails_the_check_and_leaves_no_page() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("diff.html"));
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_baseline_of_allocations_gates_their_growth_and_refuses_profiles_without_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("jp-baseline.txt");
+    let baseline = baseline.to_str().unwrap();
+    let recorded = jp(&[
+        "baseline",
+        &profile("allocations.jpprof"),
+        "--metric",
+        "allocations",
+        "--include-methods-above",
+        "1",
+        "--out",
+        baseline,
+    ]);
+    assert!(recorded.status.success(), "{recorded:?}");
+    let text = fs::read_to_string(baseline).unwrap();
+    // fill: 10 + 5 objects in its two contexts; names: 2; <clinit> and main: 1 each.
+    for line in [
+        "metric allocations\nmethod-floor 1\n",
+        "method 15 15 demo.Alloc.fill(I)[I\n",
+        "method 2 2 demo.Alloc.names(I)[[Ljava/lang/String;\n",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+
+    let check = |profile_name: &str| jp(&["check", &profile(profile_name), "--baseline", baseline]);
+    let grown = check("allocations_new.jpprof");
+    assert_eq!(grown.status.code(), Some(1));
+    let summary = String::from_utf8(grown.stdout).unwrap();
+    for line in [
+        "regression: method demo.Alloc.names(I)[[Ljava/lang/String;: 2 -> 3 allocations (+1, +50.00%; tolerance 1%)",
+        "regression: method demo.Alloc.fill(I)[I: 15 -> 20 allocations (+5, +33.33%; tolerance 1%)",
+        "--metric allocations --include-methods-above 1",
+    ] {
+        assert!(summary.contains(line), "{line}: {summary}");
+    }
+    assert_eq!(check("allocations.jpprof").status.code(), Some(0));
+
+    // The page of where the counts changed is in the baseline's metric too.
+    let page = dir.path().join("jp-diff.html");
+    let with_page = jp(&[
+        "check",
+        &profile("allocations_new.jpprof"),
+        "--baseline",
+        baseline,
+        "--diff-base",
+        &profile("allocations.jpprof"),
+        "--diff-out",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(with_page.status.code(), Some(1));
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"metric\":\"allocations\""), "{html}");
+
+    let without = check("diff_base.jpprof");
+    assert_eq!(without.status.code(), Some(2));
+    let stderr = String::from_utf8(without.stderr).unwrap();
+    assert!(
+        stderr.contains("no metric `allocations` in the profiles"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_sampled_metric_makes_no_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("jp-baseline.txt");
+    let output = jp(&[
+        "baseline",
+        &profile("sampled.jpprof"),
+        "--metric",
+        "cpu-samples",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("metric `cpu-samples` is sampled, not exact"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
 }

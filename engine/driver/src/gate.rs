@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use jp_gate::pattern::Pattern;
 use jp_gate::summary::{self, SummaryFormat};
 use jp_gate::{DiffReport, GateError, Instrumented, Kind, Tolerances};
+use jp_report::metric::MetricName;
 use serde::{Deserialize, Serialize};
 
 use crate::api::check_absolute;
@@ -27,10 +28,14 @@ pub struct BaselineRequest {
     pub profiles: Vec<PathBuf>,
     /// The baseline file, written atomically; absolute.
     pub out: PathBuf,
-    /// Methods with fewer own bytecodes are left out (default
-    /// [`jp_gate::DEFAULT_METHOD_FLOOR`]).
+    /// Methods with fewer own bytecodes (own value in `metric`) are left
+    /// out (default [`jp_gate::DEFAULT_METHOD_FLOOR`]).
     #[serde(default)]
     pub method_floor: Option<u64>,
+    /// The metric to record and gate, as `jp baseline --metric` takes it
+    /// (`allocations`); bytecodes when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
     /// The include patterns the classes were instrumented with.
     #[serde(default)]
     pub include: Vec<String>,
@@ -127,7 +132,12 @@ pub fn baseline(request: &BaselineRequest) -> Result<BaselineOutcome, EngineErro
         excludes: request.exclude.clone(),
     };
     let floor = request.method_floor.unwrap_or(jp_gate::DEFAULT_METHOD_FLOOR);
-    let (baseline, _warnings) = jp_gate::record(&request.profiles, &instrumented, floor)?;
+    let metric = request
+        .metric
+        .as_deref()
+        .map(MetricName::parse)
+        .unwrap_or_default();
+    let (baseline, _warnings) = jp_gate::record(&request.profiles, &instrumented, floor, &metric)?;
     jp_gate::write_baseline(&baseline, &request.out)?;
     if let Some(dir) = &request.keep_profiles {
         jp_gate::keep_profiles(&request.profiles, dir)?;

@@ -12,11 +12,17 @@
 //! method 5230 10 com.acme.Parser.parse(Ljava/lang/String;)I
 //! end 2
 //! ```
+//!
+//! Entries hold bytecodes unless a `metric <name>` line before
+//! `method-floor` names another exact metric (`metric allocations`): then
+//! their first number is the value in that metric, and that is what a
+//! check compares.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Write};
 
+use jp_report::metric::MetricName;
 use serde::Serialize;
 
 /// What the first line says: `jp-baseline <version>`.
@@ -52,10 +58,11 @@ impl fmt::Display for Kind {
 }
 
 /// The exact counts of an entry.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
-    /// Bytecodes executed: what the gate compares.
-    pub bytecodes: u64,
+    /// The value in the baseline's metric ([`Baseline::metric`], bytecodes
+    /// unless it names another): what the gate compares.
+    pub value: u64,
     /// Invocations: shown, not gated.
     pub calls: u64,
 }
@@ -63,8 +70,16 @@ pub struct Counts {
 impl Counts {
     /// Adds `other`, saturating as the profiles' sums do.
     pub fn add(&mut self, other: Counts) {
-        self.bytecodes = self.bytecodes.saturating_add(other.bytecodes);
+        self.value = self.value.saturating_add(other.value);
         self.calls = self.calls.saturating_add(other.calls);
+    }
+
+    /// As JSON: `{"<metric>": value, "calls": calls}`.
+    pub fn to_json(self, metric: &MetricName) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        object.insert(metric.name().to_owned(), self.value.into());
+        object.insert("calls".to_owned(), self.calls.into());
+        object.into()
     }
 }
 
@@ -109,13 +124,17 @@ impl Settings {
     }
 }
 
-/// A baseline: settings, the method floor, and the entries by kind and name.
+/// A baseline: settings, the metric, the method floor, and the entries by
+/// kind and name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Baseline {
     /// What produced the counts.
     pub settings: Settings,
-    /// Methods whose own bytecodes are below this were left out (their
-    /// work still counts in the tests that ran them).
+    /// The metric the entries hold and a check compares: bytecodes, or an
+    /// exact metric named in the file (`metric allocations`).
+    pub metric: MetricName,
+    /// Methods whose own value in the metric is below this were left out
+    /// (their work still counts in the tests that ran them).
     pub method_floor: u64,
     /// The entries, ordered by kind (tests first), then by name (bytes).
     pub entries: BTreeMap<(Kind, String), Counts>,
@@ -138,15 +157,13 @@ impl Baseline {
         for exclude in &settings.excludes {
             writeln!(out, "setting exclude {}", escape(exclude))?;
         }
+        // A baseline of bytecodes has no `metric` line, as before there were others.
+        if self.metric != MetricName::default() {
+            writeln!(out, "metric {}", escape(self.metric.name()))?;
+        }
         writeln!(out, "method-floor {}", self.method_floor)?;
         for ((kind, name), counts) in &self.entries {
-            writeln!(
-                out,
-                "{kind} {} {} {}",
-                counts.bytecodes,
-                counts.calls,
-                escape(name)
-            )?;
+            writeln!(out, "{kind} {} {} {}", counts.value, counts.calls, escape(name))?;
         }
         writeln!(out, "end {}", self.entries.len())
     }
@@ -176,7 +193,13 @@ mod tests {
             (Kind::Method, "a.A.weird\\name\nx()V", 1000, 1),
             (Kind::Test, "a.ATest#p(String) > [1] \"a b\"", 10, 1),
         ] {
-            entries.insert((kind, name.to_owned()), Counts { bytecodes, calls });
+            entries.insert(
+                (kind, name.to_owned()),
+                Counts {
+                    value: bytecodes,
+                    calls,
+                },
+            );
         }
         Baseline {
             settings: Settings {
@@ -185,6 +208,7 @@ mod tests {
                 includes: vec!["a.**".into(), "b.**".into()],
                 excludes: vec!["a.gen.**".into()],
             },
+            metric: MetricName::default(),
             method_floor: 1000,
             entries,
         }
@@ -239,5 +263,21 @@ mod tests {
             ]
         );
         assert!(baseline.differences(&baseline).is_empty());
+    }
+
+    #[test]
+    fn a_baseline_of_another_metric_names_it_and_reads_back() {
+        let baseline = Baseline {
+            metric: MetricName::parse("allocations:int[]"),
+            ..sample()
+        };
+        let text = written(&baseline);
+        assert!(
+            text.contains("setting exclude a.gen.**\nmetric allocations:int[]\nmethod-floor 1000\n"),
+            "{text}"
+        );
+        let read = crate::parse(text.as_bytes(), "b.txt".as_ref()).unwrap();
+        assert_eq!(read, baseline);
+        assert!(!written(&sample()).contains("metric"));
     }
 }

@@ -4,18 +4,17 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use crate::baseline::{Baseline, Counts, Kind};
 use crate::pattern::Pattern;
 
-/// The default tolerance, in percent of an entry's baseline bytecodes.
+/// The default tolerance, in percent of an entry's baseline value.
 /// Counts of deterministic code are exact, so any growth is real; 1% lets
 /// a change that does not matter through while a fixed baseline still
 /// catches the sum of many small ones.
 pub const DEFAULT_TOLERANCE: f64 = 1.0;
 
-/// How much an entry's bytecodes may change before the check says so.
+/// How much an entry's value (bytecodes, or the baseline's metric) may
+/// change before the check says so.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tolerances {
     /// The tolerance of entries that no pattern names, in percent.
@@ -52,7 +51,7 @@ impl Tolerances {
 }
 
 /// One entry that changed, or appeared, or went away.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     /// Test or method.
     pub kind: Kind,
@@ -67,16 +66,16 @@ pub struct Change {
 }
 
 impl Change {
-    /// Now's bytecodes minus the baseline's (0 for either side absent).
+    /// Now's value minus the baseline's (0 for either side absent).
     pub fn delta(&self) -> i128 {
-        let bytecodes = |counts: Option<Counts>| i128::from(counts.map_or(0, |c| c.bytecodes));
-        bytecodes(self.now) - bytecodes(self.baseline)
+        let value = |counts: Option<Counts>| i128::from(counts.map_or(0, |c| c.value));
+        value(self.now) - value(self.baseline)
     }
 
-    /// The change in percent of the baseline's bytecodes; `None` when
+    /// The change in percent of the baseline's value; `None` when
     /// the baseline is 0 or either side is absent.
     pub fn percent(&self) -> Option<f64> {
-        let base = self.baseline?.bytecodes;
+        let base = self.baseline?.value;
         self.now?;
         (base != 0).then(|| self.delta() as f64 * 100.0 / base as f64)
     }
@@ -91,13 +90,13 @@ impl Change {
 }
 
 /// What a check found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Comparison {
-    /// Entries whose bytecodes grew beyond their tolerance: the failures.
+    /// Entries whose value grew beyond their tolerance: the failures.
     pub regressions: Vec<Change>,
-    /// Entries whose bytecodes shrank beyond their tolerance.
+    /// Entries whose value shrank beyond their tolerance.
     pub improvements: Vec<Change>,
-    /// Entries whose bytecodes changed within their tolerance.
+    /// Entries whose value changed within their tolerance.
     pub within_tolerance: Vec<Change>,
     /// Entries now that the baseline lacks (not failures).
     pub new: Vec<Change>,
@@ -107,11 +106,11 @@ pub struct Comparison {
     pub compared: usize,
     /// How many entries the ignore list left out.
     pub ignored: usize,
-    /// The sum of every test's bytecodes in the baseline and now (0 and 0
+    /// The sum of every test's value in the baseline and now (0 and 0
     /// when there are no tests), over the tests both have.
-    pub test_bytecodes: (u64, u64),
+    pub test_totals: (u64, u64),
     /// The same for every method in the baseline.
-    pub method_bytecodes: (u64, u64),
+    pub method_totals: (u64, u64),
 }
 
 impl Comparison {
@@ -165,11 +164,11 @@ pub fn compare(
         };
         comparison.compared += 1;
         let sums = match key.0 {
-            Kind::Test => &mut comparison.test_bytecodes,
-            Kind::Method => &mut comparison.method_bytecodes,
+            Kind::Test => &mut comparison.test_totals,
+            Kind::Method => &mut comparison.method_totals,
         };
-        sums.0 = sums.0.saturating_add(base.bytecodes);
-        sums.1 = sums.1.saturating_add(counts.bytecodes);
+        sums.0 = sums.0.saturating_add(base.value);
+        sums.1 = sums.1.saturating_add(counts.value);
         let change = entry(key, Some(base), Some(counts));
         if change.delta() == 0 {
             continue;
@@ -182,7 +181,7 @@ pub fn compare(
         list.push(change);
     }
     for (key, &counts) in now {
-        let below_floor = key.0 == Kind::Method && counts.bytecodes < baseline.method_floor;
+        let below_floor = key.0 == Kind::Method && counts.value < baseline.method_floor;
         if !baseline.entries.contains_key(key) && !below_floor && !tolerances.ignores(&key.1) {
             comparison.new.push(entry(key, None, Some(counts)));
         }
@@ -204,7 +203,15 @@ mod tests {
 
     fn entries(list: &[(Kind, &str, u64)]) -> BTreeMap<(Kind, String), Counts> {
         list.iter()
-            .map(|&(kind, name, bytecodes)| ((kind, name.to_owned()), Counts { bytecodes, calls: 1 }))
+            .map(|&(kind, name, bytecodes)| {
+                (
+                    (kind, name.to_owned()),
+                    Counts {
+                        value: bytecodes,
+                        calls: 1,
+                    },
+                )
+            })
             .collect()
     }
 
@@ -237,10 +244,7 @@ mod tests {
         assert_eq!(names(&comparison.within_tolerance), ["t.a_little"]);
         assert_eq!(comparison.regressions[0].delta(), 11);
         assert!((comparison.regressions[0].percent().unwrap() - 1.1).abs() < 1e-9);
-        assert_eq!(
-            (comparison.compared, comparison.test_bytecodes),
-            (3, (2000, 2021))
-        );
+        assert_eq!((comparison.compared, comparison.test_totals), (3, (2000, 2021)));
         assert!(!comparison.passed());
     }
 

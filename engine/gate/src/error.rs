@@ -52,6 +52,9 @@ pub enum GateError {
         /// Each setting that differs, with both values.
         differences: Vec<String>,
     },
+    /// The profiles have no such metric to gate, or it is sampled.
+    #[error(transparent)]
+    Metric(#[from] jp_report::metric::MetricError),
     /// The diff report could not be written (its error names it).
     #[error(transparent)]
     DiffReport(ReportError),

@@ -1,19 +1,21 @@
 //! JP's regression gate. A *baseline* records the exact counts of a run:
 //! each test's subtree and each method's own counts, with the settings that
-//! produced them ([`baseline`]); a *check* compares the profiles of a later
+//! produced them ([`baseline`]), in bytecodes or another exact metric
+//! ([`Baseline::metric`]); a *check* compares the profiles of a later
 //! run with it and fails on growth beyond a tolerance ([`compare`]), and
 //! says so for people, tools and pull requests ([`summary`]). Reading
 //! profiles is `jp-report`'s; this crate only measures and compares.
 //!
 //! ```
-//! use jp_gate::{compare, measure, Baseline, Settings, Tolerances};
-//! use jp_profile::Profile;
+//! use jp_gate::{compare, measure, Baseline, Tolerances};
+//! use jp_profile::{Metric, Profile};
 //! let mut before = Profile::new();
 //! before.add_path(&["[test] demo.AppTest#work()", "demo.App.work()V"], 1, 1000);
-//! let baseline = Baseline { settings: Settings::default(), method_floor: 0, entries: measure(&before) };
+//! let entries = measure(&before, Metric::Bytecodes);
+//! let baseline = Baseline { method_floor: 0, entries, ..Baseline::default() };
 //! let mut after = Profile::new();
 //! after.add_path(&["[test] demo.AppTest#work()", "demo.App.work()V"], 1, 1200);
-//! let comparison = compare(&baseline, &measure(&after), &Tolerances::default());
+//! let comparison = compare(&baseline, &measure(&after, Metric::Bytecodes), &Tolerances::default());
 //! assert!(!comparison.passed());
 //! assert_eq!(comparison.regressions[0].name, "demo.AppTest#work()");
 //! assert_eq!(comparison.regressions[0].delta(), 200);
@@ -34,14 +36,16 @@ use std::path::{Path, PathBuf};
 pub use baseline::{Baseline, Counts, Kind, Settings};
 pub use compare::{compare, Comparison, Tolerances, DEFAULT_TOLERANCE};
 pub use error::GateError;
-use jp_report::diff::{Diff, DiffFormat, DiffOptions};
+use jp_report::diff::{DiffFormat, DiffOptions};
+use jp_report::metric::{MetricError, MetricName};
 use jp_report::run::{read_all, ReportWarning};
 pub use measure::measure;
 pub use parse::{parse, read};
 
-/// Methods below this many own bytecodes are left out of a baseline by
-/// default: their work still counts in every test that ran them, and a
-/// suite's many small methods would otherwise make most of the file.
+/// Methods below this many own bytecodes (or own value in the baseline's
+/// metric) are left out of a baseline by default: their work still counts
+/// in every test that ran them, and a suite's many small methods would
+/// otherwise make most of the file.
 pub const DEFAULT_METHOD_FLOOR: u64 = 1000;
 
 /// The instrumentation settings a run's build used, which its profiles do
@@ -65,25 +69,35 @@ fn settings(profile: &jp_profile::Profile, instrumented: &Instrumented) -> Setti
     }
 }
 
-/// The baseline of `profiles` (merged), keeping methods of at least
-/// `method_floor` own bytecodes, and the warnings of reading them.
+/// The baseline of `profiles` (merged) in `metric`, keeping methods of at
+/// least `method_floor` own value in it, and the warnings of reading them.
 ///
 /// # Errors
-/// [`GateError::Profiles`] when a profile cannot be read (each is named).
+/// [`GateError::Profiles`] when a profile cannot be read (each is named),
+/// [`GateError::Metric`] when they have no such metric or it is sampled.
 pub fn record(
     profiles: &[PathBuf],
     instrumented: &Instrumented,
     method_floor: u64,
+    metric: &MetricName,
 ) -> Result<(Baseline, Vec<ReportWarning>), GateError> {
     let merged = read_all(profiles)?;
-    let mut entries = measure(&merged.profile);
-    entries.retain(|(kind, _), counts| *kind == Kind::Test || counts.bytecodes >= method_floor);
+    let mut entries = measure(&merged.profile, gated(&merged.profile, metric)?);
+    entries.retain(|(kind, _), counts| *kind == Kind::Test || counts.value >= method_floor);
     let baseline = Baseline {
         settings: settings(&merged.profile, instrumented),
+        metric: metric.clone(),
         method_floor,
         entries,
     };
     Ok((baseline, merged.warnings))
+}
+
+/// The metric `name` names in `profile`, which a baseline can hold: an
+/// exact one (sampled values change from run to run, so no tolerance
+/// could gate them).
+fn gated(profile: &jp_profile::Profile, name: &MetricName) -> Result<jp_profile::Metric, MetricError> {
+    jp_report::metric::exact(profile, jp_report::metric::resolve(name, profile)?)
 }
 
 /// Writes `baseline` to `path` atomically: the whole file or, on an error,
@@ -107,6 +121,8 @@ pub struct Check {
     pub profiles: Vec<PathBuf>,
     /// Their settings (the baseline's, since only equal ones are compared).
     pub settings: Settings,
+    /// The metric compared: the baseline's.
+    pub metric: MetricName,
     /// The baseline's method floor, which an update keeps.
     pub method_floor: u64,
     /// What the comparison found.
@@ -125,6 +141,9 @@ impl Check {
             self.profile_args(),
             quote(&self.baseline_path.to_string_lossy())
         );
+        if self.metric != MetricName::default() {
+            command += &format!(" --metric {}", quote(self.metric.name()));
+        }
         if self.method_floor != DEFAULT_METHOD_FLOOR {
             command += &format!(" --include-methods-above {}", self.method_floor);
         }
@@ -196,7 +215,8 @@ pub struct DiffReport {
 /// [`GateError::Malformed`] for the baseline, [`GateError::Profiles`] for
 /// the profiles (the run's and the diff's base), [`GateError::OtherSettings`]
 /// when the baseline was recorded with other settings than the profiles',
-/// and [`GateError::DiffReport`] when the diff cannot be written.
+/// [`GateError::Metric`] when the profiles lack the baseline's metric, and
+/// [`GateError::DiffReport`] when the diff cannot be written.
 pub fn check(
     profiles: &[PathBuf],
     instrumented: &Instrumented,
@@ -223,14 +243,18 @@ pub fn check(
             differences,
         });
     }
-    let now: BTreeMap<(Kind, String), Counts> = measure(&merged.profile);
+    let metric = gated(&merged.profile, &baseline.metric)?;
+    let now: BTreeMap<(Kind, String), Counts> = measure(&merged.profile, metric);
     let comparison = compare(&baseline, &now, tolerances);
     if let (Some(diff), Some(base)) = (diff, &diff_base) {
+        let (metric, metric_name) = baseline.metric.clone().into_options();
         let options = DiffOptions {
             max_output_size: diff.max_output_size,
-            ..DiffOptions::new(jp_profile::Metric::Bytecodes)
+            metric_name,
+            ..DiffOptions::new(metric)
         };
-        let page = Diff::of(base, &merged.profile, &options.filter);
+        let (page, options, lacking) = jp_report::diff::join(base, &merged.profile, &options)?;
+        warnings.extend(lacking);
         jp_report::diff::write_file(&page, DiffFormat::Html, &options, &diff.out)
             .map_err(GateError::DiffReport)?;
     }
@@ -238,6 +262,7 @@ pub fn check(
         baseline_path: baseline_path.to_owned(),
         profiles: profiles.to_vec(),
         settings,
+        metric: baseline.metric.clone(),
         method_floor: baseline.method_floor,
         comparison,
         diff_report: diff.map(|diff| diff.out.clone()),

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::baseline::{Baseline, Counts, Kind, FORMAT_VERSION, MAGIC};
 use crate::GateError;
+use jp_report::metric::MetricName;
 
 /// Reads the baseline at `path`.
 ///
@@ -82,6 +83,16 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Baseline, GateError> {
                     _ => return Err(malformed(number, format!("unknown setting `{key}`"))),
                 }
             }
+            "metric" if last.is_none() && !seen_floor => {
+                let name = unescape(rest).ok_or_else(|| malformed(number, "a bad `\\` escape".into()))?;
+                if name != "calls" && !jp_profile::valid_metric_name(&name) {
+                    return Err(malformed(
+                        number,
+                        format!("`{name}` cannot be a baseline's metric (a baseline of bytecodes has no `metric` line)"),
+                    ));
+                }
+                baseline.metric = MetricName::parse(&name);
+            }
             "method-floor" if last.is_none() && !seen_floor => {
                 baseline.method_floor = rest
                     .parse()
@@ -102,7 +113,7 @@ pub fn parse(bytes: &[u8], path: &Path) -> Result<Baseline, GateError> {
                         .map_err(|_| malformed(number, format!("the {what} `{field}` is not a count")))
                 };
                 let counts = Counts {
-                    bytecodes: count("bytecodes")?,
+                    value: count(baseline.metric.name())?,
                     calls: count("calls")?,
                 };
                 let name = fields
@@ -223,6 +234,18 @@ mod tests {
                 "jp-baseline.txt:4: entries out of order or repeated: tests, then methods, each sorted by name",
             ),
             ("jp-baseline 1\nmethod-floor 0\nend 1\n", "jp-baseline.txt:3: `end 1` does not match the 0 entries above it"),
+            (
+                "jp-baseline 1\nmetric allocations\nmethod-floor 0\ntest x 1 a\nend 1\n",
+                "jp-baseline.txt:4: the allocations `x` is not a count",
+            ),
+            (
+                "jp-baseline 1\nmetric bytecodes\nmethod-floor 0\nend 0\n",
+                "jp-baseline.txt:2: `bytecodes` cannot be a baseline's metric (a baseline of bytecodes has no `metric` line)",
+            ),
+            (
+                "jp-baseline 1\nmethod-floor 0\nmetric allocations\nend 0\n",
+                "jp-baseline.txt:3: unexpected `metric` record here",
+            ),
             ("jp-baseline 1\nmethod-floor 0\nend 0\nx\n", "jp-baseline.txt:4: text after the `end` record"),
             ("jp-baseline 1\nsetting colour red\n", "jp-baseline.txt:2: unknown setting `colour`"),
             ("jp-baseline 1\ntest 1 1 a\n", "jp-baseline.txt:2: unexpected `test` record here"),

@@ -57,8 +57,8 @@ fn change_numbers(change: &Change) -> (String, String) {
     (format!("{delta:+}"), percent)
 }
 
-fn bytecodes(counts: Option<crate::Counts>) -> String {
-    counts.map_or_else(|| "-".to_owned(), |c| c.bytecodes.to_string())
+fn value(counts: Option<crate::Counts>) -> String {
+    counts.map_or_else(|| "-".to_owned(), |c| c.value.to_string())
 }
 
 fn headline(check: &Check) -> String {
@@ -82,16 +82,17 @@ fn headline(check: &Check) -> String {
 
 fn text(check: &Check) -> String {
     let c = &check.comparison;
+    let metric = check.metric.name();
     let mut out = format!("jp check: {}\n", headline(check));
     let line = |out: &mut String, label: &str, change: &Change| {
         let (delta, percent) = change_numbers(change);
         let _ = writeln!(
             out,
-            "{label} {} {}: {} -> {} bytecodes ({delta}, {percent}; tolerance {}%)",
+            "{label} {} {}: {} -> {} {metric} ({delta}, {percent}; tolerance {}%)",
             change.kind,
             change.name,
-            bytecodes(change.baseline),
-            bytecodes(change.now),
+            value(change.baseline),
+            value(change.now),
             change.tolerance
         );
     };
@@ -107,19 +108,19 @@ fn text(check: &Check) -> String {
     for change in &c.new {
         let _ = writeln!(
             out,
-            "new (not gated): {} {}: {} bytecodes",
+            "new (not gated): {} {}: {} {metric}",
             change.kind,
             change.name,
-            bytecodes(change.now)
+            value(change.now)
         );
     }
     for change in &c.missing {
         let _ = writeln!(
             out,
-            "missing (not gated): {} {}: {} bytecodes in the baseline",
+            "missing (not gated): {} {}: {} {metric} in the baseline",
             change.kind,
             change.name,
-            bytecodes(change.baseline)
+            value(change.baseline)
         );
     }
     if check.baseline_outdated() {
@@ -145,14 +146,15 @@ const HOW_TO_DIFF: &str =
 
 fn json(check: &Check) -> String {
     let c = &check.comparison;
+    let counts = |counts: Option<crate::Counts>| counts.map(|counts| counts.to_json(&check.metric));
     let changes = |list: &[Change]| -> Vec<serde_json::Value> {
         list.iter()
             .map(|change| {
                 serde_json::json!({
                     "kind": change.kind,
                     "name": change.name,
-                    "baseline": change.baseline,
-                    "now": change.now,
+                    "baseline": counts(change.baseline),
+                    "now": counts(change.now),
                     "delta": i64::try_from(change.delta()).unwrap_or(i64::MAX),
                     "percent": change.percent(),
                     "tolerance": change.tolerance,
@@ -165,11 +167,12 @@ fn json(check: &Check) -> String {
         "baseline": check.baseline_path,
         "profiles": check.profiles,
         "settings": check.settings,
+        "metric": check.metric.name(),
         "compared": c.compared,
         "ignored": c.ignored,
         "totals": {
-            "tests": { "baseline": c.test_bytecodes.0, "now": c.test_bytecodes.1 },
-            "methods": { "baseline": c.method_bytecodes.0, "now": c.method_bytecodes.1 },
+            "tests": { "baseline": c.test_totals.0, "now": c.test_totals.1 },
+            "methods": { "baseline": c.method_totals.0, "now": c.method_totals.1 },
         },
         "regressions": changes(&c.regressions),
         "improvements": changes(&c.improvements),
@@ -193,8 +196,12 @@ fn cell(name: &str) -> String {
 fn markdown(check: &Check) -> String {
     let c = &check.comparison;
     let mut out = format!("### JP performance check: {}\n\n", headline(check));
-    let (tests, methods) = (c.test_bytecodes, c.method_bytecodes);
-    let _ = writeln!(out, "| bytecodes | baseline | now |\n|---|---:|---:|");
+    let (tests, methods) = (c.test_totals, c.method_totals);
+    let _ = writeln!(
+        out,
+        "| {} | baseline | now |\n|---|---:|---:|",
+        check.metric.name()
+    );
     let _ = writeln!(
         out,
         "| tests | {} | {} |\n| methods | {} | {} |\n",
@@ -216,8 +223,8 @@ fn markdown(check: &Check) -> String {
                 "| {} | {} | {} | {} | {delta} | {percent} | {}% |",
                 change.kind,
                 cell(&change.name),
-                bytecodes(change.baseline),
-                bytecodes(change.now),
+                value(change.baseline),
+                value(change.now),
                 change.tolerance
             );
         }

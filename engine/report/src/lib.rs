@@ -37,6 +37,7 @@ pub mod html;
 mod json_out;
 pub mod limit;
 pub mod lines;
+pub mod metric;
 pub mod names;
 pub mod order;
 pub mod pprof;

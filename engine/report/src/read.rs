@@ -63,6 +63,19 @@ pub enum ReportWarning {
         /// The recording.
         path: PathBuf,
     },
+    /// A diff's extra metric is in the profiles of one side only: the
+    /// other counts 0 in it everywhere, as if nothing there had any.
+    #[error(
+        "metric `{metric}`: the {} profiles have none, so it counts as 0 there \
+         (were they instrumented without it?)",
+        lacking.name()
+    )]
+    MetricOnOneSide {
+        /// The metric's name.
+        metric: String,
+        /// The side without it.
+        lacking: crate::diff::Lacking,
+    },
 }
 
 /// Every profile merged into one, each file once; the errors of all that

@@ -79,7 +79,7 @@ pub enum ReportError {
     Samples(#[from] jp_samples::SamplesError),
     /// [`Options::metric_name`] names no metric that can be shown.
     #[error(transparent)]
-    Metric(#[from] crate::sampled::MetricError),
+    Metric(#[from] crate::metric::MetricError),
     /// The report would be larger than [`Options::max_output_size`].
     #[error("{}: {source}", path.display())]
     TooLarge {

@@ -8,24 +8,9 @@ use std::path::PathBuf;
 
 use jp_profile::Metric;
 
+use crate::metric::{MetricError, MetricName};
 use crate::run::{Merged, ReportError, ReportWarning};
 use crate::Options;
-
-/// Why a metric cannot be shown.
-#[derive(Debug, thiserror::Error)]
-pub enum MetricError {
-    /// No profile (or recording) has a metric of that name.
-    #[error("no metric `{name}` in the profiles; they have {known}")]
-    Unknown {
-        /// The name asked for.
-        name: String,
-        /// The metrics there are, comma-separated.
-        known: String,
-    },
-    /// Extra metrics are the merged tree's: thread groups keep none.
-    #[error("metric `{0}` is not kept per thread group: report it without `--thread`")]
-    PerThread(String),
-}
 
 /// `paths` with each directory replaced by the `.jfr` files in it, by name.
 fn recordings(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReportError> {
@@ -71,18 +56,7 @@ pub fn with_samples(merged: &mut Merged, options: &Options) -> Result<Options, R
     let Some(name) = &options.metric_name else {
         return Ok(options.clone());
     };
-    let profile = &merged.profile;
-    let metric = profile.metric(name).ok_or_else(|| {
-        let known: Vec<String> = profile
-            .metrics()
-            .into_iter()
-            .map(|metric| format!("`{}`", profile.metric_info(metric).name))
-            .collect();
-        MetricError::Unknown {
-            name: name.clone(),
-            known: known.join(", "),
-        }
-    })?;
+    let metric = crate::metric::resolve(&MetricName::Extra(name.clone()), &merged.profile)?;
     if matches!(metric, Metric::Extra(_)) && options.thread.is_some() {
         return Err(MetricError::PerThread(name.clone()).into());
     }

@@ -99,7 +99,7 @@ pub fn write(profile: &Profile, options: &Options, out: impl Write) -> io::Resul
 }
 
 /// The name of a built-in metric, for the views that hold calls and
-/// bytecodes alone (diffs, timelines); [`jp_profile::MetricInfo::label`] names any.
+/// bytecodes alone (timelines); [`jp_profile::MetricInfo::label`] names any.
 pub(crate) fn metric_name(metric: Metric) -> &'static str {
     match metric {
         Metric::Calls => "calls",

@@ -5,7 +5,13 @@ import re
 from overhead.workloads import BY_NAME, SUITES, SUITES_BY_NAME, WORKLOADS
 
 USAGE = f"usage: run.sh [--quick] [{'|'.join([*BY_NAME, *SUITES_BY_NAME])}]..."
-DEFAULT_VARIANTS = "default=--bba,default precise=--bba,precise"
+# The two analyses, then the default one with each option that records more turned on: the extra
+# metric `allocations`, per-line counts and contexts split by call site, so that each one's own
+# cost is its variant over `default` (tables.option_tables).
+DEFAULT_VARIANTS = ("default=--bba,default precise=--bba,precise allocations=--bba,default,--metrics,allocations "
+                    "lines=--bba,default,--lines call-sites=--bba,default,--call-sites")
+# The `jp instrument` flags that make a variant record more than calls and bytecodes.
+OPTION_FLAGS = ("--metrics", "--lines", "--call-sites")
 ALTERNATIVES = ("jfr", "async-profiler", "jvmti")
 # Names a variant cannot take: the other configurations'.
 RESERVED = ("baseline", *ALTERNATIVES)
@@ -34,6 +40,28 @@ class Variant:
         """The flags as PERF_VARIANTS gave them, commas made spaces (`jp-stress` included)."""
         return " ".join(((STRESS,) if self.stress else ()) + self.flags)
 
+    def records_options(self):
+        """Whether its flags turn on an extra metric, per-line counts or call sites."""
+        return any(flag.split("=")[0] in OPTION_FLAGS for flag in self.flags)
+
+    def extends(self, other):
+        """Whether it is OTHER (a `jp instrument` variant of the same runtime and engine) with more
+        flags after OTHER's: then its time over OTHER's is what those flags cost."""
+        return (not self.stress and not other.stress and self.name != other.name
+                and (self.runtime, self.engine) == (other.runtime, other.engine)
+                and len(self.flags) > len(other.flags) and self.flags[:len(other.flags)] == other.flags)
+
+
+def extended(variants):
+    """Each variant that others extend (Variant.extends), with those others, in VARIANTS' order: a
+    variant that extends several is counted against the one with the most flags."""
+    groups = {}
+    for variant in variants:
+        bases = [other for other in variants if variant.extends(other)]
+        if bases:
+            base = max(bases, key=lambda other: len(other.flags))
+            groups.setdefault(base.name, []).append(variant.name)
+    return [(variant.name, groups[variant.name]) for variant in variants if variant.name in groups]
 
 @dataclasses.dataclass(frozen=True)
 class Settings:

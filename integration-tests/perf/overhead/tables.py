@@ -11,6 +11,8 @@ CPU = "Whole JVM CPU time (user and system, every thread: the JIT's and the coll
       "slowdown against the baseline; steadier than wall time on a loaded machine"
 HEAP = "Peak Java heap after a collection (-Xlog:gc), median of {runs}: the baseline's MB, and the others' " \
        "ratio to it"
+OPTIONS = "{what}, median of {runs}: what each option costs, the variant's time over the `{base}` variant's it " \
+          "extends"
 RSS = "Peak resident set size of the whole JVM, median of {runs}: the baseline's MB, and the others' ratio to it"
 
 
@@ -86,3 +88,15 @@ def memory_tables(times, names, configurations, runs):
     megabytes = ("baseline MB", _megabytes)
     return [*table(HEAP.format(runs=runs), times.heap, times.timed_out, names, configurations, False, megabytes),
             *table(RSS.format(runs=runs), times.rss, times.timed_out, names, configurations, False, megabytes)]
+
+
+def option_tables(times, names, groups, runs):
+    """For each (base, extending) of GROUPS (settings.extended): the wall and CPU times of the
+    workloads or suites NAMES in the variants EXTENDING, over their medians in the variant BASE."""
+    lines = []
+    for base, extending in groups:
+        unit = (f"{base} s", _seconds)
+        for what, values in (("Wall time", times.wall), ("CPU time", times.cpu)):
+            title = OPTIONS.format(what=what, runs=runs, base=base)
+            lines += table(title, values, times.timed_out, names, [base, *extending], False, unit)
+    return lines

@@ -72,5 +72,21 @@ class TablesTest(unittest.TestCase):
         self.assertEqual(lines[3], "h2              n/a       -            n/a")
 
 
+
+class OptionTablesTest(unittest.TestCase):
+    def test_each_option_variant_is_shown_over_the_variant_it_extends(self):
+        times = results.Times()
+        times.add("h2", "default", run(4000, 400))
+        times.add("h2", "allocations", run(5000, 500))
+        times.add("h2", "lines", run(6000, 600))
+        lines = tables.option_tables(times, ["h2"], [("default", ["allocations", "lines"])], 1)
+        self.assertEqual(len(lines), 10)
+        self.assertTrue(lines[1].startswith("Wall time, median of 1: what each option costs"), lines[1])
+        self.assertEqual(lines[2], "workload  default s   noise    allocations          lines")
+        self.assertEqual(lines[3], "h2             4.00       -          1.25x          1.50x")
+        self.assertTrue(lines[6].startswith("CPU time, median of 1"), lines[6])
+        self.assertEqual(lines[8], "h2             8.00       -          1.25x          1.50x")
+
+
 if __name__ == "__main__":
     unittest.main()

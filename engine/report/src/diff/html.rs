@@ -9,8 +9,8 @@
 //!
 //! The graph holds every context of the joined tree, depth first, siblings
 //! by their combined subtree total in the metric, as flat arrays of depth,
-//! frame, presence (1: base, 2: new, 3: both) and the own calls and
-//! bytecodes of each side. The tables hold the rows that the text diff
+//! frame, presence (1: base, 2: new, 3: both) and, for each side, the own
+//! values in every metric of the diff (calls, bytecodes and its extra one). The tables hold the rows that the text diff
 //! lists (`--threshold`, `--limit`).
 
 use std::io::{self, Write};
@@ -20,7 +20,6 @@ use jp_profile::{Metric, NodeId};
 use super::{shown, Diff, DiffOptions, Row};
 use crate::html::{data_element, Page};
 use crate::json_out::JsonOut;
-use crate::text::metric_name;
 
 /// The page's style sheet.
 const STYLE: &str = include_str!("html/diff.css");
@@ -80,7 +79,7 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
     page.raw("{\"version\":1,\"generator\":");
     page.string(concat!("jp ", env!("CARGO_PKG_VERSION")));
     page.raw(",\"metric\":");
-    page.string(metric_name(metric));
+    page.string(diff.metric_name(metric));
     page.raw(",\"title\":");
     page.string(options.title.as_deref().unwrap_or("JP profile diff"));
     page.raw(",\"threshold\":");
@@ -113,47 +112,60 @@ fn write_data<W: Write>(diff: &Diff, options: &DiffOptions, page: &mut JsonOut<W
         let own = diff.own[id.0 as usize];
         u64::from(own.in_base) | u64::from(own.in_new) << 1
     }))?;
-    for (key, value) in [
-        (
-            "baseCalls",
-            (|c: &super::Change| c.base.calls) as fn(&super::Change) -> u64,
-        ),
-        ("baseBytecodes", |c| c.base.bytecodes),
-        ("newCalls", |c| c.new.calls),
-        ("newBytecodes", |c| c.new.bytecodes),
+    let metrics = diff.metrics();
+    page.raw(",\n\"metrics\":[");
+    for (position, &metric) in metrics.iter().enumerate() {
+        if position > 0 {
+            page.raw(",");
+        }
+        page.string(diff.metric_name(metric));
+    }
+    page.raw("]");
+    for (key, side) in [
+        ("base", (|c| c.base) as fn(&super::Change) -> super::Counts),
+        ("new", |c| c.new),
     ] {
         page.raw(",\n\"");
         page.raw(key);
-        page.raw("\":");
-        page.numbers(contexts.iter().map(|&(id, _)| value(&diff.own[id.0 as usize])))?;
+        page.raw("\":[");
+        for (position, &metric) in metrics.iter().enumerate() {
+            if position > 0 {
+                page.raw(",\n");
+            }
+            page.numbers(
+                contexts
+                    .iter()
+                    .map(|&(id, _)| side(&diff.own[id.0 as usize]).get(metric)),
+            )?;
+        }
+        page.raw("]");
     }
     let (methods, methods_left) = shown(&diff.methods(metric), churn, options);
     page.raw(",\n\"methods\":");
-    rows(page, &methods)?;
+    rows(page, &metrics, &methods)?;
     page.raw(",\"methodsLeft\":");
     page.number(methods_left as u64);
     let (tests, tests_left) = shown(&diff.tests(metric), churn, options);
     page.raw(",\n\"tests\":");
-    rows(page, &tests)?;
+    rows(page, &metrics, &tests)?;
     page.raw(",\"testsLeft\":");
     page.number(tests_left as u64);
     page.raw("}\n");
     Ok(())
 }
 
-/// Rows as a flat array of frame, presence, base calls, base bytecodes,
-/// new calls and new bytecodes.
-fn rows<W: Write>(page: &mut JsonOut<W>, rows: &[Row]) -> io::Result<()> {
+/// Rows as a flat array of frame, presence, the base side's value in
+/// each of `metrics`, then the new side's.
+fn rows<W: Write>(page: &mut JsonOut<W>, metrics: &[Metric], rows: &[Row]) -> io::Result<()> {
     page.numbers(rows.iter().flat_map(|row| {
         let change = row.change;
-        [
-            u64::from(row.frame.0),
-            u64::from(change.in_base) | u64::from(change.in_new) << 1,
-            change.base.calls,
-            change.base.bytecodes,
-            change.new.calls,
-            change.new.bytecodes,
-        ]
+        let presence = u64::from(change.in_base) | u64::from(change.in_new) << 1;
+        let base = metrics.iter().map(move |&metric| change.base.get(metric));
+        let new = metrics.iter().map(move |&metric| change.new.get(metric));
+        [u64::from(row.frame.0), presence]
+            .into_iter()
+            .chain(base)
+            .chain(new)
     }))
 }
 
@@ -183,7 +195,8 @@ mod tests {
         let data = data(&page(&diff));
         assert_eq!(data["depth"], serde_json::json!([0, 1, 2, 2]));
         assert_eq!(data["present"], serde_json::json!([0, 3, 3, 1]));
-        assert_eq!(data["newBytecodes"], serde_json::json!([0, 10, 90, 0]));
+        assert_eq!(data["metrics"], serde_json::json!(["calls", "bytecodes"]));
+        assert_eq!(data["new"][1], serde_json::json!([0, 10, 90, 0]));
         let names = data["names"].as_array().unwrap();
         let first = data["methods"][0].as_u64().unwrap() as usize;
         assert_eq!(names[first], "f");

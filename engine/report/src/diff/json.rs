@@ -1,7 +1,7 @@
 //! The diff as JSON, for scripts and CI (the schema is in docs/cli.md):
 //! the totals, the methods, the tests and the contexts, each with its
-//! `base`, `new` and `delta` counts (`calls` and `bytecodes`) and its
-//! `status`. Lists hold only what changed, ranked by the absolute change in
+//! `base`, `new` and `delta` counts (`calls`, `bytecodes` and the diff's
+//! extra metric by its name) and its `status`. Lists hold only what changed, ranked by the absolute change in
 //! the metric, cut by the threshold and the limit, which `left_out` counts.
 
 use std::io::{self, Write};
@@ -10,7 +10,6 @@ use jp_profile::{Metric, NodeId};
 
 use super::{shown, Change, Diff, DiffOptions, Row, Status};
 use crate::json_out::{Context, JsonOut};
-use crate::text::metric_name;
 
 /// The version of the schema, written as `version`.
 const VERSION: u64 = 1;
@@ -28,7 +27,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
     json.raw(",\"generator\":");
     json.string(concat!("jp ", env!("CARGO_PKG_VERSION")));
     json.raw(",\"metric\":");
-    json.string(metric_name(metric));
+    json.string(diff.metric_name(metric));
     json.raw(",\"threshold\":");
     json.raw(&options.threshold.to_string());
     json.raw(",\"filter\":");
@@ -44,9 +43,12 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
     json.raw(&churn.to_string());
     json.raw(",\n\"totals\":{");
     let grand = diff.grand();
-    let moved = diff.churn(Metric::Calls) + diff.churn(Metric::Bytecodes) > 0;
+    let metrics = diff.metrics();
+    let moved = metrics.iter().any(|&metric| diff.churn(metric) > 0);
     changes(
         &mut json,
+        diff,
+        &metrics,
         &grand,
         if moved { Status::Changed } else { Status::Unchanged },
     );
@@ -76,7 +78,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, mut out: impl Write) -> io::Res
         }
         json.raw("],");
         let change = diff.own[id.0 as usize];
-        changes(&mut json, &change, change.status());
+        changes(&mut json, diff, &metrics, &change, change.status());
         json.raw("}");
         json.flush_if_full()?;
     }
@@ -117,46 +119,51 @@ fn rows<W: Write>(
     key: &str,
     name: impl Fn(&str) -> &str,
 ) -> io::Result<()> {
+    let metrics = diff.metrics();
     for (position, row) in rows.iter().enumerate() {
         json.raw(if position == 0 { "\n{\"" } else { ",\n{\"" });
         json.raw(key);
         json.raw("\":");
         json.string(name(diff.tree.frame(row.frame)));
         json.raw(",");
-        changes(json, &row.change, row.change.status());
+        changes(json, diff, &metrics, &row.change, row.change.status());
         json.raw("}");
         json.flush_if_full()?;
     }
     Ok(())
 }
 
-/// `"status":...,"base":{...},"new":{...},"delta":{...}`, without braces around.
-fn changes<W: Write>(json: &mut JsonOut<W>, change: &Change, status: Status) {
+/// `"status":...,"base":{...},"new":{...},"delta":{...}`, without braces
+/// around; each of the three holds every metric of the diff by name.
+fn changes<W: Write>(
+    json: &mut JsonOut<W>,
+    diff: &Diff,
+    metrics: &[Metric],
+    change: &Change,
+    status: Status,
+) {
     json.raw("\"status\":");
     json.string(status.name());
-    for (key, calls, bytecodes) in [
-        (
-            "base",
-            i128::from(change.base.calls),
-            i128::from(change.base.bytecodes),
-        ),
-        (
-            "new",
-            i128::from(change.new.calls),
-            i128::from(change.new.bytecodes),
-        ),
-        (
-            "delta",
-            change.delta(Metric::Calls),
-            change.delta(Metric::Bytecodes),
-        ),
+    for (key, side) in [
+        ("base", Some(change.base)),
+        ("new", Some(change.new)),
+        ("delta", None),
     ] {
+        let value = |metric| match side {
+            Some(counts) => i128::from(counts.get(metric)),
+            None => change.delta(metric),
+        };
         json.raw(",\"");
         json.raw(key);
-        json.raw("\":{\"calls\":");
-        json.raw(&calls.to_string());
-        json.raw(",\"bytecodes\":");
-        json.raw(&bytecodes.to_string());
+        json.raw("\":{");
+        for (position, &metric) in metrics.iter().enumerate() {
+            if position > 0 {
+                json.raw(",");
+            }
+            json.string(diff.metric_name(metric));
+            json.raw(":");
+            json.raw(&value(metric).to_string());
+        }
         json.raw("}");
     }
 }
@@ -218,5 +225,21 @@ mod tests {
         for list in ["methods", "tests", "contexts"] {
             assert_eq!(json[list], serde_json::json!([]), "{list}");
         }
+    }
+
+    #[test]
+    fn an_extra_metric_is_written_beside_calls_and_bytecodes_by_its_name() {
+        let base = crate::diff::model::tests::allocating(&[(&["m.A.main()V"], 1, 10, 2)]);
+        let new = crate::diff::model::tests::allocating(&[(&["m.A.main()V"], 1, 10, 5)]);
+        let (diff, _) = Diff::with_metric(&base, &new, &NameFilter::default(), "allocations").unwrap();
+        let options = DiffOptions::new(diff.extra.unwrap());
+        let json = json(&diff, &options);
+        assert_eq!(json["metric"], "allocations");
+        assert_eq!(json["changed"], 3);
+        assert_eq!(
+            json["methods"][0]["delta"],
+            serde_json::json!({"calls": 0, "bytecodes": 0, "allocations": 3})
+        );
+        assert_eq!(json["totals"]["new"]["allocations"], 5);
     }
 }

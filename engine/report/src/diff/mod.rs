@@ -5,7 +5,10 @@
 //! as text ([`text`]), JSON ([`json`]) or one self-contained HTML page with
 //! a differential icicle graph ([`html`]).
 //!
-//! Every list is ranked by the absolute change in [`DiffOptions::metric`].
+//! Every list is ranked by the absolute change in [`DiffOptions::metric`]:
+//! calls, bytecodes, or an exact extra metric named by
+//! [`DiffOptions::metric_name`] and resolved once both sides are read
+//! ([`read`]; sampled metrics are refused, see [`Diff::with_metric`]).
 //! `--threshold` leaves out rows whose change is below a share of the total
 //! change ([`Diff::churn`]: every context's absolute own change, summed),
 //! and `--limit` cuts each list. A diff is written atomically and stops at
@@ -19,11 +22,12 @@ pub mod text;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use jp_profile::{Metric, NodeId};
+use jp_profile::{Metric, NodeId, Profile};
 
-pub use model::{Change, Counts, Diff, NameFilter, Row, Status};
+pub use model::{Change, Counts, Diff, Lacking, NameFilter, Row, Status};
 
 use crate::limit::LimitedWriter;
+use crate::metric::MetricError;
 use jp_atomic_file::write_atomically;
 
 use crate::run::{read_all, ReportError, ReportWarning, UnreadableProfiles};
@@ -53,8 +57,12 @@ impl DiffFormat {
 /// What a diff shows, from `jp diff`'s flags.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiffOptions {
-    /// The count that ranks, colours and `threshold` compares.
+    /// The count that ranks, colours and `threshold` compares: calls,
+    /// bytecodes, or once resolved ([`read`]) the diff's extra metric.
     pub metric: Metric,
+    /// An extra metric named on the command line (`--metric allocations`):
+    /// [`read`] joins it and makes it `metric`. `None`: `metric` as it is.
+    pub metric_name: Option<String>,
     /// Leave out rows whose absolute change is below this percentage of the
     /// total change (0 keeps every change).
     pub threshold: f64,
@@ -76,6 +84,7 @@ impl DiffOptions {
     pub fn new(metric: Metric) -> DiffOptions {
         DiffOptions {
             metric,
+            metric_name: None,
             threshold: 0.0,
             limit: None,
             filter: NameFilter::default(),
@@ -154,8 +163,8 @@ pub fn run(
     options: &DiffOptions,
     out: &Path,
 ) -> Result<Vec<ReportWarning>, ReportError> {
-    let (diff, warnings) = read(base, new, options)?;
-    write_file(&diff, format, options, out)?;
+    let (diff, options, warnings) = read(base, new, options)?;
+    write_file(&diff, format, &options, out)?;
     Ok(warnings)
 }
 
@@ -174,18 +183,25 @@ pub fn write_file(
         .map_err(|source| ReportError::writing(out, source))
 }
 
-/// Reads and merges both sides and joins them, with the warnings of both.
+/// Reads and merges both sides and joins them, with the options'
+/// metric resolved in the diff, and the warnings of both sides (and one
+/// for an extra metric that only one side has).
+///
+/// # Errors
+/// The profiles' as [`read_all`] gives them, and [`ReportError::Metric`]
+/// for an extra metric that [`Diff::with_metric`] refuses.
 pub fn read(
     base: &[PathBuf],
     new: &[PathBuf],
     options: &DiffOptions,
-) -> Result<(Diff, Vec<ReportWarning>), ReportError> {
+) -> Result<(Diff, DiffOptions, Vec<ReportWarning>), ReportError> {
     match (read_all(base), read_all(new)) {
         (Ok(base), Ok(new)) => {
-            let diff = Diff::of(&base.profile, &new.profile, &options.filter);
             let mut warnings = base.warnings;
             warnings.extend(new.warnings);
-            Ok((diff, warnings))
+            let (diff, options, lacking) = join(&base.profile, &new.profile, options)?;
+            warnings.extend(lacking);
+            Ok((diff, options, warnings))
         }
         (Err(ReportError::Unreadable(a)), Err(ReportError::Unreadable(b))) => {
             let both = a.0.into_iter().chain(b.0).collect();
@@ -193,6 +209,32 @@ pub fn read(
         }
         (Err(error), _) | (_, Err(error)) => Err(error),
     }
+}
+
+/// Joins `base` and `new` in calls, bytecodes and the extra metric that
+/// `options.metric_name` names, if any; gives the options with the metric
+/// resolved in the diff, and a warning when only one side has it.
+///
+/// # Errors
+/// Those of [`Diff::with_metric`].
+pub fn join(
+    base: &Profile,
+    new: &Profile,
+    options: &DiffOptions,
+) -> Result<(Diff, DiffOptions, Option<ReportWarning>), MetricError> {
+    let Some(name) = &options.metric_name else {
+        return Ok((Diff::of(base, new, &options.filter), options.clone(), None));
+    };
+    let (diff, lacking) = Diff::with_metric(base, new, &options.filter, name)?;
+    let warning = lacking.map(|side| ReportWarning::MetricOnOneSide {
+        metric: name.clone(),
+        lacking: side,
+    });
+    let options = DiffOptions {
+        metric: diff.extra.expect("a diff with a metric has it"),
+        ..options.clone()
+    };
+    Ok((diff, options, warning))
 }
 
 /// Writes `diff` in `format`, stopping at `options.max_output_size`.
@@ -286,11 +328,11 @@ mod tests {
         let change = |base, new| Change {
             base: Counts {
                 calls: base,
-                bytecodes: 0,
+                ..Counts::default()
             },
             new: Counts {
                 calls: new,
-                bytecodes: 0,
+                ..Counts::default()
             },
             in_base: true,
             in_new: true,

@@ -1,32 +1,60 @@
 //! The exact difference of two profiles: their contexts joined into one
 //! tree by path of frames, each context with its counts on both sides, and
 //! from it the per-method and per-test changes that every diff format shows.
+//!
+//! Besides calls and bytecodes a diff may carry one exact extra metric
+//! ([`Diff::with_metric`]), defined in the joined tree so that
+//! [`Metric::Extra`] of [`Diff::tree`] names it; a side without it counts 0.
 
 use jp_profile::{FrameId, Metric, NodeId, Profile};
 
-/// Calls and bytecodes of one side.
+use crate::metric::{exact, MetricError};
+
+/// Calls, bytecodes and the diff's extra metric (if any) of one side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
     /// Invocations.
     pub calls: u64,
     /// Bytecodes executed.
     pub bytecodes: u64,
+    /// The value of the diff's extra metric ([`Diff::extra`]); 0 without one.
+    pub extra: u64,
 }
 
 impl Counts {
-    /// The count in `metric`.
+    /// The count in `metric`: an extra metric is the diff's one, the only
+    /// one a diff holds.
     pub fn get(self, metric: Metric) -> u64 {
         match metric {
             Metric::Calls => self.calls,
             Metric::Bytecodes => self.bytecodes,
-            // A diff compares the exact counts alone (`jp diff --metric`).
-            Metric::Extra(_) => 0,
+            Metric::Extra(_) => self.extra,
         }
     }
 
     fn add(&mut self, other: Counts) {
         self.calls = self.calls.saturating_add(other.calls);
         self.bytecodes = self.bytecodes.saturating_add(other.bytecodes);
+        self.extra = self.extra.saturating_add(other.extra);
+    }
+}
+
+/// The side of a diff that lacks its extra metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lacking {
+    /// The base profiles have no such metric.
+    Base,
+    /// The new profiles have no such metric.
+    New,
+}
+
+impl Lacking {
+    /// `base` or `new`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lacking::Base => "base",
+            Lacking::New => "new",
+        }
     }
 }
 
@@ -121,14 +149,72 @@ pub struct Diff {
     /// Whether the base and the new side have test contexts (`[test] ...`
     /// top-level frames).
     pub has_tests: (bool, bool),
+    /// The extra metric beside calls and bytecodes, as a metric of
+    /// [`Diff::tree`] ([`Diff::with_metric`]); `None` for calls and bytecodes alone.
+    pub extra: Option<Metric>,
 }
 
 impl Diff {
-    /// Joins `base` and `new`, counting only what `filter` keeps.
+    /// Joins `base` and `new` in calls and bytecodes, counting only what
+    /// `filter` keeps.
     pub fn of(base: &Profile, new: &Profile, filter: &NameFilter) -> Diff {
+        Diff::join(base, new, filter, None)
+    }
+
+    /// Joins `base` and `new` in calls, bytecodes and the extra metric
+    /// `name`, counting only what `filter` keeps; a side without the
+    /// metric counts 0 in it everywhere, and is told.
+    ///
+    /// # Errors
+    /// [`MetricError::Unknown`] when neither side has the metric (listing
+    /// those they have), [`MetricError::Sampled`] when it is sampled on
+    /// either side: only exact counts make a diff.
+    pub fn with_metric(
+        base: &Profile,
+        new: &Profile,
+        filter: &NameFilter,
+        name: &str,
+    ) -> Result<(Diff, Option<Lacking>), MetricError> {
+        let sides = (base.metric(name), new.metric(name));
+        let (info, lacking) = match sides {
+            (None, None) => return Err(crate::metric::unknown(name, &[base, new])),
+            (Some(metric), None) => (base.metric_info(exact(base, metric)?), Some(Lacking::New)),
+            (None, Some(metric)) => (new.metric_info(exact(new, metric)?), Some(Lacking::Base)),
+            (Some(b), Some(n)) => {
+                exact(new, n)?;
+                (base.metric_info(exact(base, b)?), None)
+            }
+        };
+        let extra = Joined {
+            info: info.clone(),
+            base: sides.0,
+            new: sides.1,
+        };
+        Ok((Diff::join(base, new, filter, Some(extra)), lacking))
+    }
+
+    /// The name of `metric`, one of [`Diff::metrics`].
+    pub fn metric_name(&self, metric: Metric) -> &str {
+        &self.tree.metric_info(metric).name
+    }
+
+    /// The metrics the diff holds: calls, bytecodes, then its extra one.
+    pub fn metrics(&self) -> Vec<Metric> {
+        self.tree.metrics()
+    }
+
+    fn join(base: &Profile, new: &Profile, filter: &NameFilter, extra: Option<Joined>) -> Diff {
         let mut tree = Profile::new();
+        let (extra, base_extra, new_extra) = match extra {
+            Some(joined) => (
+                Some(Metric::Extra(tree.define_metric(joined.info))),
+                joined.base,
+                joined.new,
+            ),
+            None => (None, None, None),
+        };
         let mut own: Vec<Change> = vec![Change::default()];
-        for (side, profile) in [(Side::Base, base), (Side::New, new)] {
+        for (side, profile, metric) in [(Side::Base, base, base_extra), (Side::New, new, new_extra)] {
             // Parents come before their children, so a parent is mapped first.
             let mut mapped = vec![NodeId::ROOT; profile.nodes().len()];
             for (index, node) in profile.nodes().iter().enumerate().skip(1) {
@@ -138,7 +224,12 @@ impl Diff {
                 if own.len() <= id.0 as usize {
                     own.push(Change::default());
                 }
-                side.record(&mut own[id.0 as usize], node.calls, node.bytecodes);
+                let counts = Counts {
+                    calls: node.calls,
+                    bytecodes: node.bytecodes,
+                    extra: metric.map_or(0, |metric| profile.value(NodeId(index as u32), metric)),
+                };
+                side.record(&mut own[id.0 as usize], counts);
             }
         }
         let counted = counted(&tree, filter);
@@ -165,6 +256,7 @@ impl Diff {
             counted,
             files: (base.files, new.files),
             has_tests: (has_tests(base), has_tests(new)),
+            extra,
         }
     }
 
@@ -284,6 +376,14 @@ pub struct Row {
     pub change: Change,
 }
 
+/// The extra metric a diff joins: what it is, and which metric it is in
+/// the base and in the new profiles (`None` on a side without it).
+struct Joined {
+    info: jp_profile::MetricInfo,
+    base: Option<Metric>,
+    new: Option<Metric>,
+}
+
 #[derive(Clone, Copy)]
 enum Side {
     Base,
@@ -291,12 +391,12 @@ enum Side {
 }
 
 impl Side {
-    fn record(self, change: &mut Change, calls: u64, bytecodes: u64) {
+    fn record(self, change: &mut Change, own: Counts) {
         let (counts, present) = match self {
             Side::Base => (&mut change.base, &mut change.in_base),
             Side::New => (&mut change.new, &mut change.in_new),
         };
-        counts.add(Counts { calls, bytecodes });
+        counts.add(own);
         *present = true;
     }
 }
@@ -312,7 +412,7 @@ fn counted(tree: &Profile, filter: &NameFilter) -> Vec<bool> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::profile;
 
@@ -413,5 +513,75 @@ mod tests {
         assert!(Diff::of(&base, &untested, &NameFilter::default())
             .tests(Metric::Calls)
             .is_empty());
+    }
+
+    /// A profile of `paths` with the exact metric `allocations`, each
+    /// path's last context allocating as many objects as given.
+    pub(crate) fn allocating(paths: &[(&[&str], u64, u64, u64)]) -> Profile {
+        let mut p = profile(&[]);
+        let allocations = p.define_metric(jp_profile::MetricInfo {
+            name: "allocations".into(),
+            unit: "objects".into(),
+            kind: jp_profile::MetricKind::Exact,
+        });
+        for &(path, calls, bytecodes, objects) in paths {
+            let id = p.add_path(path, calls, bytecodes);
+            p.add_value(id, allocations, objects);
+        }
+        p
+    }
+
+    #[test]
+    fn an_extra_metric_is_diffed_per_context_method_and_test() {
+        let base = allocating(&[
+            (&["[test] T#a()", "m.A.f()V"], 1, 10, 3),
+            (&["[test] T#a()", "m.A.g()V"], 1, 10, 5),
+        ]);
+        let new = allocating(&[
+            (&["[test] T#a()", "m.A.f()V"], 1, 10, 7),
+            (&["[test] T#a()", "m.A.g()V"], 1, 10, 5),
+        ]);
+        let (diff, lacking) = Diff::with_metric(&base, &new, &NameFilter::default(), "allocations").unwrap();
+        assert_eq!(lacking, None);
+        let metric = diff.extra.unwrap();
+        assert_eq!(diff.metric_name(metric), "allocations");
+        assert_eq!(diff.metrics(), [Metric::Calls, Metric::Bytecodes, metric]);
+        assert_eq!(diff.grand().delta(metric), 4);
+        assert_eq!(diff.grand().delta(Metric::Bytecodes), 0);
+        let methods = diff.methods(metric);
+        assert_eq!(names(&diff, &methods), ["m.A.f()V changed", "m.A.g()V unchanged"]);
+        assert_eq!(
+            (methods[0].change.base.extra, methods[0].change.new.extra),
+            (3, 7)
+        );
+        assert_eq!(diff.tests(metric)[0].change.delta(metric), 4);
+        assert_eq!(diff.churn(metric), 4);
+    }
+
+    #[test]
+    fn an_extra_metric_of_one_side_counts_0_on_the_other_and_is_told() {
+        let base = profile(&[(&["main", "f"], 1, 10)]);
+        let new = allocating(&[(&["main", "f"], 1, 10, 6)]);
+        let (diff, lacking) = Diff::with_metric(&base, &new, &NameFilter::default(), "allocations").unwrap();
+        assert_eq!(lacking, Some(Lacking::Base));
+        let metric = diff.extra.unwrap();
+        assert_eq!((diff.grand().base.extra, diff.grand().new.extra), (0, 6));
+        let (_, lacking) = Diff::with_metric(&new, &base, &NameFilter::default(), "allocations").unwrap();
+        assert_eq!(lacking, Some(Lacking::New));
+        assert_eq!(diff.methods(metric)[0].change.status(), Status::Changed);
+    }
+
+    #[test]
+    fn a_metric_of_neither_side_or_a_sampled_one_makes_no_diff() {
+        let plain = profile(&[(&["main"], 1, 10)]);
+        let allocated = allocating(&[(&["main"], 1, 10, 1)]);
+        let error = Diff::with_metric(&plain, &allocated, &NameFilter::default(), "wall").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no metric `wall` in the profiles; they have `calls`, `bytecodes`, `allocations`"
+        );
+        let (sampled, _) = crate::sampled_profile();
+        let error = Diff::with_metric(&plain, &sampled, &NameFilter::default(), "cpu-samples").unwrap_err();
+        assert!(matches!(error, MetricError::Sampled(name) if name == "cpu-samples"));
     }
 }

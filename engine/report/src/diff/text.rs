@@ -18,7 +18,7 @@ use jp_profile::Metric;
 
 use super::{changed_paths, percent, shown, Change, Diff, DiffOptions, Row};
 use crate::names;
-use crate::text::{metric_name, push_indent, thousands};
+use crate::text::{push_indent, thousands};
 
 /// Writes the text diff; lists are cut by `options.threshold` and `options.limit`.
 ///
@@ -36,7 +36,11 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     write_totals(diff, options, churn, &mut out)?;
 
     let methods = diff.methods(metric);
-    writeln!(out, "\n== Methods by change in own {} ==", metric_name(metric))?;
+    writeln!(
+        out,
+        "\n== Methods by change in own {} ==",
+        diff.metric_name(metric)
+    )?;
     let (rows, left_out) = shown(&methods, churn, options);
     write_rows(
         diff, &labels, &rows, left_out, "method", "methods", metric, &mut out,
@@ -45,7 +49,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     match diff.has_tests {
         (true, true) => {
             let tests = diff.tests(metric);
-            writeln!(out, "\n== Tests by change in {} ==", metric_name(metric))?;
+            writeln!(out, "\n== Tests by change in {} ==", diff.metric_name(metric))?;
             let (rows, left_out) = shown(&tests, churn, options);
             write_rows(diff, &labels, &rows, left_out, "test", "tests", metric, &mut out)?;
         }
@@ -57,7 +61,7 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
     writeln!(
         out,
         "\n== Changed paths (subtree change in {}) ==",
-        metric_name(metric)
+        diff.metric_name(metric)
     )?;
     write_paths(diff, &labels, options, &mut out)?;
     out.flush()
@@ -66,13 +70,13 @@ pub fn write(diff: &Diff, options: &DiffOptions, out: impl Write) -> io::Result<
 fn write_totals(diff: &Diff, options: &DiffOptions, churn: u128, out: &mut impl Write) -> io::Result<()> {
     let grand = diff.grand();
     let mut table = Table::new(["", "base", "new", "change", "change %"], false);
-    for metric in [Metric::Calls, Metric::Bytecodes] {
-        table.row(numbers(metric_name(metric), &grand, metric));
+    for metric in diff.metrics() {
+        table.row(numbers(diff.metric_name(metric), &grand, metric));
     }
     table.write(out)?;
     let (base_files, new_files) = diff.files;
     writeln!(out, "\nprofiles   base {base_files}, new {new_files}")?;
-    writeln!(out, "metric     {}", metric_name(options.metric))?;
+    writeln!(out, "metric     {}", diff.metric_name(options.metric))?;
     if let Some(filter) = &options.filter.0 {
         writeln!(out, "filter     frames containing {:?}", filter)?;
     }

@@ -11,10 +11,9 @@
   $('title').textContent = data.title;
   const names = data.names;
   const count = data.depth.length;
-  const own = {
-    calls: [data.baseCalls, data.newCalls],
-    bytecodes: [data.baseBytecodes, data.newBytecodes],
-  };
+  // Every metric of the diff (calls, bytecodes and an extra one, if any) by name: own values of each side.
+  const own = {};
+  data.metrics.forEach((metric, k) => { own[metric] = [data.base[k], data.new[k]]; });
   // `names`: 'short' or 'full', the form the report's data gives both of.
   const state = { metric: data.metric, zoom: 0, names: data.nameStyle === 'full' ? 'full' : 'short' };
   const isTest = (name) => name.startsWith('[test] ');
@@ -36,7 +35,7 @@
       kids[parent[i]].push(i);
       path.push(i);
     }
-    for (const metric of ['calls', 'bytecodes']) {
+    for (const metric of data.metrics) {
       const base = Float64Array.from(own[metric][0]);
       const fresh = Float64Array.from(own[metric][1]);
       for (let i = count - 1; i > 0; i -= 1) {
@@ -71,7 +70,7 @@
       box.append(element('dt', '', term), element('dd', '', value));
     };
     add('profiles', `base ${data.files[0]}, new ${data.files[1]}`);
-    for (const metric of ['calls', 'bytecodes']) {
+    for (const metric of data.metrics) {
       const [base, fresh] = [total[metric][0][0], total[metric][1][0]];
       add(`total ${metric}`, `${format(base)} → ${format(fresh)} (${signed(fresh - base)}, ${percent(base, fresh)})`);
     }
@@ -184,10 +183,12 @@
   function table(id, rows, left, what) {
     const body = $(id).querySelector('tbody');
     body.textContent = '';
-    const metricIndex = state.metric === 'calls' ? 0 : 1;
+    // A row is its frame, its presence, its value in each metric on the base side, then on the new side.
+    const metrics = data.metrics.length;
+    const k = data.metrics.indexOf(state.metric);
     const entries = [];
-    for (let i = 0; i < rows.length; i += 6) {
-      entries.push({ frame: rows[i], present: rows[i + 1], base: rows[i + 2 + metricIndex], fresh: rows[i + 4 + metricIndex] });
+    for (let i = 0; i < rows.length; i += 2 + 2 * metrics) {
+      entries.push({ frame: rows[i], present: rows[i + 1], base: rows[i + 2 + k], fresh: rows[i + 2 + metrics + k] });
     }
     entries.sort((a, b) => Math.abs(b.fresh - b.base) - Math.abs(a.fresh - a.base));
     for (const entry of entries) {
@@ -242,6 +243,11 @@
     state.zoom = id === state.zoom ? parent[id] : id;
     draw();
   });
+  for (const metric of data.metrics.slice(2)) {
+    const option = element('option', '', metric);
+    option.value = metric;
+    $('metric').append(option);
+  }
   $('metric').value = state.metric;
   $('metric').addEventListener('change', (event) => {
     state.metric = event.target.value;
