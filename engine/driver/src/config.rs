@@ -7,8 +7,13 @@
 //! metrics = ["allocations"]  # extra exact metrics; none by default
 //! include = ["com.acme.**"]
 //! exclude = ["**Test", "com.acme.generated.**"]
+//!
+//! [[probe]]                  # any number; see crate::probes
+//! where = "monitorenter"
+//! count = "locks"
 //! ```
-//! Settings given on the command line or in a build script win over the file.
+//! Settings given on the command line or in a build script win over the file;
+//! probes come from the file alone.
 //! Both front ends go through [`effective`]: the CLI with its flags, the
 //! request API with a request's fields.
 
@@ -20,6 +25,7 @@ use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
 
 use crate::filter::{ClassFilter, ClassPattern};
+use crate::probes::ProbeConfig;
 
 /// The contents of a `jp.toml`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -28,6 +34,9 @@ pub struct Config {
     /// The `[instrument]` table.
     #[serde(default)]
     pub instrument: InstrumentConfig,
+    /// The `[[probe]]` tables, checked when read.
+    #[serde(default)]
+    pub probe: Vec<ProbeConfig>,
 }
 
 /// The `[instrument]` table.
@@ -121,7 +130,8 @@ impl Config {
     /// The profiling options and class filter that result from this file
     /// and the settings given with a request (a build script's, the command
     /// line's): a given `bba`, `lines`, `call_sites` or `metrics` wins over
-    /// the file's, and given patterns add to the file's.
+    /// the file's, given patterns add to the file's, and the probes are the
+    /// file's.
     pub fn resolve(
         &self,
         bba: Option<BbaName>,
@@ -155,6 +165,7 @@ impl Config {
                 natives,
                 call_sites,
                 allocations,
+                probes: self.probe.iter().map(|probe| probe.0.clone()).collect(),
             },
             filter,
         )
