@@ -369,6 +369,39 @@ mod tests {
     }
 
     #[test]
+    fn probes_come_from_the_file() {
+        let config: Config =
+            toml::from_str("[[probe]]\nwhere = \"monitorenter\"\ncount = \"locks\"\n").unwrap();
+        let (options, _) = config.resolve(None, None, None, Some(&[]), &[], &[]);
+        let probes: Vec<String> = options.probes.iter().map(ToString::to_string).collect();
+        assert_eq!(probes, ["monitorenter -> count locks"]);
+        assert!(Config::default()
+            .resolve(None, None, None, None, &[], &[])
+            .0
+            .probes
+            .is_empty());
+    }
+
+    #[test]
+    fn a_malformed_probe_is_an_error_naming_the_file_the_line_and_what_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("jp.toml");
+        std::fs::write(
+            &file,
+            "[instrument]\nbba = \"precise\"\n\n[[probe]]\ncall = \"java/sql/Statement.execute\"\ncount = \"sql\"\n",
+        )
+        .unwrap();
+        let error = effective(Some(&file), None, None, None, None, &[], &[]).unwrap_err();
+        assert_eq!(error.to_string(), file.display().to_string());
+        let cause = std::error::Error::source(&error).unwrap().to_string();
+        assert!(cause.contains("line 5"), "{cause}");
+        assert!(
+            cause.contains("bad call pattern `java/sql/Statement.execute`"),
+            "{cause}"
+        );
+    }
+
+    #[test]
     fn a_missing_file_names_the_file() {
         let error = Config::load(Path::new("/nonexistent/jp.toml")).unwrap_err();
         assert_eq!(error.to_string(), "/nonexistent/jp.toml");
