@@ -15,9 +15,10 @@ public final class ProbeContext {
     }
 
     /**
-     * Adds {@code n} to the exact metric {@code metric} of the context. The name is one word
-     * (no spaces); {@code calls}, {@code bytecodes}, {@code allocations} and {@code probe-errors}
-     * are the built-in metrics' and are refused.
+     * Adds {@code n} to the exact metric {@code metric} of the context. The name is one word of
+     * letters, digits and {@code -_.:}, a colon between two parts making the first a family that
+     * counts the second too; {@code calls}, {@code bytecodes}, {@code allocations} and
+     * {@code probe-errors} are the built-in metrics' and are refused, as are their parts.
      *
      * @throws IllegalArgumentException for a name that is not one word or is a built-in's
      */
@@ -39,7 +40,7 @@ public final class ProbeContext {
 
     /** Whether {@code name} may be a probe's metric: the rule the engine checks in jp.toml too. */
     static boolean isUserMetric(String name) {
-        if (name == null || name.isEmpty()) return false;
+        if (name == null || name.isEmpty() || name.startsWith(":") || name.endsWith(":")) return false;
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'

@@ -111,7 +111,7 @@ class ProbesTest {
     void a_handler_may_add_to_its_own_metrics_only() {
         ProbeContext context = new ProbeContext(new IC(null, null));
         for (String name : new String[] {"calls", "bytecodes", "allocations", "allocations:int[]", "probe-errors",
-                "two words", ""}) {
+                "two words", "", "sql:", ":select"}) {
             assertThrows(IllegalArgumentException.class, () -> context.add(name, 1), name);
         }
         context.add("sql:select", 1);
