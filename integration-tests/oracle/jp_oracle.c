@@ -11,6 +11,10 @@
  *   <out>.allocations.folded  per context and allocated type: "frame;frame;frame type count",
  *                           for every new, newarray, anewarray and multianewarray stepped
  *                           (with the bytecodes metric); only contexts that allocated
+ *   <out>.opcodes.folded    per context and kind of instruction: "frame;frame;frame kind count",
+ *                           for every monitorenter, athrow, array load (iaload to saload: kind
+ *                           array-load) and array store (array-store) stepped (with the
+ *                           bytecodes metric), the kinds JP's probes choose; only contexts that ran one
  *
  * Each line holds the context's own (self) value. A frame is written
  * binary.class.Name.method(Descriptor), for example demo.Fig4.g(I)V. Lines are sorted bytewise.
@@ -33,6 +37,7 @@
  *   - A counted bytecode that allocates (new, newarray, anewarray, multianewarray) also counts
  *     one allocation of its type in the context: the type from the constant pool (or newarray's
  *     atype), named as Java source writes it (java.lang.String, int[], java.lang.Object[][]).
+ *     One of the kinds of <out>.opcodes.folded counts one of its kind in the context alike.
  *   - Each thread has its own tree; at ThreadEnd and at VMDeath the trees are merged into one
  *     global tree by frame path.
  *
@@ -226,7 +231,8 @@ typedef struct MethodInfo {
     unsigned char *code;
     uint8_t *init_checked; /* per bci: the class-initialisation check was done */
     uint64_t *steps_at;    /* per bci: bytecodes counted there, by every thread (atomic adds) */
-    int *alloc_type;       /* per bci: 0 not looked at yet, -1 no allocation, else its type + 1 */
+    int *alloc_type;       /* per bci: 0 not looked at yet, -1 nothing counted, else its event + 1:
+                              an allocated type, or OPCODE_PREFIX and a kind of instruction */
     char *class_internal;  /* declaring class, internal form (selected methods only) */
 } MethodInfo;
 
@@ -380,9 +386,10 @@ static int invoke_length(int op) { return (op == 0xb9 || op == 0xba) ? 5 : 3; }
 /* ------------------------------------------------------------------------------------------ */
 /* Calling-context tree                                                                       */
 
-/* Allocations of one type in a context: a list, as a context allocates few types. */
+/* The count of one event (an allocated type, a kind of instruction) in a context: a list, as a
+ * context counts few events. */
 typedef struct Alloc {
-    int type;           /* interned type name */
+    int type;           /* interned event name */
     uint64_t count;
     struct Alloc *next;
 } Alloc;
@@ -655,14 +662,32 @@ static char *java_name(const char *internal) {
     return name;
 }
 
-/* The interned type (in the frames' table, which holds any string) that the bytecode at bci of
- * a selected method allocates, or -1 when it allocates nothing. Looked up once per bci. */
+/* What an event of <out>.opcodes.folded is interned as: no Java type name has a colon. */
+#define OPCODE_PREFIX "opcode:"
+
+/* The kind of <out>.opcodes.folded the opcode is of, or NULL. */
+static const char *opcode_kind(int op) {
+    if (op == 0xc2) return "monitorenter";
+    if (op == 0xbf) return "athrow";
+    if (op >= 0x2e && op <= 0x35) return "array-load";
+    if (op >= 0x4f && op <= 0x56) return "array-store";
+    return NULL;
+}
+
+/* The interned event (in the frames' table, which holds any string) that the bytecode at bci of
+ * a selected method counts: the type it allocates, or OPCODE_PREFIX and its kind; -1 when it
+ * counts none. Looked up once per bci. */
 static int alloc_type(MethodInfo *mi, int bci) {
     int known = __atomic_load_n(&mi->alloc_type[bci], __ATOMIC_ACQUIRE);
     if (known) return known > 0 ? known - 1 : -1;
     int op = mi->code[bci];
     char *name = NULL;
-    if (op == 0xbc) {
+    const char *kind = opcode_kind(op);
+    if (kind) {
+        name = xmalloc(strlen(OPCODE_PREFIX) + strlen(kind) + 1);
+        strcpy(name, OPCODE_PREFIX);
+        strcat(name, kind);
+    } else if (op == 0xbc) {
         static const char *const by_atype[] = {"boolean[]", "char[]", "float[]", "double[]",
                                                "byte[]", "short[]", "int[]", "long[]"};
         int atype = mi->code[bci + 1];
@@ -1050,25 +1075,28 @@ static char *context_name(const Node *c) {
     return name;
 }
 
-/* <out>.allocations.folded: "path type count" per context and allocated type, sorted. */
-static void write_allocations(const Line *lines, size_t n) {
-    size_t cap = 1024, k = 0;
+/* <out><suffix>: "path event count" per context and counted event, sorted: the allocated types
+ * (opcodes 0), or the kinds of instruction, without OPCODE_PREFIX (opcodes 1). */
+static void write_events(const char *suffix, const Line *lines, size_t n, int opcodes) {
+    size_t cap = 1024, k = 0, prefix = strlen(OPCODE_PREFIX);
     char **out = xmalloc(sizeof(char *) * cap);
     for (size_t i = 0; i < n; i++) {
         for (const Alloc *a = lines[i].node->allocs; a; a = a->next) {
-            size_t len = strlen(lines[i].path) + strlen(g_frames[a->type]) + 24;
+            const char *event = g_frames[a->type];
+            if ((strncmp(event, OPCODE_PREFIX, prefix) == 0) != opcodes) continue;
+            if (opcodes) event += prefix;
+            size_t len = strlen(lines[i].path) + strlen(event) + 24;
             if (k == cap) out = realloc(out, sizeof(char *) * (cap *= 2));
             if (!out) fatal("realloc", 0);
             out[k] = xmalloc(len);
-            snprintf(out[k], len, "%s %s %llu", lines[i].path, g_frames[a->type],
-                     (unsigned long long)a->count);
+            snprintf(out[k], len, "%s %s %llu", lines[i].path, event, (unsigned long long)a->count);
             k++;
         }
     }
     qsort(out, k, sizeof(char *), string_cmp);
-    size_t len = strlen(g_out) + 24;
+    size_t len = strlen(g_out) + strlen(suffix) + 1;
     char *name = xmalloc(len);
-    snprintf(name, len, "%s.allocations.folded", g_out);
+    snprintf(name, len, "%s%s", g_out, suffix);
     FILE *f = fopen(name, "w");
     if (!f) fprintf(stderr, "jp-oracle: cannot write %s\n", name);
     for (size_t i = 0; i < k; i++) {
@@ -1122,7 +1150,8 @@ static void dump(void) {
     if (g_want_bytecodes) {
         write_folded(".bytecodes.folded", lines, lines_n, 1);
         write_lines();
-        write_allocations(lines, lines_n);
+        write_events(".allocations.folded", lines, lines_n, 0);
+        write_events(".opcodes.folded", lines, lines_n, 1);
     }
     for (size_t i = 0; i < lines_n; i++) free(lines[i].path);
     free(lines);

@@ -45,6 +45,16 @@ the test programs say, the same on every run; then JP's profiles of the same pro
     instrumented the same way, runs with 3 and with 5 rows, and `jp diff --metric allocations` (and
     `allocations:int[]`) of the two profiles must give the exact difference: 2 more int[], all in
     Grow.row, none elsewhere.
+(g) Probes: integration-tests/programs/probes takes locks in several contexts, throws and rethrows,
+    reads and writes arrays, and calls probes.Sink's record methods; it is instrumented with --bba
+    precise and the probes of its jp.toml (--config), which count monitorenter, athrow, array loads
+    and stores and the calls of probes.Sink.record*, and call probes.Handler.onRecord before each of
+    those calls. Calls and bytecodes must equal the oracle's as in (b) (the handler's own work counts
+    nowhere), each instruction probe's metric per context (`jp report --metric NAME`) must equal the
+    oracle's count of that kind of instruction (OUT.opcodes.folded), and the call probe's, and the
+    handler's `handler-ok` (it checks the receiver and arguments it got), must equal the oracle's
+    calls of the matched methods summed per calling context; the totals must be the hand counts in
+    the program, and no handler may count `handler-bad` or fail (`probe-errors`).
 
 One PASS/FAIL/SKIP line per check. Work files go to ${ORACLE_WORK:-target/oracle}/selfcheck and
 /compare under the repository, and stay there. Arguments, if any, are the programs to run
@@ -88,13 +98,15 @@ def line_count(path):
 class OracleSuite:
     def __init__(self, programs):
         self.checks = Checks()
-        # Window, Sites and Allocations, the programs of (d), (e) and (f), are named like the others but
-        # are no demo programs.
-        self.programs = [program for program in programs if program not in ("Window", "Sites", "Allocations")]
+        # Window, Sites, Allocations and Probes, the programs of (d) to (g), are named like the others
+        # but are no demo programs.
+        self.programs = [program for program in programs
+                         if program not in ("Window", "Sites", "Allocations", "Probes")]
         self.demo_wanted = not programs or bool(self.programs)
         self.window_wanted = not programs or "Window" in programs
         self.sites_wanted = not programs or "Sites" in programs
         self.allocations_wanted = not programs or "Allocations" in programs
+        self.probes_wanted = not programs or "Probes" in programs
         java, self.javac = jdks.default_java_and_javac()
         self.java = os.environ.get("JAVA") or java
         self.lib = self.jp = self.runtime = None
@@ -407,15 +419,15 @@ class OracleSuite:
             programs += [("demo", f"demo.{program}") for program in self.programs or oracle.demo_programs()]
         return programs
 
-    def instrument_programs(self, work, programs, check, flags):
-        """Compiles each directory of PROGRAMS into WORK/<directory>/classes and instruments it with
-        --bba precise and FLAGS into WORK/<directory>/instrumented; False, after a FAIL of CHECK,
-        when either fails."""
+    def instrument_programs(self, work, programs, check, flags, classpath=None):
+        """Compiles each directory of PROGRAMS (against CLASSPATH) into WORK/<directory>/classes and
+        instruments it with --bba precise and FLAGS into WORK/<directory>/instrumented; False, after
+        a FAIL of CHECK, when either fails."""
         for directory in sorted({directory for directory, _ in programs}):
             classes = work / directory / "classes"
             classes.mkdir(parents=True)
             if not self.compile(self.javac, 17, classes, sorted((PROGRAMS / directory).glob("*.java")),
-                                work / directory / "javac.log"):
+                                work / directory / "javac.log", classpath):
                 self.checks.fail(f"{check}: javac failed on integration-tests/programs/{directory}")
                 return False
             log = work / directory / "instrument.log"
@@ -562,6 +574,73 @@ class OracleSuite:
             self.checks.pass_(f"allocations, {name}: JP equals the oracle ({contexts} contexts allocating, "
                               f"{len(types)} types, {counted} allocations)")
 
+    # -- (g) probes -----------------------------------------------------------------------------------
+
+    # The probes of integration-tests/programs/probes/jp.toml that count a kind of instruction: their
+    # metric by the kind, as the oracle's OUT.opcodes.folded names it.
+    OPCODE_METRICS = {"monitorenter": "locks", "athrow": "throws", "array-load": "array-loads",
+                      "array-store": "array-stores"}
+    # The contexts of the methods its call probe matches, `probes.Sink.record*`, in the oracle's names
+    # (whose descriptors may hold `;`), after their caller's path.
+    CALLED = re.compile(r";probes\.Sink\.record\w*\([^()]*\)V$")
+    # The totals worked out by hand from Probes.java: 3 lockOnce, 2 lockNested of two locks, 2
+    # constructors; check throws twice from main and twice from rethrow, which throws twice; arrays(4)
+    # reads three arrays and writes three, 4 times, and main writes {4, 5}; 4 record calls, 1 recordStatic.
+    HAND_COUNTS = {"locks": 9, "throws": 6, "array-loads": 12, "array-stores": 14, "sink-calls": 5,
+                   "handler-ok": 5}
+
+    def probes(self):
+        """integration-tests/programs/probes under the oracle and instrumented with the probes of its
+        jp.toml: the same output, calls and bytecodes, and each probe's metric per context."""
+        work = work_root() / "probes"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        if not self.tools_built(work):
+            return
+        config = PROGRAMS / "probes" / "jp.toml"
+        if not self.instrument_programs(work, [("probes", "probes.Probes")], "probes", ["--config", str(config)],
+                                        classpath=self.runtime):
+            return
+        work = work / "probes"
+        expected, out = work / "oracle-Probes", work / "jp-Probes"
+        problems, details = self.run_both(work, "probes.Probes", expected, out, "")
+        wanted = {metric: [] for metric in self.HAND_COUNTS}
+        for line in folded.read(f"{expected}.opcodes.folded"):
+            path, kind, count = line.rsplit(" ", 2)
+            wanted[self.OPCODE_METRICS[kind]].append(f"{path} {count}")
+        for line in folded.read(f"{expected}.calls.folded"):
+            path, count = line.rsplit(" ", 1)
+            called = self.CALLED.search(path)
+            if called:
+                caller = path[:called.start()]
+                wanted["sink-calls"].append(f"{caller} {count}")
+                wanted["handler-ok"].append(f"{caller} {count}")
+        for metric, lines in wanted.items():
+            failure = self.report(out, metric)
+            if failure is not None:
+                problems.append(f"jp report --metric {metric} failed: {failure}")
+                continue
+            jp_sorted, oracle_sorted = pathlib.Path(f"{out}.{metric}.sorted"), pathlib.Path(f"{expected}.{metric}.sorted")
+            files.write_lines(jp_sorted, folded.nonzero(
+                [folded.jvm_names(line) for line in folded.read(f"{out}.{metric}.folded")]))
+            files.write_lines(oracle_sorted, folded.nonzero(folded.summed(lines)))
+            if not files.same_bytes(oracle_sorted, jp_sorted):
+                problems.append(f"{metric} per context differs from the oracle's")
+                details += diff(oracle_sorted, jp_sorted, 8)
+            total = folded.total(folded.read(jp_sorted))
+            if total != self.HAND_COUNTS[metric]:
+                problems.append(f"{metric}: {total} in all, {self.HAND_COUNTS[metric]} by hand")
+        profile = commands.read_text(f"{out}.jpprof")
+        for unwanted in ("handler-bad", "probe-errors"):
+            if re.search(rf"^metric [0-9]+ {unwanted} ", profile, re.MULTILINE):
+                problems.append(f"the profile counts {unwanted}")
+        if problems:
+            self.checks.fail(f"probes: {'; '.join(problems)}", details)
+        else:
+            contexts = len(folded.read(f"{out}.locks.sorted"))
+            self.checks.pass_(f"probes: JP equals the oracle and the hand counts ({contexts} contexts taking locks, "
+                              f"{len(self.HAND_COUNTS)} probe metrics, the handler's arguments checked)")
+
     def run(self):
         if self.demo_wanted:
             self.selfcheck()
@@ -572,6 +651,8 @@ class OracleSuite:
             self.call_sites()
         if self.allocations_wanted:
             self.allocations()
+        if self.probes_wanted:
+            self.probes()
         self.checks.summary(PROGRAM)
         return self.checks.status()
 

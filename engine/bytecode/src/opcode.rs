@@ -30,6 +30,7 @@ pub const ASTORE: u8 = 0x3a;
 pub const ISTORE_0: u8 = 0x3b;
 pub const ASTORE_3: u8 = 0x4e;
 pub const IASTORE: u8 = 0x4f;
+pub const AASTORE: u8 = 0x53;
 pub const SASTORE: u8 = 0x56;
 pub const POP: u8 = 0x57;
 pub const DUP: u8 = 0x59;

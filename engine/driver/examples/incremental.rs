@@ -52,6 +52,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             call_sites: false,
             natives: false,
             allocations: false,
+            probes: Default::default(),
         }),
         filter: ClassFilter::default(),
         cache: cache.then(|| work.path().join("cache")),

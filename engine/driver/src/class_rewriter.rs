@@ -273,12 +273,13 @@ mod tests {
             .unwrap();
         let expected = jp_rewrite::profile::profile_class(
             &sample(),
-            ProfileOptions {
+            &ProfileOptions {
                 analysis: jp_rewrite::blocks::Analysis::Precise,
                 lines: false,
                 call_sites: false,
                 natives: false,
                 allocations: false,
+                probes: Default::default(),
             },
         )
         .unwrap();

@@ -7,8 +7,13 @@
 //! metrics = ["allocations"]  # extra exact metrics; none by default
 //! include = ["com.acme.**"]
 //! exclude = ["**Test", "com.acme.generated.**"]
+//!
+//! [[probe]]                  # any number; see crate::probes
+//! where = "monitorenter"
+//! count = "locks"
 //! ```
-//! Settings given on the command line or in a build script win over the file.
+//! Settings given on the command line or in a build script win over the file;
+//! probes come from the file alone.
 //! Both front ends go through [`effective`]: the CLI with its flags, the
 //! request API with a request's fields.
 
@@ -20,6 +25,7 @@ use jp_rewrite::blocks::Analysis;
 use jp_rewrite::profile::ProfileOptions;
 
 use crate::filter::{ClassFilter, ClassPattern};
+use crate::probes::ProbeConfig;
 
 /// The contents of a `jp.toml`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
@@ -28,6 +34,9 @@ pub struct Config {
     /// The `[instrument]` table.
     #[serde(default)]
     pub instrument: InstrumentConfig,
+    /// The `[[probe]]` tables, checked when read.
+    #[serde(default)]
+    pub probe: Vec<ProbeConfig>,
 }
 
 /// The `[instrument]` table.
@@ -121,7 +130,8 @@ impl Config {
     /// The profiling options and class filter that result from this file
     /// and the settings given with a request (a build script's, the command
     /// line's): a given `bba`, `lines`, `call_sites` or `metrics` wins over
-    /// the file's, and given patterns add to the file's.
+    /// the file's, given patterns add to the file's, and the probes are the
+    /// file's.
     pub fn resolve(
         &self,
         bba: Option<BbaName>,
@@ -155,6 +165,7 @@ impl Config {
                 natives,
                 call_sites,
                 allocations,
+                probes: self.probe.iter().map(|probe| probe.0.clone()).collect(),
             },
             filter,
         )
@@ -355,6 +366,39 @@ mod tests {
             effective(Some(&missing), Some(BbaName::Precise), None, None, None, &[], &[]).unwrap_err();
         assert!(matches!(error, ConfigError::Read { .. }));
         assert_eq!(error.to_string(), missing.display().to_string());
+    }
+
+    #[test]
+    fn probes_come_from_the_file() {
+        let config: Config =
+            toml::from_str("[[probe]]\nwhere = \"monitorenter\"\ncount = \"locks\"\n").unwrap();
+        let (options, _) = config.resolve(None, None, None, Some(&[]), &[], &[]);
+        let probes: Vec<String> = options.probes.iter().map(ToString::to_string).collect();
+        assert_eq!(probes, ["monitorenter -> count locks"]);
+        assert!(Config::default()
+            .resolve(None, None, None, None, &[], &[])
+            .0
+            .probes
+            .is_empty());
+    }
+
+    #[test]
+    fn a_malformed_probe_is_an_error_naming_the_file_the_line_and_what_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("jp.toml");
+        std::fs::write(
+            &file,
+            "[instrument]\nbba = \"precise\"\n\n[[probe]]\ncall = \"java/sql/Statement.execute\"\ncount = \"sql\"\n",
+        )
+        .unwrap();
+        let error = effective(Some(&file), None, None, None, None, &[], &[]).unwrap_err();
+        assert_eq!(error.to_string(), file.display().to_string());
+        let cause = std::error::Error::source(&error).unwrap().to_string();
+        assert!(cause.contains("line 5"), "{cause}");
+        assert!(
+            cause.contains("bad call pattern `java/sql/Statement.execute`"),
+            "{cause}"
+        );
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod objects;
 mod output;
 mod output_jar;
 pub mod overlap;
+pub mod probes;
 pub mod roundtrip;
 pub mod scheme;
 mod signatures;

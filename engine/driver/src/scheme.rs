@@ -25,15 +25,17 @@ pub trait Scheme: fmt::Debug + Send + Sync {
 
 impl Scheme for ProfileOptions {
     fn rewrite_class(&self, bytes: &[u8]) -> Result<Rewritten, RewriteError> {
-        profile_class(bytes, *self)
+        profile_class(bytes, self)
     }
 
     /// `Profile(ProfileOptions { analysis: Default })`: the text the cache
     /// key has always held for this scheme, so existing caches stay valid;
     /// per-line counts add `, lines: true` before the closing brace, and
     /// wrapped native methods `, natives: true` after that, and call sites
-    /// `, call_sites: true` after that, and allocation counts
-    /// `, allocations: true` last.
+    /// `, call_sites: true` after that, allocation counts
+    /// `, allocations: true` after that, and probes
+    /// `, probes: [<probe>; <probe>]` last, each as [`jp_rewrite::probe::Probe`]
+    /// displays it.
     fn identifier(&self) -> String {
         let lines = if self.lines { ", lines: true" } else { "" };
         let natives = if self.natives { ", natives: true" } else { "" };
@@ -43,8 +45,14 @@ impl Scheme for ProfileOptions {
         } else {
             ""
         };
+        let probes = if self.probes.is_empty() {
+            String::new()
+        } else {
+            let named: Vec<String> = self.probes.iter().map(ToString::to_string).collect();
+            format!(", probes: [{}]", named.join("; "))
+        };
         format!(
-            "Profile(ProfileOptions {{ analysis: {:?}{lines}{natives}{call_sites}{allocations} }})",
+            "Profile(ProfileOptions {{ analysis: {:?}{lines}{natives}{call_sites}{allocations}{probes} }})",
             self.analysis
         )
     }
@@ -53,6 +61,7 @@ impl Scheme for ProfileOptions {
 #[cfg(test)]
 mod tests {
     use jp_rewrite::blocks::Analysis;
+    use jp_rewrite::probe::{InstructionKind, Probe, ProbeAction, ProbeSite};
 
     use super::*;
 
@@ -65,6 +74,7 @@ mod tests {
                 call_sites: false,
                 natives: false,
                 allocations: false,
+                probes: Default::default(),
             }
             .identifier()
         };
@@ -86,6 +96,7 @@ mod tests {
             call_sites: false,
             natives: false,
             allocations: false,
+            probes: Default::default(),
         };
         assert_eq!(
             lines.identifier(),
@@ -101,6 +112,7 @@ mod tests {
             call_sites: false,
             natives: true,
             allocations: false,
+            probes: Default::default(),
         };
         assert_eq!(
             natives.identifier(),
@@ -130,6 +142,26 @@ mod tests {
         assert_eq!(
             allocations.identifier(),
             "Profile(ProfileOptions { analysis: Default, call_sites: true, allocations: true })"
+        );
+    }
+
+    #[test]
+    fn probes_change_the_identifier() {
+        let probe = |metric: &str| Probe {
+            site: ProbeSite::Instruction(InstructionKind::MonitorEnter),
+            action: ProbeAction::count(metric).unwrap(),
+        };
+        let options = |probes: Vec<Probe>| ProfileOptions {
+            probes: probes.into(),
+            ..ProfileOptions::default()
+        };
+        assert_eq!(
+            options(vec![probe("locks"), probe("monitors")]).identifier(),
+            "Profile(ProfileOptions { analysis: Default, probes: [monitorenter -> count locks; monitorenter -> count monitors] })"
+        );
+        assert_ne!(
+            options(vec![probe("locks")]).identifier(),
+            options(vec![probe("monitors")]).identifier()
         );
     }
 }

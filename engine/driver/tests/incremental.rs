@@ -39,6 +39,7 @@ fn profile(analysis: Analysis) -> Arc<dyn Scheme> {
         call_sites: false,
         natives: false,
         allocations: false,
+        probes: Default::default(),
     })
 }
 

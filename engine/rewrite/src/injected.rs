@@ -88,9 +88,19 @@ pub const IC_LINE: (&str, &str) = ("line", "(II)V");
 /// `void site(int, int)`: with call sites on, before each invoke, on the caller's context: the
 /// site (`line << 16 | bci`) and the hash of the invoked method's name and descriptor.
 pub const IC_SITE: (&str, &str) = ("site", "(II)V");
-/// `void alloc(String)`: with allocation counts on, before each allocation instruction, on the
-/// method's context: the allocated type's Java name.
-pub const IC_ALLOC: (&str, &str) = ("alloc", "(Ljava/lang/String;)V");
+/// `void metric(String)`: adds one to an exact metric of the method's context, before each
+/// allocation instruction with allocation counts on (`allocations:` and the allocated type's Java
+/// name) and before each instruction a counting probe chose (the probe's metric).
+pub const IC_METRIC: (&str, &str) = ("metric", "(Ljava/lang/String;)V");
+/// `void probe(Object, Object[], String, Class)`: before each instruction a handler probe chose,
+/// on the method's context: the receiver and arguments the handler gets (a call's; the lock or
+/// the exception of `monitorenter` or `athrow`, and none), the handler's name and the probed
+/// class, whose loader finds the handler. The receiver comes first: code inserted before an
+/// instruction finds it on top of the stack.
+pub const IC_PROBE: (&str, &str) = (
+    "probe",
+    "(Ljava/lang/Object;[Ljava/lang/Object;Ljava/lang/String;Ljava/lang/Class;)V",
+);
 /// `static MID[] table(String)`: the method identifiers of a class, from
 /// `bba.class.name.descriptor.bound...` (`.` cannot occur in a method
 /// name or descriptor, JVMS §4.2.2 and §4.3).

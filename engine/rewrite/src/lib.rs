@@ -12,6 +12,7 @@ pub mod blocks;
 pub mod hook;
 pub mod injected;
 pub mod lines;
+pub mod probe;
 pub mod profile;
 pub mod suid;
 

@@ -3,7 +3,7 @@
 //! `multianewarray` of the original code, the method adds one allocation of
 //! the instruction's type to its own context,
 //! ```text
-//! ic.alloc("java.lang.String[]")   // behind if (ic != null)
+//! ic.metric("allocations:java.lang.String[]")   // behind if (ic != null)
 //! ```
 //! so an allocation counts when its instruction starts, as a single-stepping
 //! debugger sees it, whether or not it then throws. The type is a string
@@ -20,38 +20,42 @@ use super::method::Guard;
 use crate::WarningReason;
 
 /// Inserts the count before every allocation of `body`'s original code, on
-/// the context in the guard's local; `ic_alloc` is `IC.alloc`.
+/// the context in the guard's local; `ic_metric` is `IC.metric`.
 pub(super) fn count_before_allocations(
     body: &mut MethodBody<'_>,
     guard: &Guard<'_>,
-    ic_alloc: CpIndex,
+    ic_metric: CpIndex,
     pool: &mut PoolBuilder<'_>,
 ) -> Result<(), WarningReason> {
     let allocations: Vec<(Pc, Vec<u8>)> = body
         .instructions()
         .filter_map(|(pc, insn)| allocated_type(insn, pool).map(|name| name.map(|name| (pc, name))))
         .collect::<Result<_, _>>()?;
+    let mut calls = Vec::with_capacity(allocations.len());
     for (pc, name) in allocations {
-        let text = pool.add(Constant::Utf8(&name))?;
+        let mut metric = b"allocations:".to_vec();
+        metric.extend_from_slice(&name);
+        let text = pool.add(Constant::Utf8(&metric))?;
         let string = pool.add(Constant::String { string: text })?;
-        let code = vec![
-            Insn::Local {
-                opcode: op::ALOAD,
-                index: guard.ic(),
-            },
-            Insn::Ldc {
-                index: string,
-                category2: false,
-            },
-            Insn::Ref {
-                opcode: op::INVOKEVIRTUAL,
-                index: ic_alloc,
-            },
-        ];
-        let guarded = guard.at(body, pc, code)?;
-        body.insert_before(pc, guarded)?;
+        calls.push((
+            pc,
+            vec![
+                Insn::Local {
+                    opcode: op::ALOAD,
+                    index: guard.ic(),
+                },
+                Insn::Ldc {
+                    index: string,
+                    category2: false,
+                },
+                Insn::Ref {
+                    opcode: op::INVOKEVIRTUAL,
+                    index: ic_metric,
+                },
+            ],
+        ));
     }
-    Ok(())
+    guard.insert_before_each(body, calls)
 }
 
 /// The pcs of `body`'s allocation instructions, where the counting code goes.
@@ -167,7 +171,7 @@ mod tests {
     }
 
     /// A method's name, the types of its original allocations, and the
-    /// names it passes to `IC.alloc`, both in code order.
+    /// types it passes to `IC.metric`, both in code order.
     type Allocating = (String, Vec<Vec<u8>>, Vec<Vec<u8>>);
 
     /// Each method of `class` as [`Allocating`].
@@ -178,7 +182,7 @@ mod tests {
             allocations: true,
             ..ProfileOptions::default()
         };
-        let rewritten = profile_class(&original, options).unwrap();
+        let rewritten = profile_class(&original, &options).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
         let bytes = rewritten.bytes.unwrap();
         let (before, after) = (
@@ -214,13 +218,19 @@ mod tests {
                 .filter_map(|pair| match pair {
                     [Insn::Ldc { index, .. }, Insn::Ref { index: call, .. }]
                         if after.constant_pool.member_ref(*call).is_ok_and(|(_, n, d)| {
-                            (n, d) == (b"alloc".as_slice(), injected::IC_ALLOC.1.as_bytes())
+                            (n, d) == (b"metric".as_slice(), injected::IC_METRIC.1.as_bytes())
                         }) =>
                     {
                         match after.constant_pool.get(*index) {
-                            Some(Constant::String { string }) => {
-                                Some(after.constant_pool.utf8(*string).unwrap().to_vec())
-                            }
+                            Some(Constant::String { string }) => Some(
+                                after
+                                    .constant_pool
+                                    .utf8(*string)
+                                    .unwrap()
+                                    .strip_prefix(b"allocations:")
+                                    .expect("an allocation metric")
+                                    .to_vec(),
+                            ),
                             other => panic!("{other:?}"),
                         }
                     }
@@ -249,10 +259,10 @@ mod tests {
     }
 
     #[test]
-    fn without_allocations_the_class_has_no_reference_to_the_allocation_counter() {
+    fn without_allocations_the_class_has_no_reference_to_the_metric_counter() {
         let bytes = profile_class(
             &jp_testdata::class("java8/AllInstructions.class"),
-            ProfileOptions::default(),
+            &ProfileOptions::default(),
         )
         .unwrap()
         .bytes
@@ -261,6 +271,6 @@ mod tests {
         assert!(!class
             .constant_pool
             .iter()
-            .any(|(_, c)| matches!(c, Constant::Utf8(text) if *text == b"alloc")));
+            .any(|(_, c)| matches!(c, Constant::Utf8(text) if *text == b"metric")));
     }
 }

@@ -94,7 +94,7 @@ impl MethodIds {
     pub(super) fn add(
         class: &ClassFile<'_>,
         profiled: &[usize],
-        options: ProfileOptions,
+        options: &ProfileOptions,
         writer: &mut ClassWriter<'_>,
     ) -> Result<MethodIds, WarningReason> {
         let no_runtime = NoRuntime::add(class, &mut writer.constant_pool)?;
@@ -105,7 +105,7 @@ impl MethodIds {
     fn add_source(
         class: &ClassFile<'_>,
         profiled: &[usize],
-        options: ProfileOptions,
+        options: &ProfileOptions,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Source, WarningReason> {
         if class.access_flags & ACC_INTERFACE != 0 {
@@ -421,7 +421,7 @@ impl MethodIds {
 /// The analysis as tables name it: `default` or `precise`, followed by
 /// `+sites` with call sites, whose methods' contexts the runtime makes
 /// apart (and so gives them identifiers of their own).
-fn analysis_name(options: ProfileOptions) -> String {
+fn analysis_name(options: &ProfileOptions) -> String {
     let blocks = match options.analysis {
         Analysis::Default => "default",
         Analysis::Precise => "precise",
@@ -434,7 +434,7 @@ fn analysis_name(options: ProfileOptions) -> String {
 pub(super) fn table_string(
     class: &ClassFile<'_>,
     profiled: &[usize],
-    options: ProfileOptions,
+    options: &ProfileOptions,
 ) -> Result<Vec<u8>, WarningReason> {
     let mut table = table_prefix(class, options);
     for &i in profiled {
@@ -444,7 +444,7 @@ pub(super) fn table_string(
 }
 
 /// `bba.class`: what every identifier of a class starts with.
-fn table_prefix(class: &ClassFile<'_>, options: ProfileOptions) -> Vec<u8> {
+fn table_prefix(class: &ClassFile<'_>, options: &ProfileOptions) -> Vec<u8> {
     let mut prefix = analysis_name(options).into_bytes();
     prefix.push(b'.');
     prefix.extend_from_slice(class.this_class_name());

@@ -12,9 +12,11 @@ use jp_classfile::attributes::Code;
 use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
 
 use super::ids::MethodIds;
+use super::probes::{self, ProbeRefs};
 use super::{allocations, sites, Kind, ProfileOptions};
 use crate::blocks::{blocks, loop_headers, Analysis};
 use crate::lines::{line_blocks, LineBlock, Lines};
+use crate::probe::Probe;
 use crate::{injected, WarningReason};
 
 /// The constant-pool entries of the runtime that inserted code refers to.
@@ -32,12 +34,14 @@ pub(super) struct Refs {
     ic_line: Option<CpIndex>,
     /// `IC.site`, with call sites on.
     ic_site: Option<CpIndex>,
-    /// `IC.alloc`, with allocation counts on.
+    /// `IC.metric`, with allocation counts on.
     ic_alloc: Option<CpIndex>,
+    /// The probes, when there are any.
+    probes: Option<ProbeRefs>,
 }
 
 impl Refs {
-    pub(super) fn add(pool: &mut PoolBuilder<'_>, options: ProfileOptions) -> jp_classfile::Result<Refs> {
+    pub(super) fn add(pool: &mut PoolBuilder<'_>, options: &ProfileOptions) -> jp_classfile::Result<Refs> {
         let mut method = |class: &str, (name, descriptor): (&str, &str)| {
             pool.add_member_ref(
                 tag::METHODREF,
@@ -74,9 +78,18 @@ impl Refs {
                 None
             },
             ic_alloc: if options.allocations {
-                Some(method(injected::IC_CLASS, injected::IC_ALLOC)?)
+                Some(method(injected::IC_CLASS, injected::IC_METRIC)?)
             } else {
                 None
+            },
+            probes: if options.probes.is_empty() {
+                None
+            } else {
+                Some(ProbeRefs {
+                    probes: options.probes.clone(),
+                    ic_metric: method(injected::IC_CLASS, injected::IC_METRIC)?,
+                    ic_probe: method(injected::IC_CLASS, injected::IC_PROBE)?,
+                })
             },
             rc_top: CpIndex(0),
         };
@@ -125,7 +138,15 @@ pub(super) fn rewrite_method(
         .filter_map(|h| body.pc_of(h.handler))
         .collect();
     let returns = returns(&body);
-    let leaf = site.kind == Kind::Method && headers.is_empty() && is_leaf(&body, pool);
+    let probe_sites = match &refs.probes {
+        // A native's wrapper has no instruction of the program's.
+        Some(probes) if site.kind != Kind::NativeWrapper => probes::probe_sites(&body, &probes.probes, pool)?,
+        _ => Vec::new(),
+    };
+    let leaf = site.kind == Kind::Method
+        && headers.is_empty()
+        && !probes::calls_handler(&probe_sites)
+        && is_leaf(&body, pool);
     let uninitialized = if site.kind == Kind::Constructor && body.has_frames() {
         uninitialized_this(&body, pool)?
     } else {
@@ -144,7 +165,7 @@ pub(super) fn rewrite_method(
     };
     let invoke = |opcode, index| Insn::Ref { opcode, index };
     if leaf {
-        return rewrite_leaf(body, site, ids, refs, &blocks, (pool, effects));
+        return rewrite_leaf(body, site, ids, refs, (&blocks, &probe_sites), (pool, effects));
     }
     // Every pc that guarded code is inserted at below.
     let mut guarded: Vec<Pc> = handler_starts
@@ -168,6 +189,7 @@ pub(super) fn rewrite_method(
     if refs.ic_alloc.is_some() {
         guarded.extend(allocations::allocation_pcs(&body));
     }
+    guarded.extend(probe_sites.iter().map(|(pc, _, _)| *pc));
     guarded.sort_unstable();
     guarded.dedup();
     let frames = Frames::at(&body, &guarded, pool)?;
@@ -288,6 +310,16 @@ pub(super) fn rewrite_method(
     }
     if let Some(ic_alloc) = refs.ic_alloc {
         allocations::count_before_allocations(&mut body, &guard, ic_alloc, pool)?;
+    }
+    if let Some(probes) = &refs.probes {
+        probes::insert_probes(
+            &mut body,
+            &guard,
+            &probe_sites,
+            probes,
+            site.class.major_version,
+            pool,
+        )?;
     }
     for &start in &handler_starts {
         let restore = vec![aload(rc), aload(ic), invoke(op::INVOKEVIRTUAL, refs.rc_restore)];
@@ -476,6 +508,21 @@ impl Guard<'_> {
         self.with_frame(body, frame, code)
     }
 
+    /// Inserts each `(pc, code)` guarded before the original instruction at
+    /// `pc`: the runtime calls that count at chosen instructions (call
+    /// sites, allocations, probes) all take this shape.
+    pub(super) fn insert_before_each(
+        &self,
+        body: &mut MethodBody<'_>,
+        calls: Vec<(Pc, Vec<Insn>)>,
+    ) -> Result<(), WarningReason> {
+        for (pc, code) in calls {
+            let guarded = self.at(body, pc, code)?;
+            body.insert_before(pc, guarded)?;
+        }
+        Ok(())
+    }
+
     /// `code` guarded, where the state is `frame` (the entry code's locals declared).
     fn with_frame(
         &self,
@@ -625,7 +672,7 @@ fn rewrite_leaf(
     site: &Site<'_, '_>,
     ids: &MethodIds,
     refs: &Refs,
-    blocks: &[LineBlock],
+    (blocks, probe_sites): (&[LineBlock], &[(Pc, Insn, &Probe)]),
     (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
 ) -> Result<Vec<u8>, WarningReason> {
     // The first block starts at pc 0; counted on entry unless a handler
@@ -645,13 +692,15 @@ fn rewrite_leaf(
         Vec::new()
     };
     let allocates = !allocation_pcs.is_empty();
-    let needs_ic = blocks.len() > 1 || !first_counted || lines_counted || allocates;
+    let needs_ic =
+        blocks.len() > 1 || !first_counted || lines_counted || allocates || !probe_sites.is_empty();
     // Declared before the entry is built: the entry's own frames (an
     // interface's lookup handler) come before `ic` is set.
     let ic_and_frames = if needs_ic {
-        // The frames where guarded code goes: block starts, and allocations.
+        // The frames where guarded code goes: block starts, allocations and probes.
         let mut starts: Vec<Pc> = blocks.iter().map(|unit| unit.block.start).collect();
         starts.extend(&allocation_pcs);
+        starts.extend(probe_sites.iter().map(|(pc, _, _)| *pc));
         starts.sort_unstable();
         starts.dedup();
         let frames = Frames::at(&body, &starts, pool)?;
@@ -722,6 +771,16 @@ fn rewrite_leaf(
     count_blocks(&mut body, &guard, blocks, first_counted, refs, pool)?;
     if let Some(ic_alloc) = refs.ic_alloc {
         allocations::count_before_allocations(&mut body, &guard, ic_alloc, pool)?;
+    }
+    if let Some(probes) = &refs.probes {
+        probes::insert_probes(
+            &mut body,
+            &guard,
+            probe_sites,
+            probes,
+            site.class.major_version,
+            pool,
+        )?;
     }
     Ok(body.encode_with(pool, effects)?)
 }

@@ -44,6 +44,7 @@ mod ids;
 mod method;
 mod natives;
 mod no_runtime;
+mod probes;
 mod sites;
 
 use jp_bytecode::simulate::StackEffects;
@@ -51,14 +52,17 @@ use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, Member};
 
+use std::sync::Arc;
+
 use crate::blocks::Analysis;
 use crate::injected;
+use crate::probe::Probe;
 use crate::{RewriteError, Rewritten, Warning, WarningReason};
 use ids::MethodIds;
 use method::{rewrite_method, Refs, Site};
 
 /// Options of the profiling scheme.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProfileOptions {
     /// The basic-block analysis that places the bytecode counters.
     pub analysis: Analysis,
@@ -75,6 +79,10 @@ pub struct ProfileOptions {
     /// Whether each allocation instruction counts in its method's context,
     /// by type ([`allocations`], docs/profiling.md, "Allocations").
     pub allocations: bool,
+    /// User-defined probes ([`crate::probe`], docs/profiling.md, "Probes"):
+    /// each counts a named metric, or calls a handler, before the
+    /// instructions it chose.
+    pub probes: Arc<[Probe]>,
 }
 
 /// Rewrites one class with the profiling scheme.
@@ -85,7 +93,7 @@ pub struct ProfileOptions {
 /// When the class does not parse, or was instrumented by JP already.
 /// Anything else that cannot be rewritten is kept as it was, with a
 /// warning.
-pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten, RewriteError> {
+pub fn profile_class(bytes: &[u8], options: &ProfileOptions) -> Result<Rewritten, RewriteError> {
     let class = ClassFile::parse(bytes)?;
     if class.attribute(injected::MARKER_ATTRIBUTE.as_bytes()).is_some() {
         return Err(RewriteError::AlreadyInstrumented);
@@ -116,7 +124,7 @@ pub fn profile_class(bytes: &[u8], options: ProfileOptions) -> Result<Rewritten,
 fn profile_parsed(
     class: &ClassFile<'_>,
     wrappers: &[usize],
-    options: ProfileOptions,
+    options: &ProfileOptions,
 ) -> Result<Rewritten, WarningReason> {
     let profiled: Vec<usize> = class
         .methods
@@ -154,7 +162,7 @@ fn rewrite(
     class: &ClassFile<'_>,
     profiled: &[usize],
     wrappers: &[usize],
-    options: ProfileOptions,
+    options: &ProfileOptions,
 ) -> Result<Rewritten, WarningReason> {
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
@@ -239,6 +247,7 @@ fn is_class_initializer(class: &ClassFile<'_>, method: &Member<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probe::{ProbeAction, ProbeSite};
     use crate::suid;
     use jp_bytecode::opcode as op;
     use jp_bytecode::Insn;
@@ -247,7 +256,7 @@ mod tests {
     use jp_testdata::class as testdata;
 
     fn profile(bytes: &[u8]) -> Vec<u8> {
-        let rewritten = profile_class(bytes, ProfileOptions::default()).unwrap();
+        let rewritten = profile_class(bytes, &ProfileOptions::default()).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
         rewritten.bytes.expect("rewritten")
     }
@@ -347,8 +356,9 @@ mod tests {
             call_sites: false,
             natives: false,
             allocations: false,
+            probes: Default::default(),
         };
-        let rewritten = profile_class(&original, lines_on).unwrap();
+        let rewritten = profile_class(&original, &lines_on).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
         let bytes = rewritten.bytes.unwrap();
         let (before, after) = (
@@ -422,7 +432,7 @@ mod tests {
     fn an_instrumented_class_is_refused() {
         let once = profile(&testdata("java17/Records.class"));
         assert!(matches!(
-            profile_class(&once, ProfileOptions::default()),
+            profile_class(&once, &ProfileOptions::default()),
             Err(RewriteError::AlreadyInstrumented)
         ));
     }
@@ -431,7 +441,7 @@ mod tests {
     fn module_info_is_left_as_it_was() {
         let rewritten = profile_class(
             &testdata("java17/module/module-info.class"),
-            ProfileOptions::default(),
+            &ProfileOptions::default(),
         )
         .unwrap();
         assert_eq!(
@@ -454,7 +464,7 @@ mod tests {
             analysis: Analysis::Precise,
             ..ProfileOptions::default()
         };
-        let table = String::from_utf8(ids::table_string(&class, &profiled, precise).unwrap()).unwrap();
+        let table = String::from_utf8(ids::table_string(&class, &profiled, &precise).unwrap()).unwrap();
         let parts: Vec<&str> = table.split('.').collect();
         assert_eq!(parts[0], "precise");
         assert_eq!(parts[1], "Interfaces");
@@ -572,8 +582,24 @@ mod tests {
             injected::RC_RESTORE,
             injected::IC_COUNT,
             injected::IC_LINE,
-            injected::IC_ALLOC,
+            injected::IC_METRIC,
+            injected::IC_PROBE,
         ];
+        // Every call, lock and throw probed too, so that probes' calls are checked alike.
+        let probes: Arc<[Probe]> = [
+            ("monitorenter", ProbeAction::count("locks")),
+            ("athrow", ProbeAction::handler("t.H.onThrow")),
+        ]
+        .into_iter()
+        .map(|(kind, action)| Probe {
+            site: ProbeSite::Instruction(kind.parse().unwrap()),
+            action: action.unwrap(),
+        })
+        .chain([Probe {
+            site: ProbeSite::Call("**.*".parse().unwrap()),
+            action: ProbeAction::handler("t.H.onCall").unwrap(),
+        }])
+        .collect();
         let mut checked = 0;
         for name in [
             "java8/AllInstructions.class",
@@ -587,8 +613,9 @@ mod tests {
                 call_sites: false,
                 natives: false,
                 allocations: true,
+                probes: probes.clone(),
             };
-            let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
+            let bytes = profile_class(&original, &options).unwrap().bytes.unwrap();
             let (before, class) = (
                 ClassFile::parse(&original).unwrap(),
                 ClassFile::parse(&bytes).unwrap(),
@@ -660,7 +687,10 @@ mod tests {
     fn the_identifiers_are_set_or_looked_up_under_a_handler_of_linkage_errors() {
         let mut seen = 0;
         for (name, original) in every_test_class() {
-            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+            let Some(bytes) = profile_class(&original, &ProfileOptions::default())
+                .unwrap()
+                .bytes
+            else {
                 continue;
             };
             let class = ClassFile::parse(&bytes).unwrap();
@@ -738,7 +768,10 @@ mod tests {
         };
         let mut rewritten = 0;
         for (name, original) in every_test_class() {
-            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+            let Some(bytes) = profile_class(&original, &ProfileOptions::default())
+                .unwrap()
+                .bytes
+            else {
                 continue;
             };
             rewritten += 1;
@@ -764,7 +797,10 @@ mod tests {
             if before.access_flags & jp_classfile::access::ACC_INTERFACE == 0 {
                 continue;
             }
-            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+            let Some(bytes) = profile_class(&original, &ProfileOptions::default())
+                .unwrap()
+                .bytes
+            else {
                 continue;
             };
             interfaces += 1;
@@ -813,7 +849,10 @@ mod tests {
         use jp_classfile::access::{ACC_PRIVATE, ACC_SYNTHETIC};
         for (name, original) in every_test_class() {
             let before = ClassFile::parse(&original).unwrap();
-            let Some(bytes) = profile_class(&original, ProfileOptions::default()).unwrap().bytes else {
+            let Some(bytes) = profile_class(&original, &ProfileOptions::default())
+                .unwrap()
+                .bytes
+            else {
                 continue;
             };
             if before.access_flags & jp_classfile::access::ACC_INTERFACE != 0 {

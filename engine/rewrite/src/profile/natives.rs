@@ -228,8 +228,9 @@ mod tests {
             call_sites: false,
             natives,
             allocations: false,
+            probes: Default::default(),
         };
-        let rewritten = profile_class(bytes, options).unwrap();
+        let rewritten = profile_class(bytes, &options).unwrap();
         assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
         rewritten.bytes
     }
@@ -382,7 +383,7 @@ mod tests {
             natives: true,
             ..ProfileOptions::default()
         };
-        let rewritten = profile_class(&bytes, options).unwrap();
+        let rewritten = profile_class(&bytes, &options).unwrap();
         assert_eq!(rewritten.bytes, None);
         let [warning] = rewritten.warnings.as_slice() else {
             panic!("{:?}", rewritten.warnings)

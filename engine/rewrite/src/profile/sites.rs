@@ -32,6 +32,7 @@ pub(super) fn store_before_invokes(
 ) -> Result<(), WarningReason> {
     let lines = Lines::of(method.code, &method.class.constant_pool)?;
     let invokes: Vec<(Pc, CpIndex)> = invokes(body).collect();
+    let mut calls = Vec::with_capacity(invokes.len());
     for (pc, index) in invokes {
         let (_, name, descriptor) = pool.member_ref(index)?;
         let target = target_hash(name, descriptor)?;
@@ -48,10 +49,9 @@ pub(super) fn store_before_invokes(
                 index: ic_site,
             },
         ];
-        let guarded = guard.at(body, pc, code)?;
-        body.insert_before(pc, guarded)?;
+        calls.push((pc, code));
     }
-    Ok(())
+    guard.insert_before_each(body, calls)
 }
 
 /// The invokes of the original code that get a site store: their pcs and
@@ -156,7 +156,7 @@ mod tests {
             "java25/AllInstructions.class",
         ] {
             let original = jp_testdata::class(name);
-            let rewritten = profile_class(&original, with_sites()).unwrap();
+            let rewritten = profile_class(&original, &with_sites()).unwrap();
             assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
             let bytes = rewritten.bytes.unwrap();
             let (before, after) = (
@@ -230,7 +230,7 @@ mod tests {
         let mut methods = 0;
         for version in ["java8", "java17", "java25"] {
             for (name, original) in jp_testdata::classes(version) {
-                let Some(bytes) = profile_class(&original, with_sites()).unwrap().bytes else {
+                let Some(bytes) = profile_class(&original, &with_sites()).unwrap().bytes else {
                     continue;
                 };
                 let class = ClassFile::parse(&bytes).unwrap();
@@ -269,7 +269,7 @@ mod tests {
                 call_sites,
                 ..with_sites()
             };
-            let bytes = profile_class(&original, options).unwrap().bytes.unwrap();
+            let bytes = profile_class(&original, &options).unwrap().bytes.unwrap();
             let class = ClassFile::parse(&bytes).unwrap();
             let refers = |(name, descriptor): (&str, &str)| {
                 class.constant_pool.iter().any(|(index, constant)| {
@@ -302,7 +302,7 @@ mod tests {
         let profiled: Vec<usize> = (0..class.methods.len())
             .filter(|&i| class.methods[i].attribute(names::CODE).is_some())
             .collect();
-        let table = crate::profile::ids::table_string(&class, &profiled, with_sites()).unwrap();
+        let table = crate::profile::ids::table_string(&class, &profiled, &with_sites()).unwrap();
         assert!(table.starts_with(b"precise+sites.Interfaces."));
     }
 

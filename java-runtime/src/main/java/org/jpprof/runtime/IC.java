@@ -27,10 +27,10 @@ public class IC {
     /** Bytecodes per source line, with per-line counts on; null while none. */
     private LineCounts lines;
     /**
-     * Allocations per type, with allocation counts on; null while none. With compressed
+     * The exact extra metrics (allocations, probes' counts); null while none. With compressed
      * references (the default) the field fits in the padding the object had anyway.
      */
-    private AllocationCounts allocations;
+    private MetricCounts metrics;
 
     /**
      * The children, an open-addressing table keyed by {@link MID#id}, once there are two; null
@@ -77,18 +77,34 @@ public class IC {
     }
 
     /**
-     * Counts one allocation of {@code type} (its Java name, a string constant of the calling
-     * class), before the allocating instruction runs (with allocation counts on).
+     * Adds one to the exact metric {@code name} (a string constant of the calling class): before
+     * an allocating instruction, {@code allocations:} and the type's Java name (with allocation
+     * counts on); before a probe's instruction, the probe's metric.
      */
-    public final void alloc(String type) {
-        AllocationCounts counts = allocations;
-        if (counts == null) counts = allocations = new AllocationCounts();
-        counts.add(type, 1);
+    public final void metric(String name) {
+        add(name, 1);
     }
 
-    /** The allocations per type; null when none. */
-    final AllocationCounts allocations() {
-        return allocations;
+    /**
+     * Calls a probe's {@code handler} for an instruction of {@code caller} that runs in this
+     * context (the context of the instruction's method), with the call's receiver and arguments
+     * for a call probe, the lock or the exception and none for {@code monitorenter} or
+     * {@code athrow}, null and none otherwise ({@link Probes}).
+     */
+    public final void probe(Object receiver, Object[] arguments, String handler, Class<?> caller) {
+        Probes.call(this, handler, caller, receiver, arguments);
+    }
+
+    /** Adds {@code n} to the exact metric {@code name}. */
+    final void add(String name, long n) {
+        MetricCounts counts = metrics;
+        if (counts == null) counts = metrics = new MetricCounts();
+        counts.add(name, n);
+    }
+
+    /** The exact extra metrics; null when none. */
+    final MetricCounts metrics() {
+        return metrics;
     }
 
     /** The per-line counts; null when none. */
@@ -243,7 +259,7 @@ public class IC {
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 merged.lines = LineCounts.add(merged.lines, child.lines);
-                merged.allocations = AllocationCounts.add(merged.allocations, child.allocations);
+                merged.metrics = MetricCounts.add(merged.metrics, child.metrics);
                 if (child.hasChildren()) {
                     work.push(child);
                     work.push(merged);
@@ -278,16 +294,16 @@ public class IC {
         work.push(this);
         while (!work.isEmpty()) {
             IC from = work.pop();
-            if (from.calls != 0 || from.bytecodes != 0 || from.lines != null || from.allocations != null) {
+            if (from.calls != 0 || from.bytecodes != 0 || from.lines != null || from.metrics != null) {
                 IC copy = copyOf(from, copies);
                 copy.calls = from.calls;
                 copy.bytecodes = from.bytecodes;
                 copy.lines = from.lines;
-                copy.allocations = from.allocations;
+                copy.metrics = from.metrics;
                 from.calls = 0;
                 from.bytecodes = 0;
                 from.lines = null;
-                from.allocations = null;
+                from.metrics = null;
             }
             for (IC child : from.children()) {
                 work.push(child);

@@ -98,10 +98,10 @@ final class ProfileTree {
     /** Per-line counts by frame name, merged over every context of the frame, in every group. */
     final Map<String, LineCounts> lines = new HashMap<String, LineCounts>();
     /**
-     * Allocations per type of the contexts that have any, beside the nodes: without allocation
-     * counts, a node costs nothing more.
+     * The exact extra metrics of the contexts that have any, beside the nodes: without them, a
+     * node costs nothing more.
      */
-    final Map<Node, AllocationCounts> allocations = new IdentityHashMap<Node, AllocationCounts>();
+    final Map<Node, MetricCounts> metrics = new IdentityHashMap<Node, MetricCounts>();
 
     /** The thread group {@code name}, created empty when new. */
     Group group(String name) {
@@ -133,8 +133,8 @@ final class ProfileTree {
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
                 addLines(child.mid.frame, child.lines());
-                AllocationCounts allocated = child.allocations();
-                if (allocated != null) allocations.put(merged, AllocationCounts.add(allocations.get(merged), allocated));
+                MetricCounts counted = child.metrics();
+                if (counted != null) metrics.put(merged, MetricCounts.add(metrics.get(merged), counted));
                 work.push(child);
                 work.push(merged);
             }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +26,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes a profile in the format of docs/profile-format.md, of the lowest version that holds it:
- * version 5 when it has call sites, else 4 when it has allocation counts (extra metrics), else 3
+ * version 5 when it has call sites, else 4 when it has exact extra metrics (allocations, probes), else 3
  * when it has thread groups, else 2 when it has per-line counts, else 1. It is written from the finished
  * work and the trees of threads still running, merged as they are walked ({@link MergedWalk}):
  * writing takes no copy of the tree, only the frames' names and ids. A context that appears in a
@@ -118,20 +119,20 @@ final class ProfileWriter {
         }
         List<Object> ungrouped = Collections.<Object>singletonList(finished.root);
         // The frame records wait for the header, whose version says whether a call site was seen.
-        Frames frames = new Frames(finished.allocations);
+        Frames frames = new Frames(finished.metrics);
         MergedWalk.walk(ungrouped, frames);
         for (List<Object> sources : groups.values()) {
             MergedWalk.walk(sources, frames);
         }
         // Running threads are in groups: without groups, finished holds every line count.
-        boolean metrics = !frames.allocated.isEmpty();
+        boolean metrics = !frames.counted.isEmpty();
         out.write("jp-profile " + version(!groups.isEmpty(), !finished.lines.isEmpty(), metrics, frames.sites) + "\n");
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             out.write("meta " + entry.getKey() + " " + escape(entry.getValue()) + "\n");
         }
         out.append(frames.records);
-        Map<String, Integer> metricIds = writeMetrics(frames.allocated, out);
-        Nodes nodes = new Nodes(frames.ids, frames.sites, metricIds, finished.allocations, out);
+        Map<String, Integer> metricIds = writeMetrics(frames.counted, out);
+        Nodes nodes = new Nodes(frames.ids, frames.sites, metricIds, finished.metrics, out);
         MergedWalk.walk(ungrouped, nodes);
         for (Map.Entry<String, List<Object>> group : groups.entrySet()) {
             ProfileTree.Group counted = finished.groups.get(group.getKey());
@@ -162,28 +163,43 @@ final class ProfileWriter {
         return lines ? LINES_FORMAT_VERSION : FORMAT_VERSION;
     }
 
-    /** The name of the metric of all allocations; each type's is this, a colon and the type. */
-    static final String ALLOCATIONS = "allocations";
-    /** The id of {@link #ALLOCATIONS}'s metric record, the first. */
-    private static final int ALL_ALLOCATIONS = 1;
+    /**
+     * The family of metric {@code name}: the part before its first colon, or null without one. A
+     * metric counts in its family too ({@code allocations:int[]} in {@code allocations}), so that
+     * a metric with parts is one name, not a new kind of record.
+     */
+    static String family(String name) {
+        int colon = name.indexOf(':');
+        return colon < 0 ? null : name.substring(0, colon);
+    }
+
+    /** The unit of an exact metric: allocations count objects, probes count events. */
+    private static String unit(String name) {
+        String family = family(name);
+        return "allocations".equals(family == null ? name : family) ? "objects" : "events";
+    }
 
     /**
-     * The {@code metric} records of the allocation counts, when any: all allocations first, then
-     * one per type in name order. The ids by type: 0 for a type whose name has a space (possible
-     * in a class file, not in a metric's name), which counts in the total only.
+     * The {@code metric} records of the counted metrics and their families, in name order (a
+     * family before its parts). The ids by name: 0 for a name with a space (an allocated type may
+     * have one in a class file, a metric's name may not), which counts in its family only.
      */
-    private static Map<String, Integer> writeMetrics(Set<String> types, Writer out) throws IOException {
+    private static Map<String, Integer> writeMetrics(Set<String> counted, Writer out) throws IOException {
+        Set<String> names = new TreeSet<String>();
+        for (String name : counted) {
+            String family = family(name);
+            if (family != null) names.add(family);
+            names.add(name);
+        }
         Map<String, Integer> ids = new HashMap<String, Integer>();
-        if (types.isEmpty()) return ids;
-        out.write("metric " + ALL_ALLOCATIONS + " " + ALLOCATIONS + " exact objects\n");
-        int last = ALL_ALLOCATIONS;
-        for (String type : types) {
-            if (hasSpace(type)) {
-                ids.put(type, 0);
+        int last = 0;
+        for (String name : names) {
+            if (hasSpace(name)) {
+                ids.put(name, 0);
                 continue;
             }
-            ids.put(type, ++last);
-            out.write("metric " + last + " " + ALLOCATIONS + ":" + escape(type) + " exact objects\n");
+            ids.put(name, ++last);
+            out.write("metric " + last + " " + escape(name) + " exact " + unit(name) + "\n");
         }
         return ids;
     }
@@ -196,23 +212,23 @@ final class ProfileWriter {
         return false;
     }
 
-    /** The allocations of a merged context's {@code sources}, summed; null when none. */
-    private static AllocationCounts allocations(List<Object> sources, Map<ProfileTree.Node, AllocationCounts> finished) {
-        AllocationCounts sum = null;
+    /** The metrics of a merged context's {@code sources}, summed; null when none. */
+    private static MetricCounts metrics(List<Object> sources, Map<ProfileTree.Node, MetricCounts> finished) {
+        MetricCounts sum = null;
         for (Object source : sources) {
-            AllocationCounts counts = source instanceof IC ? ((IC) source).allocations()
+            MetricCounts counts = source instanceof IC ? ((IC) source).metrics()
                     : finished.isEmpty() ? null : finished.get(source);
             if (counts == null) continue;
             // A new object: the sources' own are never changed.
-            if (sum == null) sum = new AllocationCounts();
-            AllocationCounts.add(sum, counts);
+            if (sum == null) sum = new MetricCounts();
+            MetricCounts.add(sum, counts);
         }
         return sum;
     }
 
     /**
      * The first walk: numbers the frames in order of first use, gathering their records, sees
-     * whether any context has a call site, gathers the allocated types, and sums the running
+     * whether any context has a call site, gathers the names of the counted metrics, and sums the running
      * threads' lines.
      */
     private static final class Frames implements MergedWalk.Visitor {
@@ -221,13 +237,13 @@ final class ProfileWriter {
         final Map<String, LineCounts> runningLines = new HashMap<String, LineCounts>();
         /** The frame records, one per method: no bigger than {@link #ids}. */
         final StringBuilder records = new StringBuilder();
-        /** The allocated types, in name order. */
-        final Set<String> allocated = new TreeSet<String>();
-        private final Map<ProfileTree.Node, AllocationCounts> finishedAllocations;
+        /** The names of the counted metrics. */
+        final Set<String> counted = new HashSet<String>();
+        private final Map<ProfileTree.Node, MetricCounts> finishedMetrics;
         boolean sites;
 
-        Frames(Map<ProfileTree.Node, AllocationCounts> finishedAllocations) {
-            this.finishedAllocations = finishedAllocations;
+        Frames(Map<ProfileTree.Node, MetricCounts> finishedMetrics) {
+            this.finishedMetrics = finishedMetrics;
         }
 
         @Override
@@ -238,9 +254,9 @@ final class ProfileWriter {
                 records.append("frame ").append(id).append(' ').append(escape(frame)).append('\n');
             }
             sites |= site != MID.NO_SITE;
-            AllocationCounts counts = allocations(sources, finishedAllocations);
+            MetricCounts counts = metrics(sources, finishedMetrics);
             for (int i = 0, n = counts == null ? 0 : counts.size(); i < n; i++) {
-                allocated.add(counts.type(i));
+                counted.add(counts.name(i));
             }
             for (Object source : sources) {
                 if (!(source instanceof IC)) continue;
@@ -254,15 +270,15 @@ final class ProfileWriter {
 
     /**
      * The second walk: the {@code node} records, numbered from 1 in file order, and the
-     * {@code value} records of their allocations, which the format puts after every node.
+     * {@code value} records of their metrics, which the format puts after every node.
      */
     private static final class Nodes implements MergedWalk.Visitor {
         private final Map<String, Integer> frames;
         /** Whether the header's version holds call sites. */
         private final boolean sites;
-        /** The allocation metrics' ids by type ({@link #writeMetrics}). */
+        /** The metrics' ids by name ({@link #writeMetrics}). */
         private final Map<String, Integer> metrics;
-        private final Map<ProfileTree.Node, AllocationCounts> finishedAllocations;
+        private final Map<ProfileTree.Node, MetricCounts> finishedMetrics;
         /** The {@code value} records, by node, then metric. */
         final StringBuilder values = new StringBuilder();
         private final Writer out;
@@ -272,11 +288,11 @@ final class ProfileWriter {
         int count;
 
         Nodes(Map<String, Integer> frames, boolean sites, Map<String, Integer> metrics,
-                Map<ProfileTree.Node, AllocationCounts> finishedAllocations, Writer out) {
+                Map<ProfileTree.Node, MetricCounts> finishedMetrics, Writer out) {
             this.frames = frames;
             this.sites = sites;
             this.metrics = metrics;
-            this.finishedAllocations = finishedAllocations;
+            this.finishedMetrics = finishedMetrics;
             this.out = out;
         }
 
@@ -297,28 +313,34 @@ final class ProfileWriter {
                     .append(Long.toUnsignedString(bytecodes));
             if (site != MID.NO_SITE) appendSite(site);
             out.append(line.append('\n'));
-            if (!metrics.isEmpty()) appendValues(id, allocations(sources, finishedAllocations));
+            if (!metrics.isEmpty()) appendValues(id, metrics(sources, finishedMetrics));
             return true;
         }
 
-        /** The {@code value} records of node {@code id}: its total, then each type's by metric id. */
-        private void appendValues(int id, AllocationCounts counts) {
+        /** The {@code value} records of node {@code id}: each metric's and each family's, by metric id. */
+        private void appendValues(int id, MetricCounts counts) {
             if (counts == null) return;
             TreeMap<Integer, Long> byMetric = new TreeMap<Integer, Long>();
-            long total = 0;
             for (int i = 0; i < counts.size(); i++) {
-                // A type first seen after the first walk is in the next write.
-                Integer metric = metrics.get(counts.type(i));
-                if (metric == null || counts.count(i) == 0) continue;
-                if (metric.intValue() != 0) byMetric.put(metric, counts.count(i));
-                total += counts.count(i);
+                long count = counts.count(i);
+                // A metric first seen after the first walk is in the next write.
+                Integer metric = metrics.get(counts.name(i));
+                if (metric == null || count == 0) continue;
+                addTo(byMetric, metric, count);
+                String family = family(counts.name(i));
+                if (family != null) addTo(byMetric, metrics.get(family), count);
             }
-            if (total == 0) return;
-            byMetric.put(ALL_ALLOCATIONS, total);
             for (Map.Entry<Integer, Long> value : byMetric.entrySet()) {
                 values.append("value ").append(id).append(' ').append(value.getKey().intValue()).append(' ')
                         .append(Long.toUnsignedString(value.getValue().longValue())).append('\n');
             }
+        }
+
+        /** Adds {@code count} to {@code metric}'s value; nothing for id 0 (a name with a space). */
+        private static void addTo(TreeMap<Integer, Long> byMetric, Integer metric, long count) {
+            if (metric.intValue() == 0) return;
+            Long sum = byMetric.get(metric);
+            byMetric.put(metric, Long.valueOf(sum == null ? count : sum.longValue() + count));
         }
 
         /** {@code <bci>} or {@code <bci>:<line>}, after a space: a node's call site (version 5). */

@@ -58,6 +58,8 @@ public final class RC extends IC {
     /** The agent this thread reports to; null when there is none. */
     private Profiler profiler;
     private boolean reporting;
+    /** Whether a probe's handler runs on this thread ({@link Probes}). */
+    boolean inProbe;
     /** How often this thread's outermost instrumented method returned; the default agent's. */
     int returns;
     /** Whether every return to the root hands the tree over; the default agent's. */

@@ -28,12 +28,12 @@ class AllocationsTest {
                 rc.attach(agent, Thread.currentThread());
                 for (int again = 0; again < 2; again++) { // returns to the root: merged as it goes
                     IC run = rc.enter(mids[0]);
-                    run.alloc("int[]");
+                    run.metric("allocations:int[]");
                     for (int i = 0; i < 5; i++) {
                         IC make = rc.enter(mids[1]);
-                        make.alloc("java.lang.String");
-                        make.alloc(new String("int[]")); // a name equal, not the same object
-                        make.alloc("java.lang.String");
+                        make.metric("allocations:java.lang.String");
+                        make.metric(new String("allocations:int[]")); // a name equal, not the same object
+                        make.metric("allocations:java.lang.String");
                         rc.exit(make, 3);
                     }
                     rc.exit(run, 2);
@@ -70,13 +70,13 @@ class AllocationsTest {
         IC root = new IC(null, null);
         MID[] mids = MID.table("precise.t/Alloc.run.()V.2");
         IC run = root.profileCall(mids[0]);
-        run.alloc("byte[]");
-        run.alloc("byte[]");
+        run.metric("allocations:byte[]");
+        run.metric("allocations:byte[]");
         IC taken = root.takeCounts();
-        assertNull(run.allocations());
-        AllocationCounts moved = taken.children()[0].allocations();
+        assertNull(run.metrics());
+        MetricCounts moved = taken.children()[0].metrics();
         assertEquals(1, moved.size());
-        assertEquals("byte[]", moved.type(0));
+        assertEquals("allocations:byte[]", moved.name(0));
         assertEquals(2, moved.count(0));
     }
 
@@ -91,17 +91,17 @@ class AllocationsTest {
 
     @Test
     void many_types_grow_the_table_and_keep_their_counts() {
-        AllocationCounts counts = null;
+        MetricCounts counts = null;
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < 20; i++) {
-                AllocationCounts one = new AllocationCounts();
+                MetricCounts one = new MetricCounts();
                 one.add("T" + i, i);
-                counts = AllocationCounts.add(counts, one);
+                counts = MetricCounts.add(counts, one);
             }
         }
         assertEquals(20, counts.size());
         for (int i = 0; i < 20; i++) {
-            assertEquals("T" + i, counts.type(i));
+            assertEquals("T" + i, counts.name(i));
             assertEquals(2 * i, counts.count(i));
         }
     }
