@@ -145,8 +145,8 @@ mod tests {
     use super::*;
     use crate::blocks::Analysis;
     use crate::injected;
-    use crate::profile::{profile_class, ProfileOptions};
-    use jp_classfile::attributes::{names, AttributeInfo, Code};
+    use crate::profile::{testing, ProfileOptions};
+    use jp_classfile::attributes::names;
     use jp_classfile::{mutf8, ClassFile};
 
     #[test]
@@ -176,28 +176,17 @@ mod tests {
 
     /// Each method of `class` as [`Allocating`].
     fn allocations_of(class: &str) -> Vec<Allocating> {
-        let original = jp_testdata::class(class);
         let options = ProfileOptions {
             analysis: Analysis::Precise,
             allocations: true,
             ..ProfileOptions::default()
         };
-        let rewritten = profile_class(&original, &options).unwrap();
-        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
-        let bytes = rewritten.bytes.unwrap();
+        let (original, bytes) = testing::rewritten(class, &options);
         let (before, after) = (
             ClassFile::parse(&original).unwrap(),
             ClassFile::parse(&bytes).unwrap(),
         );
-        let insns = |class: &ClassFile<'_>, name: &[u8], descriptor: &[u8]| {
-            let method = class
-                .methods
-                .iter()
-                .find(|m| m.name == name && m.descriptor == descriptor)
-                .unwrap();
-            let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
-            jp_bytecode::insn::decode(code.code).unwrap().insns
-        };
+        let insns = testing::instructions;
         let mut out = Vec::new();
         for method in before
             .methods
@@ -260,13 +249,7 @@ mod tests {
 
     #[test]
     fn without_allocations_the_class_has_no_reference_to_the_metric_counter() {
-        let bytes = profile_class(
-            &jp_testdata::class("java8/AllInstructions.class"),
-            &ProfileOptions::default(),
-        )
-        .unwrap()
-        .bytes
-        .unwrap();
+        let (_, bytes) = testing::rewritten("java8/AllInstructions.class", &ProfileOptions::default());
         let class = ClassFile::parse(&bytes).unwrap();
         assert!(!class
             .constant_pool

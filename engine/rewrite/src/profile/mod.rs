@@ -46,6 +46,8 @@ mod natives;
 mod no_runtime;
 mod probes;
 mod sites;
+#[cfg(test)]
+mod testing;
 
 use jp_bytecode::simulate::StackEffects;
 use jp_classfile::access::{ACC_MODULE, ACC_STATIC};

@@ -315,7 +315,7 @@ mod tests {
     use crate::blocks::Analysis;
     use crate::injected;
     use crate::probe::InstructionKind;
-    use crate::profile::{profile_class, ProfileOptions};
+    use crate::profile::{testing, ProfileOptions};
     use jp_classfile::attributes::{names, AttributeInfo, Code};
     use jp_classfile::ClassFile;
 
@@ -352,28 +352,17 @@ mod tests {
     /// metric strings and handler names the rewritten code passes, in order.
     #[test]
     fn every_chosen_instruction_gets_its_probe_once() {
-        let original = jp_testdata::class("java8/AllInstructions.class");
         let options = ProfileOptions {
             analysis: Analysis::Precise,
             probes: probes().into(),
             ..ProfileOptions::default()
         };
-        let rewritten = profile_class(&original, &options).unwrap();
-        assert!(rewritten.warnings.is_empty(), "{:?}", rewritten.warnings);
-        let bytes = rewritten.bytes.unwrap();
+        let (original, bytes) = testing::rewritten("java8/AllInstructions.class", &options);
         let (before, after) = (
             ClassFile::parse(&original).unwrap(),
             ClassFile::parse(&bytes).unwrap(),
         );
-        let insns = |class: &ClassFile<'_>, name: &[u8], descriptor: &[u8]| {
-            let method = class
-                .methods
-                .iter()
-                .find(|m| m.name == name && m.descriptor == descriptor)
-                .unwrap();
-            let code = Code::from_raw(method.attribute(names::CODE).unwrap(), &class.constant_pool).unwrap();
-            jp_bytecode::insn::decode(code.code).unwrap().insns
-        };
+        let insns = testing::instructions;
         let mut total = 0;
         for method in before
             .methods
@@ -442,7 +431,6 @@ mod tests {
     /// back as they were: `staticCall(int)` passes through an `int` local.
     #[test]
     fn a_call_handler_passes_the_arguments_through_locals_and_back() {
-        let original = jp_testdata::class("java8/AllInstructions.class");
         let options = ProfileOptions {
             probes: vec![probe(
                 ProbeSite::Call("AllInstructions.staticCall".parse().unwrap()),
@@ -451,7 +439,7 @@ mod tests {
             .into(),
             ..ProfileOptions::default()
         };
-        let bytes = profile_class(&original, &options).unwrap().bytes.unwrap();
+        let (_, bytes) = testing::rewritten("java8/AllInstructions.class", &options);
         let class = ClassFile::parse(&bytes).unwrap();
         let mut seen = 0;
         for method in class
@@ -500,13 +488,7 @@ mod tests {
 
     #[test]
     fn without_probes_the_class_has_no_reference_to_the_probe_entry() {
-        let bytes = profile_class(
-            &jp_testdata::class("java8/AllInstructions.class"),
-            &ProfileOptions::default(),
-        )
-        .unwrap()
-        .bytes
-        .unwrap();
+        let (_, bytes) = testing::rewritten("java8/AllInstructions.class", &ProfileOptions::default());
         let class = ClassFile::parse(&bytes).unwrap();
         assert!(!class
             .constant_pool
