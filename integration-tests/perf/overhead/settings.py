@@ -1,17 +1,22 @@
 """The benchmark's settings: the command line (`[--quick] [WORKLOAD|SUITE]...`) and the PERF_* variables."""
 import dataclasses
+import pathlib
 import re
 
 from overhead.workloads import BY_NAME, SUITES, SUITES_BY_NAME, WORKLOADS
 
 USAGE = f"usage: run.sh [--quick] [{'|'.join([*BY_NAME, *SUITES_BY_NAME])}]..."
+# The counting probes of the `probes` variant.
+PROBES = pathlib.Path(__file__).resolve().parent.parent / "probes.toml"
 # The two analyses, then the default one with each option that records more turned on: the extra
-# metric `allocations`, per-line counts and contexts split by call site, so that each one's own
-# cost is its variant over `default` (tables.option_tables).
+# metric `allocations`, per-line counts, contexts split by call site and the counting probes of
+# PROBES, so that each one's own cost is its variant over `default` (tables.option_tables).
 DEFAULT_VARIANTS = ("default=--bba,default precise=--bba,precise allocations=--bba,default,--metrics,allocations "
-                    "lines=--bba,default,--lines call-sites=--bba,default,--call-sites")
-# The `jp instrument` flags that make a variant record more than calls and bytecodes.
-OPTION_FLAGS = ("--metrics", "--lines", "--call-sites")
+                    "lines=--bba,default,--lines call-sites=--bba,default,--call-sites "
+                    f"probes=--bba,default,--config,{PROBES}")
+# The `jp instrument` flags that make a variant record more than calls and bytecodes (a
+# configuration file may declare probes).
+OPTION_FLAGS = ("--metrics", "--lines", "--call-sites", "--config")
 ALTERNATIVES = ("jfr", "async-profiler", "jvmti")
 # Names a variant cannot take: the other configurations'.
 RESERVED = ("baseline", *ALTERNATIVES)

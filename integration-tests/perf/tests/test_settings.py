@@ -14,9 +14,11 @@ class SettingsTest(unittest.TestCase):
         self.assertEqual((chosen.workloads, chosen.suites), (WORKLOADS, SUITES))
         self.assertEqual((chosen.runs, chosen.iterations, chosen.size, chosen.tracer_timeout), (3, "", "full", 120))
         self.assertEqual([variant.name for variant in chosen.variants],
-                         ["default", "precise", "allocations", "lines", "call-sites"])
+                         ["default", "precise", "allocations", "lines", "call-sites", "probes"])
         self.assertEqual(chosen.variants[1].flags, ("--bba", "precise"))
         self.assertEqual(chosen.variants[2].flags, ("--bba", "default", "--metrics", "allocations"))
+        self.assertEqual(chosen.variants[5].flags, ("--bba", "default", "--config", str(settings.PROBES)))
+        self.assertTrue(settings.PROBES.is_file())
         self.assertEqual(chosen.alternatives, ("jfr", "async-profiler", "jvmti"))
         self.assertEqual((chosen.java_options, chosen.cpus, chosen.keep), ((), "", False))
 
@@ -113,8 +115,8 @@ class VariantsTest(unittest.TestCase):
 
     def test_each_option_variant_extends_the_default_one_and_is_counted_against_it(self):
         variants = parse().variants
-        self.assertEqual(settings.extended(variants), [("default", ["allocations", "lines", "call-sites"])])
-        self.assertEqual([variant.records_options() for variant in variants], [False, False, True, True, True])
+        self.assertEqual(settings.extended(variants), [("default", ["allocations", "lines", "call-sites", "probes"])])
+        self.assertEqual([variant.records_options() for variant in variants], [False, False, True, True, True, True])
 
     def test_a_variant_extends_another_only_with_the_same_builds_and_more_flags_after_its_own(self):
         variants = parse(PERF_VARIANTS="a=--bba,precise b=--bba,precise,--lines c=--lines,--bba,precise "
