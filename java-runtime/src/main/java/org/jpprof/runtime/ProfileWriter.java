@@ -106,7 +106,8 @@ final class ProfileWriter {
     /**
      * Two walks of the merged trees: the first writes every frame (the format wants them all
      * before the first thread record) and gathers the running threads' per-line counts, the
-     * second writes the nodes, the contexts of no group first, then each group in name order.
+     * second writes the nodes, the contexts of no group first, then each group in name order, and
+     * keeps their values, which follow the last node, in a {@link SpillBuffer}.
      */
     static void write(ProfileTree finished, Map<String, List<IC>> running, Map<String, String> meta, Writer out)
             throws IOException {
@@ -132,17 +133,19 @@ final class ProfileWriter {
         }
         out.append(frames.records);
         Map<String, Integer> metricIds = writeMetrics(frames.counted, out);
-        Nodes nodes = new Nodes(frames.ids, frames.sites, metricIds, finished.metrics, out);
-        MergedWalk.walk(ungrouped, nodes);
-        for (Map.Entry<String, List<Object>> group : groups.entrySet()) {
-            ProfileTree.Group counted = finished.groups.get(group.getKey());
-            long threads = counted == null ? 0 : counted.threads;
-            out.write("thread " + Long.toUnsignedString(threads) + " " + escape(group.getKey()) + "\n");
-            MergedWalk.walk(group.getValue(), nodes);
+        try (SpillBuffer values = new SpillBuffer()) {
+            Nodes nodes = new Nodes(frames.ids, frames.sites, metricIds, finished.metrics, out, values);
+            MergedWalk.walk(ungrouped, nodes);
+            for (Map.Entry<String, List<Object>> group : groups.entrySet()) {
+                ProfileTree.Group counted = finished.groups.get(group.getKey());
+                long threads = counted == null ? 0 : counted.threads;
+                out.write("thread " + Long.toUnsignedString(threads) + " " + escape(group.getKey()) + "\n");
+                MergedWalk.walk(group.getValue(), nodes);
+            }
+            values.writeTo(out);
+            writeLines(finished.lines, frames.runningLines, frames.ids, out);
+            out.write("end " + nodes.count + "\n");
         }
-        out.append(nodes.values);
-        writeLines(finished.lines, frames.runningLines, frames.ids, out);
-        out.write("end " + nodes.count + "\n");
     }
 
     /** The list of {@code group} in {@code byGroup}, added empty when new. */
@@ -279,8 +282,8 @@ final class ProfileWriter {
         /** The metrics' ids by name ({@link #writeMetrics}). */
         private final Map<String, Integer> metrics;
         private final Map<ProfileTree.Node, MetricCounts> finishedMetrics;
-        /** The {@code value} records, by node, then metric. */
-        final StringBuilder values = new StringBuilder();
+        /** The {@code value} records, by node, then metric: they follow the last node. */
+        private final SpillBuffer values;
         private final Writer out;
         private final StringBuilder line = new StringBuilder();
         /** The id of the context written last at each depth: a context's parent is at the depth above. */
@@ -288,12 +291,13 @@ final class ProfileWriter {
         int count;
 
         Nodes(Map<String, Integer> frames, boolean sites, Map<String, Integer> metrics,
-                Map<ProfileTree.Node, MetricCounts> finishedMetrics, Writer out) {
+                Map<ProfileTree.Node, MetricCounts> finishedMetrics, Writer out, SpillBuffer values) {
             this.frames = frames;
             this.sites = sites;
             this.metrics = metrics;
             this.finishedMetrics = finishedMetrics;
             this.out = out;
+            this.values = values;
         }
 
         @Override
@@ -318,7 +322,7 @@ final class ProfileWriter {
         }
 
         /** The {@code value} records of node {@code id}: each metric's and each family's, by metric id. */
-        private void appendValues(int id, MetricCounts counts) {
+        private void appendValues(int id, MetricCounts counts) throws IOException {
             if (counts == null) return;
             TreeMap<Integer, Long> byMetric = new TreeMap<Integer, Long>();
             for (int i = 0; i < counts.size(); i++) {
@@ -331,8 +335,10 @@ final class ProfileWriter {
                 if (family != null) addTo(byMetric, metrics.get(family), count);
             }
             for (Map.Entry<Integer, Long> value : byMetric.entrySet()) {
-                values.append("value ").append(id).append(' ').append(value.getKey().intValue()).append(' ')
+                line.setLength(0);
+                line.append("value ").append(id).append(' ').append(value.getKey().intValue()).append(' ')
                         .append(Long.toUnsignedString(value.getValue().longValue())).append('\n');
+                values.append(line);
             }
         }
 
