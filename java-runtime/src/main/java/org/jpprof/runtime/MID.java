@@ -6,15 +6,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A method identifier: the class, name and descriptor of one instrumented method, as JP's engine
  * wrote them into the class. Compared by identity. There is one per method, whatever class loader
- * loads its class: a class loaded again (by a new class loader of an application server, a hot
- * reload or a per-test loader) gets the identifiers, and so the calling contexts, it had, and
- * memory does not grow with every load.
+ * loads its class: a class loaded again (by a new class loader of an application server or a
+ * per-test loader) gets the identifiers, and so the calling contexts, it had, and memory does not
+ * grow with every load. A class loaded again changed (a hot reload) gets new identifiers for all
+ * its methods, since its table differs: its contexts are then kept apart from the old ones until
+ * the profile, which merges contexts by name.
  */
 public final class MID {
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
     /**
-     * Every identifier made so far, by its key {@code bba.class.name.descriptor.bound} (the class's
-     * internal name): the key interfaces pass to {@link #method}.
+     * The identifiers of every class's table ({@link #table}) made so far, by the table's string: a
+     * constant of the class, which the JVM interns, so the key costs nothing of its own.
+     */
+    private static final ConcurrentHashMap<String, MID[]> TABLES = new ConcurrentHashMap<String, MID[]>();
+    /**
+     * The identifiers of interfaces' methods made so far, by their key
+     * {@code bba.class.name.descriptor.bound} (the class's internal name), the string constant
+     * they pass to {@link #method}.
      */
     private static final ConcurrentHashMap<String, MID> BY_KEY = new ConcurrentHashMap<String, MID>();
     /** The identifiers of test contexts ({@link #test}), by test id. */
@@ -190,25 +198,23 @@ public final class MID {
      * and bound for each method.
      */
     public static MID[] table(String packed) {
+        MID[] known = TABLES.get(packed);
+        if (known != null) {
+            return known;
+        }
         String[] parts = split(packed);
         if (parts.length < 2 || (parts.length - 2) % 3 != 0) {
             throw new IllegalArgumentException("malformed method table: " + packed);
         }
-        String prefix = parts[0] + '.' + parts[1] + '.';
         // One class name for all the class's identifiers: there are as many as methods.
-        String className = null;
+        String className = binaryName(parts[1]);
         MID[] mids = new MID[(parts.length - 2) / 3];
         for (int i = 0; i < mids.length; i++) {
             int at = 2 + 3 * i;
-            String key = prefix + parts[at] + '.' + parts[at + 1] + '.' + parts[at + 2];
-            MID mid = BY_KEY.get(key);
-            if (mid == null) {
-                if (className == null) className = binaryName(parts[1]);
-                mid = intern(key, parts[0], className, parts[at], parts[at + 1], parts[at + 2]);
-            }
-            mids[i] = mid;
+            mids[i] = new MID(className, parts[at], parts[at + 1], Integer.parseInt(parts[at + 2]), parts[0]);
         }
-        return mids;
+        MID[] first = TABLES.putIfAbsent(packed, mids);
+        return first != null ? first : mids;
     }
 
     /**
@@ -226,7 +232,9 @@ public final class MID {
         if (parts.length != 5) {
             throw new IllegalArgumentException("malformed method identifier: " + key);
         }
-        return intern(key, parts[0], binaryName(parts[1]), parts[2], parts[3], parts[4]);
+        MID made = new MID(binaryName(parts[1]), parts[2], parts[3], Integer.parseInt(parts[4]), parts[0]);
+        MID first = BY_KEY.putIfAbsent(key, made);
+        return first != null ? first : made;
     }
 
     /** The binary name of the class of internal name {@code internalName}. */
@@ -234,13 +242,6 @@ public final class MID {
         return internalName.replace('/', '.');
     }
 
-    /** The identifier of {@code key}: a new one, unless another thread made it first. */
-    private static MID intern(String key, String analysis, String className, String name, String descriptor,
-            String bound) {
-        MID made = new MID(className, name, descriptor, Integer.parseInt(bound), analysis);
-        MID first = BY_KEY.putIfAbsent(key, made);
-        return first != null ? first : made;
-    }
 
     /** {@code default}, {@code precise} or {@code mixed}: the analyses of the classes loaded so far. */
     static String analyses() {
