@@ -15,7 +15,8 @@ with the `mvn` on PATH (Debian's 3.8.7 here).
      demo's calls;
   2b'. allocation counts: `mvn -Djp.metrics=allocations verify` on a copy of the demo instruments
      with allocation counts, and jp:report's report.txt totals the allocations, labelled exact,
-     beside the demo's calls;
+     beside the demo's calls; `jp:baseline -Djp.baselineMetric=allocations` records allocations,
+     and jp:check gates them;
   2c. per-test contexts: in the demo's profiles every test is a top-level context, run once, with
      its set-up inside; three builds give identical per-test totals; in a JUnit 5 project
      (integration-tests/maven/params-demo) a parameterized test's invocations are told apart; in a
@@ -392,6 +393,16 @@ class MavenPlugin:
                      "metrics: -Djp.metrics=allocations: report.txt's allocations labelled exact, beside the "
                      "demo's calls",
                      shown(self.log("metrics"), 40) + shown(report, 20))
+        baseline = project / "jp-baseline.txt"
+        recorded = self.mvn_run("metrics-baseline", project, "jp:baseline", "-Djp.baselineMetric=allocations",
+                                "-Djp.methodFloor=0")
+        checked = self.mvn_run("metrics-check", project, "jp:check")
+        self.outcome(built and recorded and checked and found("^metric allocations$", baseline)
+                     and found("^method [0-9]* [0-9]* ", baseline)
+                     and found(r"\] jp check: passed", self.log("metrics-check")),
+                     "metrics: -Djp.baselineMetric=allocations: jp:baseline records allocations, and jp:check "
+                     "gates the same run's allocations and passes",
+                     details=shown(self.log("metrics-check"), 30) + (shown(baseline, 10) if baseline.is_file() else ""))
 
     def site(self):
         """2d: `mvn site` with the plugin in <reporting>: "Project Reports" link the JP report,

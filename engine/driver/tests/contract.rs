@@ -168,7 +168,7 @@ fn a_baseline_request_and_outcome_match_their_samples() {
             profiles: vec!["/p/a.jpprof".into()],
             out: "/p/jp-baseline.txt".into(),
             method_floor: Some(100),
-            metric: None,
+            metric: Some("allocations".to_owned()),
             include: vec!["com.acme.**".to_owned()],
             exclude: vec!["**Test".to_owned()],
             keep_profiles: Some("/p/baseline-profiles".into()),

@@ -27,7 +27,8 @@ step 5 are left out there, and step 9 only runs there.
      report.txt totals its CPU samples, labelled sampled, beside calls and bytecodes as without it;
      on Gradle 8, again with the configuration cache stored and reused;
   3d. allocation counts: with `jp { metrics = ['allocations'] }`, report.txt totals the allocations,
-     labelled exact, beside the same calls as without it;
+     labelled exact, beside the same calls as without it; with `baselineMetric = 'allocations'`,
+     jpBaseline records allocations and jpCheck gates them;
   4. incremental work: a second run is UP-TO-DATE; rerun, the engine rewrites nothing and reuses
      every class; an edited class is the only one rewritten and the output equals a clean
      build's byte for byte; a deleted class loses its output; a copy of the project in another
@@ -426,10 +427,12 @@ class GradleSuite:
 
     def metrics(self):
         """3d: `jp { metrics = ['allocations'] }`: the instrumented classes count allocations, and
-        report.txt totals them, labelled exact, beside the calls of the demo's run without it."""
+        report.txt totals them, labelled exact, beside the calls of the demo's run without it; with
+        `baselineMetric = 'allocations'`, jpBaseline records allocations and jpCheck gates them."""
         project = self.copy_project(DEMO_SOURCES, self.work / "metrics")
-        append(project / "build.gradle", "\njp {\n    metrics = ['allocations']\n}\n")
-        built = self.gradle_run("metrics", project, *TASKS)
+        append(project / "build.gradle", "\njp {\n    metrics = ['allocations']\n    baselineMetric = 'allocations'\n"
+                                         "    methodFloor = 0\n}\n")
+        built = self.gradle_run("metrics", project, *TASKS, "jpBaseline")
         report = project / "build/reports/jp/report.txt"
         row = first_line_with("total allocations ", report)
         calls = [first_line_with("total calls", path).split()[-1:] for path in
@@ -440,6 +443,14 @@ class GradleSuite:
                      "metrics: jp { metrics = ['allocations'] }: report.txt's allocations labelled exact, beside "
                      "the demo's calls",
                      shown(self.log("metrics"), 40) + (shown(report, 20) if report.is_file() else ""))
+        baseline = project / "jp-baseline.txt"
+        checked = self.gradle_run("metrics-check", project, "jpCheck")
+        self.outcome(built and checked and found("^metric allocations$", baseline)
+                     and found("^method [0-9]* [0-9]* ", baseline) and found("^jp check: passed", self.log("metrics-check"))
+                     and found(r"allocations", self.log("metrics-check")),
+                     "metrics: baselineMetric = 'allocations': jpBaseline records allocations, and jpCheck gates "
+                     "the same run's allocations and passes",
+                     details=shown(self.log("metrics-check"), 30) + (shown(baseline, 10) if baseline.is_file() else ""))
 
     def jfr(self):
         """3c: `jp { jfr = true }`: the test JVM records JFR beside its profile, and jpReport attaches

@@ -12,6 +12,7 @@ import org.jpprof.engine.BaselineRequest;
  */
 public class JpBaseline extends JpGateTask {
     private final Setting<Long> methodFloor = new Setting<>();
+    private final Setting<String> metric = new Setting<>();
 
     /**
      * @return the fewest own bytecodes of a method that the baseline records, or {@code null} for
@@ -32,6 +33,25 @@ public class JpBaseline extends JpGateTask {
         this.methodFloor.convention(methodFloor);
     }
 
+    /**
+     * @return the metric the baseline records and {@code jpCheck} gates: {@code calls}, or an exact
+     *     extra metric of the profiles ({@code allocations}, a probe's); {@code null} for bytecodes
+     */
+    @org.gradle.api.tasks.Internal("passed to the engine")
+    public String getMetric() {
+        return metric.get();
+    }
+
+    /** @param metric the metric's name, or {@code null} for bytecodes */
+    public void setMetric(String metric) {
+        this.metric.set(metric);
+    }
+
+    /** @param metric the plugin's metric, the {@code jp { }} block's {@code baselineMetric} */
+    void conventionMetric(Provider<String> metric) {
+        this.metric.convention(metric);
+    }
+
     /** Writes the baseline. */
     @TaskAction
     public void record() {
@@ -43,6 +63,9 @@ public class JpBaseline extends JpGateTask {
                 .keepProfiles(getBaselineProfilesDir().toPath());
         if (getMethodFloor() != null) {
             request.methodFloor(getMethodFloor());
+        }
+        if (getMetric() != null) {
+            request.metric(getMetric());
         }
         String recorded = EngineBridge.baseline(request);
         getLogger().lifecycle("jp: baseline {}: {} recorded", getBaselineFile(), recorded);

@@ -27,6 +27,7 @@ import java.util.Map;
  *     tolerances = ['com.acme.SlowTest#*': 5]  // ... per test or method pattern
  *     ignore = ['com.acme.FlakyTest#*']        // ... left out of the check
  *     methodFloor = 1000              // jpBaseline: the fewest own bytecodes of a recorded method
+ *     baselineMetric = 'allocations'  // jpBaseline: what to record and gate instead of bytecodes
  * }
  * </pre>
  *
@@ -52,6 +53,7 @@ public class JpExtension {
     private Map<String, Number> tolerances = new LinkedHashMap<>();
     private List<String> ignore = new ArrayList<>();
     private Number methodFloor;
+    private String baselineMetric;
 
     /**
      * The agent of the profiled JVMs, passed as the system property {@code jp.agent}:
@@ -304,5 +306,21 @@ public class JpExtension {
     /** @param methodFloor the floor, or {@code null} */
     public void setMethodFloor(Number methodFloor) {
         this.methodFloor = methodFloor;
+    }
+
+    /**
+     * The metric that {@code jpBaseline} records and {@code jpCheck} gates: {@code calls}, or an
+     * exact extra metric of the profiles ({@code allocations}, {@code allocations:int[]}, a
+     * probe's), which the classes must be instrumented to count.
+     *
+     * @return the metric's name, or {@code null} for bytecodes
+     */
+    public String getBaselineMetric() {
+        return baselineMetric;
+    }
+
+    /** @param baselineMetric the metric's name, or {@code null} for bytecodes */
+    public void setBaselineMetric(String baselineMetric) {
+        this.baselineMetric = baselineMetric;
     }
 }

@@ -233,6 +233,12 @@ public class JpPlugin implements Plugin<Project> {
                             return extension.getMethodFloor() == null ? null : extension.getMethodFloor().longValue();
                         }
                     }));
+                    task.conventionMetric(project.provider(new Callable<String>() {
+                        @Override
+                        public String call() {
+                            return extension.getBaselineMetric();
+                        }
+                    }));
                 }
             });
             registrar.register(CHECK, JpCheck.class, new Action<JpCheck>() {

@@ -29,6 +29,16 @@ public class BaselineMojo extends AbstractGateMojo {
     @Parameter(property = "jp.methodFloor")
     protected Long methodFloor;
 
+    /**
+     * The metric the baseline records and {@code jp:check} gates: {@code calls}, or an exact extra
+     * metric of the profiles ({@code allocations}, {@code allocations:int[]}, a probe's), which
+     * the classes must be instrumented to count. Unset: bytecodes.
+     *
+     * @since 0.1.0
+     */
+    @Parameter(property = "jp.baselineMetric")
+    protected String metric;
+
     @Override
     protected void gate(List<Path> profiles) throws MojoExecutionException {
         if (profiles.isEmpty()) {
@@ -44,6 +54,9 @@ public class BaselineMojo extends AbstractGateMojo {
                 .keepProfiles(baselineProfiles.toPath());
         if (methodFloor != null) {
             request.methodFloor(methodFloor);
+        }
+        if (metric != null) {
+            request.metric(metric);
         }
         try {
             String recorded = EngineCalls.engine().baseline(request.build());

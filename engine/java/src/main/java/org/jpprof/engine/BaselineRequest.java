@@ -22,6 +22,7 @@ public final class BaselineRequest {
     private final List<Path> profiles;
     private final Path out;
     private final Long methodFloor;
+    private final String metric;
     private final List<String> include;
     private final List<String> exclude;
     private final Path keepProfiles;
@@ -30,6 +31,7 @@ public final class BaselineRequest {
         this.profiles = Requests.frozen(builder.profiles);
         this.out = builder.out;
         this.methodFloor = builder.methodFloor;
+        this.metric = builder.metric;
         this.include = Requests.frozen(builder.include);
         this.exclude = Requests.frozen(builder.exclude);
         this.keepProfiles = builder.keepProfiles;
@@ -64,6 +66,8 @@ public final class BaselineRequest {
         Requests.list(json, "profiles", profiles);
         Requests.path(json.append(','), "out", out);
         json.append(",\"methodFloor\":").append(methodFloor == null ? "null" : methodFloor.toString());
+        json.append(",\"metric\":");
+        Json.writeString(json, metric);
         Requests.list(json.append(','), "include", include);
         Requests.list(json.append(','), "exclude", exclude);
         Requests.path(json.append(','), "keepProfiles", keepProfiles);
@@ -80,6 +84,7 @@ public final class BaselineRequest {
         private final List<Path> profiles = new ArrayList<>();
         private Path out;
         private Long methodFloor;
+        private String metric;
         private final List<String> include = new ArrayList<>();
         private final List<String> exclude = new ArrayList<>();
         private Path keepProfiles;
@@ -120,6 +125,22 @@ public final class BaselineRequest {
                 throw new IllegalArgumentException("the method floor is " + bytecodes);
             }
             this.methodFloor = bytecodes;
+            return this;
+        }
+
+        /**
+         * Records and gates this metric instead of bytecodes: {@code calls}, or an exact extra
+         * metric of the profiles ({@code allocations}, {@code allocations:int[]}, a probe's).
+         *
+         * @param name the metric's name, as {@code jp baseline --metric} takes it
+         * @return this builder
+         * @throws IllegalArgumentException if {@code name} is empty
+         */
+        public Builder metric(String name) {
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("the metric's name is empty");
+            }
+            this.metric = name;
             return this;
         }
 

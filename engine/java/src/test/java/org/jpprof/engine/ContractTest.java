@@ -114,6 +114,7 @@ class ContractTest {
                 .profiles(Collections.singletonList(p("/p/a.jpprof")))
                 .out(p("/p/jp-baseline.txt"))
                 .methodFloor(100)
+                .metric("allocations")
                 .include(Collections.singletonList("com.acme.**"))
                 .exclude(Collections.singletonList("**Test"))
                 .keepProfiles(p("/p/baseline-profiles"))

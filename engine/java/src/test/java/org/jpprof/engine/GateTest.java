@@ -41,6 +41,17 @@ class GateTest {
     }
 
     @Test
+    void a_baseline_of_calls_should_name_its_metric_and_record_calls() throws IOException {
+        Path baseline = temp.resolve("jp-baseline.txt");
+        Engine.load().baseline(BaselineRequest.builder().profiles(profile("a.jpprof", 5000)).out(baseline)
+                .metric("calls").methodFloor(0).build());
+        String text = new String(Files.readAllBytes(baseline), StandardCharsets.UTF_8);
+        assertTrue(text.contains("metric calls\n"), text);
+        assertTrue(text.contains("method 1 1 " + WORK + "\n"), text);
+        assertThrows(IllegalArgumentException.class, () -> BaselineRequest.builder().metric(""));
+    }
+
+    @Test
     void check_should_fail_naming_the_method_that_grew_and_pass_within_its_tolerance()
             throws IOException {
         Path baseline = temp.resolve("jp-baseline.txt");
