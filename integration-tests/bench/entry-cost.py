@@ -25,6 +25,8 @@ TIERS = (
     # entries reach the runtime's hot and compiled methods.
     ("interpreted callers", ["-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude,bench.*::*"], 200_000, 3),
     ("C1", ["-XX:TieredStopAtLevel=1"], 2_000_000, 5),
+    # C1 as tiered compilation runs it before C2 takes over: with profiling counters in the code.
+    ("C1 profiling", ["-XX:TieredStopAtLevel=3"], 2_000_000, 5),
     ("C2", [], 5_000_000, 10),
 )
 
