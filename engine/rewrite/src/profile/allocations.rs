@@ -14,7 +14,7 @@
 use jp_bytecode::opcode as op;
 use jp_bytecode::simulate::primitive_array;
 use jp_bytecode::{Insn, MethodBody, Pc};
-use jp_classfile::{Constant, ConstantLookup, CpIndex, PoolBuilder};
+use jp_classfile::{ConstantLookup, CpIndex, PoolBuilder};
 
 use super::method::Guard;
 use crate::WarningReason;
@@ -35,25 +35,7 @@ pub(super) fn count_before_allocations(
     for (pc, name) in allocations {
         let mut metric = b"allocations:".to_vec();
         metric.extend_from_slice(&name);
-        let text = pool.add(Constant::Utf8(&metric))?;
-        let string = pool.add(Constant::String { string: text })?;
-        calls.push((
-            pc,
-            vec![
-                Insn::Local {
-                    opcode: op::ALOAD,
-                    index: guard.ic(),
-                },
-                Insn::Ldc {
-                    index: string,
-                    category2: false,
-                },
-                Insn::Ref {
-                    opcode: op::INVOKEVIRTUAL,
-                    index: ic_metric,
-                },
-            ],
-        ));
+        calls.push((pc, guard.count_metric(&metric, ic_metric, pool)?));
     }
     guard.insert_before_each(body, calls)
 }
@@ -147,7 +129,7 @@ mod tests {
     use crate::injected;
     use crate::profile::{testing, ProfileOptions};
     use jp_classfile::attributes::names;
-    use jp_classfile::{mutf8, ClassFile};
+    use jp_classfile::{mutf8, ClassFile, Constant};
 
     #[test]
     fn types_are_named_as_java_source_writes_them() {

@@ -477,6 +477,15 @@ pub(super) struct Guard<'g> {
     declared: &'g [(Slot, VType)],
 }
 
+/// `ldc` of the string constant whose text is `mutf8` (modified UTF-8).
+pub(super) fn ldc_string(mutf8: &[u8], pool: &mut PoolBuilder<'_>) -> Result<Insn, WarningReason> {
+    let text = pool.add(Constant::Utf8(mutf8))?;
+    Ok(Insn::Ldc {
+        index: pool.add(Constant::String { string: text })?,
+        category2: false,
+    })
+}
+
 impl Guard<'_> {
     /// The local that holds the context.
     pub(super) fn ic(&self) -> Slot {
@@ -506,6 +515,28 @@ impl Guard<'_> {
             }
         };
         self.with_frame(body, frame, code)
+    }
+
+    /// `IC.metric(name)` on the guarded context: one more in the exact
+    /// metric `name` (modified UTF-8), a string constant of the class.
+    /// Allocation counts and counting probes both add to a metric this way.
+    pub(super) fn count_metric(
+        &self,
+        name: &[u8],
+        ic_metric: CpIndex,
+        pool: &mut PoolBuilder<'_>,
+    ) -> Result<Vec<Insn>, WarningReason> {
+        Ok(vec![
+            Insn::Local {
+                opcode: op::ALOAD,
+                index: self.ic,
+            },
+            ldc_string(name, pool)?,
+            Insn::Ref {
+                opcode: op::INVOKEVIRTUAL,
+                index: ic_metric,
+            },
+        ])
     }
 
     /// Inserts each `(pc, code)` guarded before the original instruction at

@@ -19,9 +19,9 @@ use std::sync::Arc;
 use jp_bytecode::descriptor::{FieldType, MethodDescriptor};
 use jp_bytecode::opcode as op;
 use jp_bytecode::{Insn, MethodBody, Pc, Slot};
-use jp_classfile::{mutf8, tag, Constant, ConstantLookup, CpIndex, PoolBuilder};
+use jp_classfile::{mutf8, tag, ConstantLookup, CpIndex, PoolBuilder};
 
-use super::method::{push_int, Guard};
+use super::method::{ldc_string, push_int, Guard};
 use crate::probe::{Probe, ProbeAction, ProbeSite};
 use crate::WarningReason;
 
@@ -113,19 +113,10 @@ pub(super) fn insert_probes(
     };
     let mut calls = Vec::with_capacity(sites.len());
     for (pc, insn, probe) in sites {
-        let ic = Insn::Local {
-            opcode: op::ALOAD,
-            index: guard.ic(),
-        };
         let code = match &probe.action {
-            ProbeAction::Count(metric) => vec![
-                ic,
-                ldc_string(metric, pool)?,
-                Insn::Ref {
-                    opcode: op::INVOKEVIRTUAL,
-                    index: refs.ic_metric,
-                },
-            ],
+            ProbeAction::Count(metric) => {
+                guard.count_metric(&mutf8::from_str(metric), refs.ic_metric, pool)?
+            }
             ProbeAction::Handler { class, method } => {
                 if major_version < 49 {
                     return Err(WarningReason::Unsupported {
@@ -133,12 +124,16 @@ pub(super) fn insert_probes(
                     });
                 }
                 let caller = pool.add_class_raw(body.this_class())?;
+                let ic = Insn::Local {
+                    opcode: op::ALOAD,
+                    index: guard.ic(),
+                };
                 let (mut code, restore) = match invoked(insn) {
                     Some(index) => call_operands(insn, index, spill, ic, pool)?,
                     None => (instruction_operands(insn, ic, pool)?, Vec::new()),
                 };
                 code.extend([
-                    ldc_string(&format!("{class}.{method}"), pool)?,
+                    ldc_string(&mutf8::from_str(&format!("{class}.{method}")), pool)?,
                     Insn::Ldc {
                         index: caller,
                         category2: false,
@@ -301,14 +296,6 @@ fn boxed(field: &FieldType<'_>, pool: &mut PoolBuilder<'_>) -> Result<Option<Ins
     }))
 }
 
-fn ldc_string(text: &str, pool: &mut PoolBuilder<'_>) -> Result<Insn, WarningReason> {
-    let utf8 = pool.add(Constant::Utf8(&mutf8::from_str(text)))?;
-    Ok(Insn::Ldc {
-        index: pool.add(Constant::String { string: utf8 })?,
-        category2: false,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,7 +304,7 @@ mod tests {
     use crate::probe::InstructionKind;
     use crate::profile::{testing, ProfileOptions};
     use jp_classfile::attributes::{names, AttributeInfo, Code};
-    use jp_classfile::ClassFile;
+    use jp_classfile::{ClassFile, Constant};
 
     fn probe(site: ProbeSite, action: ProbeAction) -> Probe {
         Probe { site, action }
