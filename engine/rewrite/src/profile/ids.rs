@@ -420,14 +420,18 @@ impl MethodIds {
 
 /// The analysis as tables name it: `default` or `precise`, followed by
 /// `+sites` with call sites, whose methods' contexts the runtime makes
-/// apart (and so gives them identifiers of their own).
+/// apart (and so gives them identifiers of their own), and by `+extra`
+/// when contexts count more than calls and bytecodes (lines, allocations,
+/// probes): only those contexts get the runtime's fields for them.
 fn analysis_name(options: &ProfileOptions) -> String {
     let blocks = match options.analysis {
         Analysis::Default => "default",
         Analysis::Precise => "precise",
     };
     let sites = if options.call_sites { "+sites" } else { "" };
-    format!("{blocks}{sites}")
+    let counts_more = options.lines || options.allocations || !options.probes.is_empty();
+    let extra = if counts_more { "+extra" } else { "" };
+    format!("{blocks}{sites}{extra}")
 }
 
 /// The argument of `MID.table`: `bba.class.name.descriptor.bound...`.
@@ -536,6 +540,29 @@ fn split_at_dots(text: &[u8], limit: usize) -> Vec<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_analysis_flags_extra_contexts_only_where_more_than_calls_and_bytecodes_count() {
+        let name = |options: ProfileOptions| analysis_name(&options);
+        assert_eq!(name(ProfileOptions::default()), "default");
+        let precise = ProfileOptions {
+            analysis: Analysis::Precise,
+            natives: true,
+            ..ProfileOptions::default()
+        };
+        assert_eq!(name(precise.clone()), "precise");
+        let lines = ProfileOptions {
+            lines: true,
+            ..precise.clone()
+        };
+        assert_eq!(name(lines), "precise+extra");
+        let sites_and_allocations = ProfileOptions {
+            call_sites: true,
+            allocations: true,
+            ..precise
+        };
+        assert_eq!(name(sites_and_allocations), "precise+sites+extra");
+    }
 
     #[test]
     fn a_long_table_is_split_before_dots_into_pieces_within_the_limit() {

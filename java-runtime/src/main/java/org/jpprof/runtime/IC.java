@@ -24,14 +24,6 @@ public class IC {
     /** Bytecodes the method itself executed in this context. */
     public long bytecodes;
 
-    /** Bytecodes per source line, with per-line counts on; null while none. */
-    private LineCounts lines;
-    /**
-     * The exact extra metrics (allocations, probes' counts); null while none. With compressed
-     * references (the default) the field fits in the padding the object had anyway.
-     */
-    private MetricCounts metrics;
-
     /**
      * The children, an open-addressing table keyed by {@link MID#id}, once there are two; null
      * while there are fewer. Most contexts have no child or one (chains of calls deep in a tree),
@@ -69,11 +61,8 @@ public class IC {
      * block lies within one line). Its context's own count is added apart, as without lines.
      */
     public final void line(int line, int n) {
-        LineCounts counts = lines;
-        if (counts == null || line < counts.first || line - counts.first >= counts.counts.length) {
-            counts = lines = LineCounts.covering(counts, line);
-        }
-        counts.counts[line - counts.first] += n;
+        // Only an engine and a runtime of different versions could ask another context.
+        if (this instanceof ExtraIC) ((ExtraIC) this).addLine(line, n);
     }
 
     /**
@@ -97,19 +86,17 @@ public class IC {
 
     /** Adds {@code n} to the exact metric {@code name}. */
     final void add(String name, long n) {
-        MetricCounts counts = metrics;
-        if (counts == null) counts = metrics = new MetricCounts();
-        counts.add(name, n);
+        if (this instanceof ExtraIC) ((ExtraIC) this).addMetric(name, n);
     }
 
     /** The exact extra metrics; null when none. */
     final MetricCounts metrics() {
-        return metrics;
+        return this instanceof ExtraIC ? ((ExtraIC) this).metricCounts() : null;
     }
 
     /** The per-line counts; null when none. */
     final LineCounts lines() {
-        return lines;
+        return this instanceof ExtraIC ? ((ExtraIC) this).lineCounts() : null;
     }
 
     /**
@@ -161,9 +148,13 @@ public class IC {
         return mid.at(site);
     }
 
-    /** A new child context for {@code mid}: a {@link SiteIC} for a method instrumented with call sites. */
+    /**
+     * A new child context for {@code mid}: a {@link SiteIC} for a method instrumented with call
+     * sites, an {@link ExtraIC} for one that counts lines or metrics.
+     */
     private IC newChild(MID mid) {
-        return mid.callSites ? new SiteIC(mid, this) : new IC(mid, this);
+        if (mid.callSites) return new SiteIC(mid, this);
+        return mid.extra ? new ExtraIC(mid, this) : new IC(mid, this);
     }
 
     /** The child for {@code mid}, created when new; the caller makes it {@link #last}. */
@@ -258,8 +249,8 @@ public class IC {
                 IC merged = target.child(child.mid);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
-                merged.lines = LineCounts.add(merged.lines, child.lines);
-                merged.metrics = MetricCounts.add(merged.metrics, child.metrics);
+                // The same method's contexts, so both are ExtraICs or neither.
+                if (child instanceof ExtraIC) ((ExtraIC) merged).addCounts((ExtraIC) child);
                 if (child.hasChildren()) {
                     work.push(child);
                     work.push(merged);
@@ -294,16 +285,14 @@ public class IC {
         work.push(this);
         while (!work.isEmpty()) {
             IC from = work.pop();
-            if (from.calls != 0 || from.bytecodes != 0 || from.lines != null || from.metrics != null) {
+            ExtraIC extra = from instanceof ExtraIC ? (ExtraIC) from : null;
+            if (from.calls != 0 || from.bytecodes != 0 || (extra != null && extra.hasCounts())) {
                 IC copy = copyOf(from, copies);
                 copy.calls = from.calls;
                 copy.bytecodes = from.bytecodes;
-                copy.lines = from.lines;
-                copy.metrics = from.metrics;
                 from.calls = 0;
                 from.bytecodes = 0;
-                from.lines = null;
-                from.metrics = null;
+                if (extra != null) extra.moveCountsTo((ExtraIC) copy);
             }
             for (IC child : from.children()) {
                 work.push(child);

@@ -29,10 +29,15 @@ public final class MID {
     private static final ConcurrentHashMap<String, MID> BY_TEST = new ConcurrentHashMap<String, MID>();
     /** What a test context's frame name starts with: no method's frame can (see docs/runtime.md). */
     static final String TEST_FRAME_PREFIX = "[test] ";
-    /** What a table's analysis ends with for a class instrumented with call sites. */
-    private static final String SITES_SUFFIX = "+sites";
+    /** The flag ({@code +sites}) a table's analysis has for a class instrumented with call sites. */
+    private static final String SITES_FLAG = "sites";
+    /** The flag ({@code +extra}) a table's analysis has for a class that counts lines or metrics. */
+    private static final String EXTRA_FLAG = "extra";
     private static final int DEFAULT_ANALYSIS = 1;
     private static final int PRECISE_ANALYSIS = 2;
+    /** {@link #analysis}'s bits for the flags. */
+    private static final int SITES = 4;
+    private static final int EXTRA = 8;
     /** The block analyses seen in instrumented classes so far, as a bit set. */
     private static volatile int analyses;
 
@@ -67,12 +72,18 @@ public final class MID {
      * instrumented both ways gets two identifiers per method.
      */
     final boolean callSites;
+    /**
+     * Whether the method's class counts bytecodes per line or exact extra metrics: its contexts
+     * are {@link ExtraIC}s. Its table names the analysis with {@code +extra} ({@code precise+extra},
+     * {@code precise+sites+extra}).
+     */
+    final boolean extra;
     /** The site-keyed identifiers of this method ({@link #at}), open addressing by site; copied on write. */
     private volatile MID[] sites;
     /** The value of {@link #site} for an identifier not keyed by a call site. */
     public static final int NO_SITE = -1;
 
-    private MID(String className, String name, String descriptor, int bound, String analysis) {
+    private MID(String className, String name, String descriptor, int bound, int analysis) {
         this.className = className;
         this.name = name;
         this.descriptor = descriptor;
@@ -82,9 +93,9 @@ public final class MID {
         this.test = false;
         this.signature = (name + descriptor).hashCode();
         this.site = NO_SITE;
-        this.callSites = analysis.endsWith(SITES_SUFFIX);
-        String blocks = callSites ? analysis.substring(0, analysis.length() - SITES_SUFFIX.length()) : analysis;
-        int bit = "precise".equals(blocks) ? PRECISE_ANALYSIS : DEFAULT_ANALYSIS;
+        this.callSites = (analysis & SITES) != 0;
+        this.extra = (analysis & EXTRA) != 0;
+        int bit = analysis & (PRECISE_ANALYSIS | DEFAULT_ANALYSIS);
         if ((analyses & bit) == 0) {
             synchronized (MID.class) {
                 analyses |= bit;
@@ -104,6 +115,7 @@ public final class MID {
         this.signature = 0;
         this.site = NO_SITE;
         this.callSites = false;
+        this.extra = false;
     }
 
     /** {@code method} as called from {@code site}: the same method, keyed apart in a context's children. */
@@ -118,6 +130,7 @@ public final class MID {
         this.signature = method.signature;
         this.site = site;
         this.callSites = method.callSites;
+        this.extra = method.extra;
     }
 
     /**
@@ -206,12 +219,13 @@ public final class MID {
         if (parts.length < 2 || (parts.length - 2) % 3 != 0) {
             throw new IllegalArgumentException("malformed method table: " + packed);
         }
-        // One class name for all the class's identifiers: there are as many as methods.
+        // One class name and analysis for all the class's identifiers: there are as many as methods.
         String className = binaryName(parts[1]);
+        int analysis = analysis(parts[0]);
         MID[] mids = new MID[(parts.length - 2) / 3];
         for (int i = 0; i < mids.length; i++) {
             int at = 2 + 3 * i;
-            mids[i] = new MID(className, parts[at], parts[at + 1], Integer.parseInt(parts[at + 2]), parts[0]);
+            mids[i] = new MID(className, parts[at], parts[at + 1], Integer.parseInt(parts[at + 2]), analysis);
         }
         MID[] first = TABLES.putIfAbsent(packed, mids);
         return first != null ? first : mids;
@@ -232,9 +246,23 @@ public final class MID {
         if (parts.length != 5) {
             throw new IllegalArgumentException("malformed method identifier: " + key);
         }
-        MID made = new MID(binaryName(parts[1]), parts[2], parts[3], Integer.parseInt(parts[4]), parts[0]);
+        MID made = new MID(binaryName(parts[1]), parts[2], parts[3], Integer.parseInt(parts[4]), analysis(parts[0]));
         MID first = BY_KEY.putIfAbsent(key, made);
         return first != null ? first : made;
+    }
+
+    /**
+     * A table's analysis as bits: the block analysis ({@code default} or {@code precise}), then
+     * its flags, each {@code +name}.
+     */
+    private static int analysis(String analysis) {
+        String[] parts = analysis.split("\\+", -1);
+        int bits = "precise".equals(parts[0]) ? PRECISE_ANALYSIS : DEFAULT_ANALYSIS;
+        for (int i = 1; i < parts.length; i++) {
+            if (SITES_FLAG.equals(parts[i])) bits |= SITES;
+            if (EXTRA_FLAG.equals(parts[i])) bits |= EXTRA;
+        }
+        return bits;
     }
 
     /** The binary name of the class of internal name {@code internalName}. */

@@ -20,7 +20,7 @@ class AllocationsTest {
     void allocations_of_several_threads_add_up_per_context_and_type() throws Exception {
         Path target = dir.resolve("allocations.jpprof");
         DefaultAgent agent = new DefaultAgent(1_000_000, target.toString());
-        MID[] mids = MID.table("precise.t/Alloc.run.()V.2.make.()V.3");
+        MID[] mids = MID.table("precise+extra.t/Alloc.run.()V.2.make.()V.3");
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 3; t++) {
             threads.add(new Thread(() -> {
@@ -68,7 +68,7 @@ class AllocationsTest {
     @Test
     void a_reset_context_hands_its_allocations_over() {
         IC root = new IC(null, null);
-        MID[] mids = MID.table("precise.t/Alloc.run.()V.2");
+        MID[] mids = MID.table("precise+extra.t/Alloc.run.()V.2");
         IC run = root.profileCall(mids[0]);
         run.metric("allocations:byte[]");
         run.metric("allocations:byte[]");

@@ -24,7 +24,7 @@ class LinesTest {
     void lines_counted_by_several_threads_in_several_contexts_add_up_per_method() throws Exception {
         Path target = dir.resolve("lines.jpprof");
         DefaultAgent agent = new DefaultAgent(1_000_000, target.toString());
-        MID[] mids = MID.table("precise.t/Lines.run.()V.2.a.()V.2.step.()V.3");
+        MID[] mids = MID.table("precise+extra.t/Lines.run.()V.2.a.()V.2.step.()V.3");
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             threads.add(new Thread(() -> {
@@ -79,7 +79,7 @@ class LinesTest {
 
     @Test
     void lines_out_of_order_and_far_apart_widen_the_range_both_ways() {
-        IC ic = new IC(null, null);
+        IC ic = new ExtraIC(null, null);
         ic.line(20, 1);
         ic.line(18, 2);
         ic.line(25, 3);
@@ -91,7 +91,7 @@ class LinesTest {
 
     @Test
     void adding_counts_never_keeps_or_changes_the_counts_added() {
-        IC from = new IC(null, null);
+        IC from = new ExtraIC(null, null);
         from.line(5, 1);
         LineCounts sum = LineCounts.add(null, from.lines());
         from.line(5, 1);

@@ -42,7 +42,7 @@ class ProbesTest {
     void named_metrics_are_written_with_their_family_and_unit() throws Exception {
         ProfileTree tree = new ProfileTree();
         IC root = new IC(null, null);
-        MID[] mids = MID.table("precise.t/Db.run.()V.2");
+        MID[] mids = MID.table("precise+extra.t/Db.run.()V.2");
         IC run = root.profileCall(mids[0]);
         run.metric("locks");
         run.metric("locks");
@@ -70,7 +70,7 @@ class ProbesTest {
     @Test
     void a_handler_gets_the_receiver_and_arguments_and_adds_in_the_probed_context() {
         // A context of its own, outside the thread's tree, which the test JVM's agent writes.
-        IC query = new IC(MID.table("precise.t/Db.query.(Ljava/lang/String;I)V.2")[0], null);
+        IC query = new ExtraIC(MID.table("precise+extra.t/Db.query.(Ljava/lang/String;I)V.2")[0], null);
         RC rc = RC.current();
         IC top = rc.top;
         Object target = new Object();
@@ -89,7 +89,7 @@ class ProbesTest {
 
     @Test
     void a_failing_or_missing_handler_is_counted_and_never_reaches_the_program() {
-        IC ic = new IC(MID.table("precise.t/Db.run.()V.2")[0], null);
+        IC ic = new ExtraIC(MID.table("precise+extra.t/Db.run.()V.2")[0], null);
         ic.probe(null, new Object[0], ProbesTest.class.getName() + ".fail", ProbesTest.class);
         ic.probe(null, new Object[0], ProbesTest.class.getName() + ".missing", ProbesTest.class);
         ic.probe(null, new Object[0], "no.such.Class.handle", ProbesTest.class);
@@ -100,7 +100,7 @@ class ProbesTest {
 
     @Test
     void a_probe_reached_from_a_handler_calls_no_handler() {
-        IC ic = new IC(MID.table("precise.t/Db.run.()V.2")[0], null);
+        IC ic = new ExtraIC(MID.table("precise+extra.t/Db.run.()V.2")[0], null);
         ic.probe(null, new Object[0], ProbesTest.class.getName() + ".nested", ProbesTest.class);
         assertEquals(1, ic.metrics().size());
         assertEquals("nested", ic.metrics().name(0));

@@ -140,7 +140,7 @@ class ThreadGroupsTest {
         entry.calls = 1;
         entry.child("a.B.work()V", MID.NO_SITE).calls = 10;
         main.root.child("a.B.work()V", MID.NO_SITE).calls = 2;
-        IC counted = new IC(null, null);
+        IC counted = new ExtraIC(null, null);
         counted.line(7, 3);
         tree.lines.put("a.B.work()V", counted.lines());
         StringWriter out = new StringWriter();

@@ -35,6 +35,27 @@ class TreeTest {
     }
 
     @Test
+    void only_classes_that_count_more_than_calls_and_bytecodes_get_contexts_with_room_for_it() {
+        IC root = new IC(null, null);
+        IC plain = root.profileCall(MID.table("precise.t/Plain.m.()V.1")[0]);
+        IC extra = root.profileCall(MID.table("precise+extra.t/Extra.m.()V.1")[0]);
+        IC sites = root.profileCall(MID.table("default+sites.t/Sites.m.()V.1")[0]);
+        IC both = root.profileCall(MID.method("precise+sites+extra.t/Both.m.()V.1"));
+        assertSame(IC.class, plain.getClass());
+        assertSame(ExtraIC.class, extra.getClass());
+        assertSame(SiteIC.class, sites.getClass());
+        assertSame(SiteIC.class, both.getClass());
+        plain.metric("locks");
+        plain.line(3, 1);
+        assertNull(plain.metrics(), "a context without room counts nothing more, and never fails");
+        assertNull(plain.lines());
+        both.metric("locks");
+        both.line(3, 1);
+        assertEquals("locks", both.metrics().name(0));
+        assertEquals(1, both.lines().counts[0]);
+    }
+
+    @Test
     void an_interface_method_key_names_its_class_method_and_bound() {
         MID mid = MID.method("default.t/Iface.f.(J)V.7");
         assertEquals("t.Iface", mid.className);
