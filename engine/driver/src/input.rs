@@ -217,11 +217,15 @@ impl Input {
                 return None;
             }
             let relative = item.path().strip_prefix(&self.path).unwrap_or(item.path());
-            let name = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
+            let name = match relative.to_str() {
+                // The walk joins names with the separator: `/` already on Unix.
+                Some(name) if std::path::MAIN_SEPARATOR == '/' => name.to_owned(),
+                _ => relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            };
             Some(Ok(DirFile {
                 path: item.into_path(),
                 name,

@@ -113,18 +113,30 @@ pub fn instrument(request: &InstrumentRequest) -> Result<Outcome, EngineError> {
         .tempfile_in(&request.output)
         .map_err(output_error)?;
     let started = nanos_since_epoch(SystemTime::now());
-    // Side by side, as neither touches the other's files: under both locks,
-    // what is left is from a run that was killed.
-    let ((), (previous, manifest_problem)) = rayon::join(
+    // Side by side, as none touches the others' files: under both locks,
+    // what is left is from a run that was killed; the inputs are listed
+    // meanwhile, since that needs no manifest.
+    let ((), ((previous, manifest_problem), opened)) = rayon::join(
         || {
             remove_temporaries(&request.output, usize::MAX);
             if let Some(cache) = &cache {
                 cache.remove_temporaries();
             }
         },
-        || match &cache {
-            Some(cache) => cache.load_manifest(&output_dir),
-            None => (None, None),
+        || {
+            rayon::join(
+                || match &cache {
+                    Some(cache) => cache.load_manifest(&output_dir),
+                    None => (None, None),
+                },
+                || {
+                    request
+                        .inputs
+                        .iter()
+                        .map(|path| open_input(path))
+                        .collect::<Vec<_>>()
+                },
+            )
         },
     );
     let fingerprint = scheme_fingerprint(&request.scheme.identifier());
@@ -144,10 +156,10 @@ pub fn instrument(request: &InstrumentRequest) -> Result<Outcome, EngineError> {
     };
 
     let mut tally = Tally::default();
-    for path in &request.inputs {
-        match Input::open(path) {
+    for (opened, listed) in opened {
+        match opened {
             Ok(input) => match input.kind() {
-                InputKind::Directory | InputKind::ClassFile => run.files(&input, &mut tally),
+                InputKind::Directory | InputKind::ClassFile => run.files(&input, listed, &mut tally),
                 InputKind::Jar | InputKind::Jmod => {
                     let unit = Unit {
                         path: input.path().to_owned(),
@@ -373,16 +385,10 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The units of a directory or class-file input, processed in parallel.
-    fn files(&self, input: &Input, tally: &mut Tally) {
+    /// The units of a directory or class-file input, its files `listed`
+    /// ([`open_input`]), processed in parallel.
+    fn files(&self, input: &Input, listed: Vec<Listed>, tally: &mut Tally) {
         let root = absolute(input.path());
-        let listed: Vec<Result<(PathBuf, String), InputError>> = match input.kind() {
-            InputKind::ClassFile => {
-                let name = input.path().file_name().unwrap_or_default().to_string_lossy();
-                vec![Ok((input.path().to_owned(), name.into_owned()))]
-            }
-            _ => input.files().map(|f| f.map(|f| (f.path, f.name))).collect(),
-        };
         let mut units = Vec::with_capacity(listed.len());
         for item in listed {
             let (path, name) = match item {
@@ -439,6 +445,25 @@ impl Run<'_> {
             })
         })
     }
+}
+
+/// A file of a directory or class-file input: its path, and its name
+/// relative to the input (see [`crate::input::DirFile`]).
+type Listed = Result<(PathBuf, String), InputError>;
+
+/// The input at `path`, with its files when it is a directory or a class
+/// file (none for an archive, whose unit reads it whole).
+fn open_input(path: &Path) -> (Result<Input, InputError>, Vec<Listed>) {
+    let input = Input::open(path);
+    let listed = match &input {
+        Ok(file) if file.kind() == InputKind::ClassFile => {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            vec![Ok((path.to_owned(), name.into_owned()))]
+        }
+        Ok(directory) => directory.files().map(|f| f.map(|f| (f.path, f.name))).collect(),
+        Err(_) => Vec::new(),
+    };
+    (input, listed)
 }
 
 /// `path` made absolute (as it is when that fails): the manifest's keys.
