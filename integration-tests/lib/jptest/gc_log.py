@@ -3,8 +3,10 @@ live data, garbage excluded as far as each collection went). The benchmarks prin
 process's peak resident set size (commands.run_measured)."""
 import re
 
-# `[1.234s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 51M->3M(1024M) 2.345ms`
-_COLLECTION = re.compile(r"\bGC\(\d+\) .*?(\d+)([KMG])->(\d+)([KMG])\(\d+[KMG]\)")
+# `[1.234s][info][gc] GC(3) Pause Young (Normal) (G1 Evacuation Pause) 51M->3M(1024M) 2.345ms`. G1's
+# Remark and Cleanup pauses are left out: they copy nothing out, so their "after" is the occupancy,
+# garbage included, at a moment of the concurrent cycle.
+_COLLECTION = re.compile(r"\bGC\(\d+\) Pause (?!Remark\b|Cleanup\b).*?(\d+)([KMG])->(\d+)([KMG])\(\d+[KMG]\)")
 _MB = {"K": 1 / 1024, "M": 1, "G": 1024}
 
 

@@ -14,6 +14,13 @@ class PeakHeapTest(unittest.TestCase):
     def test_the_peak_is_the_largest_heap_after_a_collection_in_mb(self):
         self.assertEqual(gc_log.peak_heap_mb(G1_LOG), 180)
 
+    def test_pauses_that_collect_nothing_are_not_a_peak(self):
+        log = ("GC(4) Pause Young (Normal) (G1 Evacuation Pause) 424M->307M(1324M) 66.776ms\n"
+               "GC(5) Pause Remark 366M->366M(1234M) 8.186ms\n"
+               "GC(5) Pause Cleanup 399M->399M(1234M) 0.140ms\n"
+               "GC(6) Pause Young (Mixed) (G1 Evacuation Pause) 375M->310M(1234M) 2.061ms\n")
+        self.assertEqual(gc_log.peak_heap_mb(log), 310)
+
     def test_sizes_in_kilobytes_and_gigabytes_are_converted(self):
         self.assertEqual(gc_log.peak_heap_mb("GC(0) Pause Young 2G->1G(4G) 1ms\n"), 1024)
         self.assertEqual(gc_log.peak_heap_mb("GC(0) Pause Young 2048K->512K(4096K) 1ms\n"), 0.5)
