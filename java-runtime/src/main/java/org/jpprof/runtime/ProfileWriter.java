@@ -215,12 +215,17 @@ final class ProfileWriter {
         return false;
     }
 
+    /** The metrics of one source of a merged context: a running thread's context or a finished node. */
+    private static MetricCounts metricsOf(Object source, Map<ProfileTree.Node, MetricCounts> finished) {
+        if (source instanceof IC) return ((IC) source).metrics();
+        return finished.isEmpty() ? null : finished.get(source);
+    }
+
     /** The metrics of a merged context's {@code sources}, summed; null when none. */
     private static MetricCounts metrics(List<Object> sources, Map<ProfileTree.Node, MetricCounts> finished) {
         MetricCounts sum = null;
         for (Object source : sources) {
-            MetricCounts counts = source instanceof IC ? ((IC) source).metrics()
-                    : finished.isEmpty() ? null : finished.get(source);
+            MetricCounts counts = metricsOf(source, finished);
             if (counts == null) continue;
             // A new object: the sources' own are never changed.
             if (sum == null) sum = new MetricCounts();
@@ -257,9 +262,12 @@ final class ProfileWriter {
                 records.append("frame ").append(id).append(' ').append(escape(frame)).append('\n');
             }
             sites |= site != MID.NO_SITE;
-            MetricCounts counts = metrics(sources, finishedMetrics);
-            for (int i = 0, n = counts == null ? 0 : counts.size(); i < n; i++) {
-                counted.add(counts.name(i));
+            // Names only: what they add up to is the second walk's.
+            for (Object source : sources) {
+                MetricCounts counts = metricsOf(source, finishedMetrics);
+                for (int i = 0, n = counts == null ? 0 : counts.size(); i < n; i++) {
+                    counted.add(counts.name(i));
+                }
             }
             for (Object source : sources) {
                 if (!(source instanceof IC)) continue;
@@ -281,6 +289,8 @@ final class ProfileWriter {
         private final boolean sites;
         /** The metrics' ids by name ({@link #writeMetrics}). */
         private final Map<String, Integer> metrics;
+        /** The id of each metric's family, by the metric's name, for the names that have one. */
+        private final Map<String, Integer> familyIds = new HashMap<String, Integer>();
         private final Map<ProfileTree.Node, MetricCounts> finishedMetrics;
         /** The {@code value} records, by node, then metric: they follow the last node. */
         private final SpillBuffer values;
@@ -298,6 +308,10 @@ final class ProfileWriter {
             this.finishedMetrics = finishedMetrics;
             this.out = out;
             this.values = values;
+            for (String name : metrics.keySet()) {
+                String family = family(name);
+                if (family != null) familyIds.put(name, metrics.get(family));
+            }
         }
 
         @Override
@@ -331,8 +345,8 @@ final class ProfileWriter {
                 Integer metric = metrics.get(counts.name(i));
                 if (metric == null || count == 0) continue;
                 addTo(byMetric, metric, count);
-                String family = family(counts.name(i));
-                if (family != null) addTo(byMetric, metrics.get(family), count);
+                Integer family = familyIds.get(counts.name(i));
+                if (family != null) addTo(byMetric, family, count);
             }
             for (Map.Entry<Integer, Long> value : byMetric.entrySet()) {
                 line.setLength(0);
