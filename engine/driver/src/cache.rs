@@ -157,37 +157,40 @@ pub(crate) struct Stat {
 }
 
 impl Stat {
+    #[cfg(unix)]
+    pub(crate) fn of(metadata: &Metadata) -> Stat {
+        use std::os::unix::fs::MetadataExt;
+        Stat {
+            size: metadata.len(),
+            mtime: Stat::nanos(metadata.mtime(), metadata.mtime_nsec()),
+            ctime: Stat::nanos(metadata.ctime(), metadata.ctime_nsec()),
+        }
+    }
+
+    #[cfg(not(unix))]
     pub(crate) fn of(metadata: &Metadata) -> Stat {
         Stat {
             size: metadata.len(),
             mtime: metadata.modified().map_or(0, nanos_since_epoch),
-            ctime: change_time(metadata),
+            ctime: 0,
         }
+    }
+
+    /// A file time given as seconds and nanoseconds since the epoch, in
+    /// nanoseconds (0 before the epoch).
+    #[cfg(unix)]
+    pub(crate) fn nanos(seconds: i64, nanos: i64) -> u64 {
+        u64::try_from(seconds).map_or(0, |seconds| {
+            seconds
+                .saturating_mul(1_000_000_000)
+                .saturating_add(u64::try_from(nanos).unwrap_or(0))
+        })
     }
 
     /// The later of its times.
     fn latest(&self) -> u64 {
         self.mtime.max(self.ctime)
     }
-
-    /// The stat of `path`, or `None` when it cannot be read.
-    pub(crate) fn of_path(path: &Path) -> Option<Stat> {
-        fs::metadata(path).ok().map(|m| Stat::of(&m))
-    }
-}
-
-#[cfg(unix)]
-fn change_time(metadata: &Metadata) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    u64::try_from(metadata.ctime())
-        .unwrap_or(0)
-        .saturating_mul(1_000_000_000)
-        .saturating_add(u64::try_from(metadata.ctime_nsec()).unwrap_or(0))
-}
-
-#[cfg(not(unix))]
-fn change_time(_: &Metadata) -> u64 {
-    0
 }
 
 /// `time` in nanoseconds since the epoch (0 before it).

@@ -26,6 +26,7 @@ pub mod cache;
 pub mod class_rewriter;
 mod class_store;
 pub mod config;
+mod directory;
 pub mod error;
 pub mod filter;
 pub mod gate;

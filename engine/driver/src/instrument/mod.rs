@@ -51,11 +51,9 @@ use self::archive::Layout;
 use self::lock::Lock;
 use self::outcome::InstrumentFailure;
 pub use self::outcome::{Message, Outcome, Warning};
-use self::unit::{Unit, UnitKind, UnitResult};
+use self::unit::{Unit, UnitKind, UnitResult, UnitStats};
 pub use crate::cache::KeptWarning;
-use crate::cache::{
-    nanos_since_epoch, scheme_fingerprint, Cache, CacheProblem, Manifest, Sha, Stat, UnitRecord,
-};
+use crate::cache::{nanos_since_epoch, scheme_fingerprint, Cache, CacheProblem, Manifest, Sha, UnitRecord};
 use crate::error::EngineError;
 use crate::filter::ClassFilter;
 use crate::input::{Input, InputError, InputKind, Location};
@@ -169,7 +167,7 @@ pub fn instrument(request: &InstrumentRequest) -> Result<Outcome, EngineError> {
                             input,
                         },
                     };
-                    tally.add(run.unit(unit));
+                    tally.add(run.unit(unit, &UnitStats::default()));
                 }
             },
             Err(error) => {
@@ -414,7 +412,10 @@ impl Run<'_> {
                 kind: UnitKind::File { name },
             });
         }
-        let results: Vec<UnitResult> = units.into_par_iter().map(|unit| self.unit(unit)).collect();
+        let results: Vec<UnitResult> = units
+            .into_par_iter()
+            .map_init(UnitStats::default, |stats, unit| self.unit(unit, stats))
+            .collect();
         for result in results {
             tally.add(result);
         }
@@ -438,10 +439,10 @@ impl Run<'_> {
     }
 
     /// Whether every output of `record` is in place as recorded.
-    fn outputs_in_place(&self, record: &UnitRecord) -> bool {
+    fn outputs_in_place(&self, record: &UnitRecord, stats: &UnitStats) -> bool {
         record.outputs.iter().all(|output| {
             safe_relative_path(&output.path).is_some_and(|relative| {
-                Stat::of_path(&self.request.output.join(relative)) == Some(output.stat)
+                stats.output.stat(&self.request.output.join(relative)).ok() == Some(output.stat)
             })
         })
     }

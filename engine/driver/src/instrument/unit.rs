@@ -14,6 +14,7 @@ use super::archive::Layout;
 use super::outcome::InstrumentFailure;
 use super::{Counts, Run};
 use crate::cache::{CacheProblem, EntryWarning, OutputRecord, Sha, Stat, UnitRecord};
+use crate::directory::LastDirectory;
 use crate::input::{Input, InputError, Location};
 use crate::output::write_atomically;
 
@@ -52,6 +53,15 @@ impl Unit {
             stale: self.owned_output().map(str::to_owned).into_iter().collect(),
         }
     }
+}
+
+/// Where a thread stats the input and output files of its units: files
+/// come in directory order, and each is looked up by name in the directory
+/// of the one before when it lies there too ([`LastDirectory`]).
+#[derive(Default)]
+pub(super) struct UnitStats {
+    input: LastDirectory,
+    pub(super) output: LastDirectory,
 }
 
 /// What became of one unit.
@@ -163,9 +173,9 @@ pub(super) fn reuse(previous: Option<&Previous<'_>>, stat: &Stat, sha: Option<&S
 
 impl Run<'_> {
     /// Processes `unit`, or reuses what its previous run left.
-    pub(super) fn unit(&self, unit: Unit) -> UnitResult {
+    pub(super) fn unit(&self, unit: Unit, stats: &UnitStats) -> UnitResult {
         let mut problems = Vec::new();
-        let outcome = self.unit_outcome(&unit, &mut problems);
+        let outcome = self.unit_outcome(&unit, stats, &mut problems);
         UnitResult {
             key: unit.key,
             location: Location {
@@ -177,7 +187,12 @@ impl Run<'_> {
         }
     }
 
-    fn unit_outcome(&self, unit: &Unit, problems: &mut Vec<CacheProblem>) -> Result<Done, Failed> {
+    fn unit_outcome(
+        &self,
+        unit: &Unit,
+        stats: &UnitStats,
+        problems: &mut Vec<CacheProblem>,
+    ) -> Result<Done, Failed> {
         if let UnitKind::Archive { layout, .. } = &unit.kind {
             if let Some(name) = layout.jar_name() {
                 self.claim(name, &unit.path).map_err(Failed::unowned)?;
@@ -189,13 +204,14 @@ impl Run<'_> {
                 source,
             }))
         };
-        let stat = Stat::of(&fs::metadata(&unit.path).map_err(io_failure)?);
+        let stat = stats.input.stat(&unit.path).map_err(io_failure)?;
         let record = self.previous(&unit.key).filter(|record| match &unit.kind {
             UnitKind::File { name } => matches!(record.outputs.as_slice(), [o] if o.path == *name),
             UnitKind::Archive { .. } => true,
         });
         let in_place = OnceCell::new();
-        let outputs_in_place = || *in_place.get_or_init(|| record.is_some_and(|r| self.outputs_in_place(r)));
+        let outputs_in_place =
+            || *in_place.get_or_init(|| record.is_some_and(|r| self.outputs_in_place(r, stats)));
         let previous = record.map(|record| Previous {
             record,
             racy: self.is_racy(record),
