@@ -17,7 +17,6 @@ import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -56,14 +55,6 @@ class DefaultAgent implements Profiler {
     private final String start = Instant.now().toString();
     /** Trees handed over (detached from their roots) and not merged yet. */
     private final Queue<HandedOver> handedOver = new ConcurrentLinkedQueue<HandedOver>();
-    /** How many trees {@link #handedOver} holds. */
-    private final AtomicInteger queued = new AtomicInteger();
-    /**
-     * How many trees may wait for the lock before a thread that hands one over waits for the lock
-     * and merges them itself. Without a bound, a lock holder that the scheduler set aside while a
-     * million short-lived (virtual) threads ended would let the queue hold all their trees.
-     */
-    static final int MAX_QUEUED = 1024;
     /** Guards {@link #finished}, the groups' batches and writing. */
     final ReentrantLock lock = new ReentrantLock();
     /** The merged trees of finished work, per group. Guarded by lock. */
@@ -301,10 +292,9 @@ class DefaultAgent implements Profiler {
     /**
      * Merges {@code root}'s tree, and empties it, if the lock is free; queues it for whoever gets
      * the lock next otherwise. With {@code countsOnly}, the tree keeps its nodes and hands over
-     * their counts instead ({@link IC#takeCounts}). It waits for the lock and merges the queue
-     * itself when {@link #MAX_QUEUED} trees wait already, and during exit, when it also writes the
-     * profile again once it was written: a write that missed this tree (queued after it looked) is
-     * then followed by one that has it.
+     * their counts instead ({@link IC#takeCounts}). During exit it waits for the lock instead, and
+     * writes the profile again once it was written: a write that missed this tree (queued after
+     * it looked) is then followed by one that has it.
      */
     private void handOver(RC root, boolean countsOnly) {
         if (forgetIfStale(root)) {
@@ -323,11 +313,11 @@ class DefaultAgent implements Profiler {
                 return;
             }
             handedOver.add(new HandedOver(groupOf(root), take(root, countsOnly), taken));
-            if (queued.incrementAndGet() > MAX_QUEUED || exiting) {
+            if (exiting) {
                 lock.lock();
                 try {
                     mergeHandedOver();
-                    Path target = exiting ? writtenAtExit : null;
+                    Path target = writtenAtExit;
                     if (target != null) {
                         writeTo(target);
                         wroteAtExit();
@@ -367,7 +357,6 @@ class DefaultAgent implements Profiler {
      */
     final void mergeHandedOver() {
         for (HandedOver tree; (tree = handedOver.poll()) != null;) {
-            queued.decrementAndGet();
             if (tree.resets == resets) merge(tree.group, tree.tree);
         }
         for (Object ref; (ref = collected.poll()) != null;) {

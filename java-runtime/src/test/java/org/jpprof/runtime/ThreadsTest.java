@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -196,45 +195,6 @@ class ThreadsTest {
         assertEquals(3, run.calls, "this thread's call, the other thread's, and this one");
         rc.exit(run, 1);
         assertEquals(3, ProfileFile.read(agent.write()).get("t.Shared.run()V").calls);
-    }
-
-    @Test
-    void a_thread_that_finds_the_queue_full_waits_for_the_lock_and_merges_the_queue() throws Exception {
-        DefaultAgent agent = new DefaultAgent(1_000_000, dir.resolve("p.jpprof").toString());
-        MID[] mids = MID.table("precise.t/Short.run.()V.1");
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread holder = new Thread(() -> {
-            agent.lock.lock(); // a lock holder the scheduler set aside
-            try {
-                held.countDown();
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                agent.lock.unlock();
-            }
-        });
-        holder.start();
-        held.await();
-        Runnable shortLived = () -> {
-            RC rc = new RC(Thread.currentThread());
-            rc.attach(agent, Thread.currentThread());
-            rc.exit(rc.enter(mids[0]), 1);
-        };
-        for (int i = 0; i < DefaultAgent.MAX_QUEUED; i++) {
-            shortLived.run(); // one root per ended thread, each queued
-        }
-        Thread last = new Thread(shortLived);
-        last.start();
-        while (last.getState() != Thread.State.WAITING) {
-            assertNotSame(Thread.State.TERMINATED, last.getState(), "queued one tree too many");
-            Thread.yield();
-        }
-        release.countDown();
-        last.join();
-        holder.join();
-        assertEquals(DefaultAgent.MAX_QUEUED + 1, ProfileFile.read(agent.write()).get("t.Short.run()V").calls);
     }
 
     @Test
