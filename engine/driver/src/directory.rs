@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use crate::cache::Stat;
 
 /// A directory whose files are statted by name.
-pub(crate) struct Directory {
+struct Directory {
     path: PathBuf,
     #[cfg(target_os = "linux")]
     fd: Option<std::os::fd::OwnedFd>,
@@ -25,7 +25,7 @@ pub(crate) struct Directory {
 impl Directory {
     /// `path`, opened for lookups when it can be; when not, every stat
     /// takes the whole path (and fails as that does).
-    pub(crate) fn open(path: &Path) -> Directory {
+    fn open(path: &Path) -> Directory {
         Directory {
             path: path.to_owned(),
             #[cfg(target_os = "linux")]
@@ -42,7 +42,7 @@ impl Directory {
     ///
     /// # Errors
     /// As `fs::metadata` of the path fails.
-    pub(crate) fn stat(&self, name: &OsStr) -> io::Result<Stat> {
+    fn stat(&self, name: &OsStr) -> io::Result<Stat> {
         #[cfg(target_os = "linux")]
         if let Some(stat) = self.fd.as_ref().and_then(|fd| stat_at(fd, name)) {
             return Ok(stat);

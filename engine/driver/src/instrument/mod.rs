@@ -457,11 +457,12 @@ type Listed = Result<(PathBuf, String), InputError>;
 fn open_input(path: &Path) -> (Result<Input, InputError>, Vec<Listed>) {
     let input = Input::open(path);
     let listed = match &input {
-        Ok(file) if file.kind() == InputKind::ClassFile => {
+        Ok(opened) if opened.kind() == InputKind::ClassFile => {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
             vec![Ok((path.to_owned(), name.into_owned()))]
         }
-        Ok(directory) => directory.files().map(|f| f.map(|f| (f.path, f.name))).collect(),
+        // A directory's files; an archive has none (`Input::files`).
+        Ok(opened) => opened.files().map(|f| f.map(|f| (f.path, f.name))).collect(),
         Err(_) => Vec::new(),
     };
     (input, listed)
