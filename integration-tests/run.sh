@@ -2,7 +2,8 @@
 # All of JP's tests, in order, as suites. Each suite is one command; its output is shown as it runs
 # and it counts as passed when the command exits 0:
 #   fmt         cargo fmt --all -- --check
-#   clippy      cargo clippy --workspace --all-targets -- -D warnings
+#   clippy      cargo clippy --workspace --all-targets -- -D warnings, and on the class-file
+#               benchmark's own workspace, which nothing else builds
 #   cargo-test  cargo test --workspace
 #   jptest      the unit tests of the suites' Python helpers (integration-tests/lib/jptest) and of
 #               the overhead benchmark's package (integration-tests/perf/overhead)
@@ -33,7 +34,7 @@ fi
 names=(fmt clippy cargo-test jptest maven roundtrip)
 commands=(
     "cargo fmt --all -- --check"
-    "cargo clippy --workspace --all-targets -- -D warnings"
+    "cargo clippy --workspace --all-targets -- -D warnings && CARGO_TARGET_DIR=target/bench cargo clippy --manifest-path integration-tests/bench/classfile-throughput/Cargo.toml --all-targets -- -D warnings"
     "cargo test --workspace"
     "python3 -m unittest discover -s integration-tests/lib/tests -t integration-tests/lib && python3 -m unittest discover -s integration-tests/perf/tests -t integration-tests/perf"
     # Debian's Maven 3.8 prints bare colour resets even in batch mode; they would glue the next

@@ -528,12 +528,18 @@ impl<'a> MethodBody<'a> {
     /// Simulation errors in the code simulated, for example through
     /// `jsr`/`ret`.
     pub fn frames_before(&self, pcs: &[Pc], pool: &impl ConstantLookup) -> Result<Vec<(Pc, Option<Frame>)>> {
-        let by_label: HashMap<Label, &Frame, RandomState> = self
+        // The recorded frames of original instructions, in pc order (of
+        // frames recorded at the same label, the last counts): walked along
+        // with the instructions rather than looked up at each.
+        let mut recorded: Vec<(Label, &Frame)> = self
             .frames
             .iter()
             .flatten()
+            .filter(|(label, _)| self.pc_of(*label).is_some())
             .map(|(label, frame)| (*label, frame))
             .collect();
+        recorded.sort_by_key(|&(label, _)| label.0);
+        let mut recorded = recorded.into_iter().peekable();
         let mut out = Vec::with_capacity(pcs.len());
         let mut wanted = pcs.iter().copied().peekable();
         // The run of code being walked starts at `insns[base.1]` in state
@@ -548,8 +554,14 @@ impl<'a> MethodBody<'a> {
         for (i, insn) in self.insns.iter().enumerate() {
             if let Insn::Label(label) = insn {
                 pc = Pc(label.0);
-                if let Some(frame) = by_label.get(label) {
-                    (base, state, described) = ((*frame, i), None, true);
+                let mut frame = None;
+                while let Some((at, recorded_frame)) = recorded.next_if(|(at, _)| at.0 <= label.0) {
+                    if at == *label {
+                        frame = Some(recorded_frame);
+                    }
+                }
+                if let Some(frame) = frame {
+                    (base, state, described) = ((frame, i), None, true);
                 }
                 continue;
             }

@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::iter::Peekable;
+use std::vec::IntoIter;
 
 use foldhash::fast::RandomState;
 use jp_classfile::attributes::{AttributeInfo, TargetInfo};
@@ -170,18 +172,22 @@ impl MethodBody<'_> {
         let mut out = Vec::with_capacity(self.insns.len() + self.entry_code.len() + extra);
         let mut original_positions = vec![NO_POSITION; self.code_length as usize];
         out.extend(self.entry_code.iter().cloned());
+        // The edits in pc order, merged with the instructions as they come:
+        // far fewer sorted than there would be lookups, one per instruction.
+        let mut inserted = in_pc_order(&self.inserted);
+        let mut replaced = in_pc_order(&self.replaced);
         let mut pc = Pc(0);
         for insn in &self.insns {
             match insn {
                 Insn::Label(label) => {
                     pc = Pc(label.0);
                     out.push(insn.clone());
-                    if let Some(code) = self.inserted.get(&pc) {
+                    if let Some((_, code)) = inserted.next_if(|(at, _)| *at == pc) {
                         out.extend(code.iter().cloned());
                     }
                 }
-                _ => match self.replaced.get(&pc) {
-                    Some(code) => out.extend(code.iter().cloned()),
+                _ => match replaced.next_if(|(at, _)| *at == pc) {
+                    Some((_, code)) => out.extend(code.iter().cloned()),
                     None => {
                         original_positions[pc.0 as usize] = out.len() as u32;
                         out.push(insn.clone());
@@ -254,6 +260,14 @@ impl MethodBody<'_> {
         placed.dedup_by_key(|(pc, _)| *pc);
         Ok(Some(placed))
     }
+}
+
+/// The code of `edits`, keyed by the pcs of original instructions, in pc
+/// order: the instruction list visits those pcs in the same order.
+fn in_pc_order(edits: &HashMap<Pc, Vec<Insn>, RandomState>) -> Peekable<IntoIter<(Pc, &[Insn])>> {
+    let mut sorted: Vec<(Pc, &[Insn])> = edits.iter().map(|(&pc, code)| (pc, code.as_slice())).collect();
+    sorted.sort_unstable_by_key(|&(pc, _)| pc);
+    sorted.into_iter().peekable()
 }
 
 /// Frames at their offsets in the new code, the body's own borrowed.

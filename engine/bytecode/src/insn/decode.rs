@@ -52,37 +52,73 @@ pub(crate) fn with_pcs(insns: &[Insn]) -> impl Iterator<Item = (Pc, &Insn)> + '_
 /// Truncated instructions, invalid opcodes, branch targets that are not
 /// instruction starts, and malformed switches.
 pub fn decode(code: &[u8]) -> Result<Decoded> {
-    let mut r = CodeReader { code, pc: 0 };
+    // About two entries (a label and the instruction) per two or three bytes.
     let mut insns = Vec::with_capacity(code.len());
+    let instruction_starts = visit(code, |pc, insn| {
+        insns.push(Insn::Label(Label::original(pc)));
+        insns.push(insn);
+    })?;
+    insns.push(Insn::Label(Label::original(Pc(code.len() as u32))));
+    Ok(Decoded {
+        insns,
+        instruction_starts,
+    })
+}
+
+/// How many instructions a method's code holds, and how many of them are
+/// `jsr`s: what [`decode`] would give, without building the list.
+///
+/// # Errors
+/// As [`decode`].
+pub fn count(code: &[u8]) -> Result<Counts> {
+    let mut counts = Counts::default();
+    visit(code, |_, insn| {
+        counts.instructions += 1;
+        if matches!(insn, Insn::Branch { opcode: op::JSR, .. }) {
+            counts.jsrs += 1;
+        }
+    })?;
+    Ok(counts)
+}
+
+/// What [`count`] finds in a method's code.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Instructions.
+    pub instructions: u64,
+    /// `jsr` and `jsr_w` instructions.
+    pub jsrs: u64,
+}
+
+/// Reads every instruction of `code` in pc order, hands it to `each` with
+/// its pc, and checks that every branch lands on an instruction start.
+/// Gives, by pc, where instructions start.
+fn visit(code: &[u8], mut each: impl FnMut(Pc, Insn)) -> Result<Vec<bool>> {
+    let mut r = CodeReader { code, pc: 0 };
     let mut instruction_starts = vec![false; code.len()];
-    let mut branch_sources = Vec::new();
+    // Every branch target with the pc of its branch: checked once all starts are known.
+    let mut targets = Vec::new();
     while r.pc < code.len() {
         let pc = r.pc;
         instruction_starts[pc] = true;
-        insns.push(Insn::Label(Label::original(Pc(pc as u32))));
         let insn = r.instruction()?;
-        if insn.has_targets() {
-            branch_sources.push((pc, insns.len()));
-        }
-        insns.push(insn);
+        targets.extend(insn.targets().map(|target| (pc, target)));
+        each(Pc(pc as u32), insn);
     }
-    insns.push(Insn::Label(Label::original(Pc(code.len() as u32))));
-    let decoded = Decoded {
-        insns,
-        instruction_starts,
-    };
-    for (pc, position) in branch_sources {
-        for target in decoded.insns[position].targets() {
-            let target = Pc(target.0);
-            if (target.0 as usize) >= code.len() || !decoded.is_boundary(target) {
-                return Err(BytecodeError::BadBranchTarget {
-                    pc: Pc(pc as u32),
-                    target,
-                });
-            }
+    for (pc, target) in targets {
+        let target = Pc(target.0);
+        if !instruction_starts
+            .get(target.0 as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            return Err(BytecodeError::BadBranchTarget {
+                pc: Pc(pc as u32),
+                target,
+            });
         }
     }
-    Ok(decoded)
+    Ok(instruction_starts)
 }
 
 struct CodeReader<'a> {
@@ -352,6 +388,26 @@ mod tests {
                 targets: vec![Label(20)]
             }
         );
+    }
+
+    #[test]
+    fn count_gives_what_decode_lists() {
+        // iload_1; jsr +6 (to pc 7); goto -4 (to pc 0); astore_2; ret 2
+        let code = [0x1b, 0xa8, 0, 6, 0xa7, 0xff, 0xfc, 0x4d, 0xa9, 2];
+        let listed = decode(&code).unwrap().instructions().count() as u64;
+        assert_eq!(
+            count(&code).unwrap(),
+            Counts {
+                instructions: listed,
+                jsrs: 1
+            }
+        );
+        assert_eq!(listed, 5);
+        // The same checks: a branch into the middle of an instruction.
+        assert!(matches!(
+            count(&[0x11, 0, 1, 0xa7, 0xff, 0xfe]),
+            Err(BytecodeError::BadBranchTarget { .. })
+        ));
     }
 
     #[test]

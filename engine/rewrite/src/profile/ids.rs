@@ -478,19 +478,14 @@ fn method_entry(class: &ClassFile<'_>, i: usize) -> Result<Vec<u8>, WarningReaso
 /// re-enters a subroutine. 0 for code that does not decode (the method is
 /// then kept as it was anyway).
 fn activation_bound_of(class: &ClassFile<'_>, i: usize) -> u32 {
-    let Some(decoded) = class.methods[i]
+    let Some(counts) = class.methods[i]
         .attribute(names::CODE)
         .and_then(|raw| Code::from_raw(raw, &class.constant_pool).ok())
-        .and_then(|code| jp_bytecode::insn::decode(code.code).ok())
+        .and_then(|code| jp_bytecode::insn::count(code.code).ok())
     else {
         return 0;
     };
-    let instructions = decoded.instructions().count() as u64;
-    let jsrs = decoded
-        .instructions()
-        .filter(|(_, insn)| matches!(insn, Insn::Branch { opcode: op::JSR, .. }))
-        .count() as u64;
-    u32::try_from(instructions * (1 + jsrs))
+    u32::try_from(counts.instructions * (1 + counts.jsrs))
         .unwrap_or(u32::MAX)
         .min(i32::MAX as u32)
 }

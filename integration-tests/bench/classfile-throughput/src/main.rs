@@ -591,7 +591,7 @@ fn jp_stress_rewrite(bytes: &[u8]) -> usize {
 }
 
 fn jp_profile_rewrite(bytes: &[u8]) -> usize {
-    let rewritten = profile_class(bytes, ProfileOptions::default()).expect(CHECKED);
+    let rewritten = profile_class(bytes, &ProfileOptions::default()).expect(CHECKED);
     black_box(rewritten.bytes.map_or(0, |b| b.len()))
 }
 
