@@ -24,6 +24,9 @@
 //! fastest and the median of repeated passes over the set: a plain loop on
 //! one core, and a rayon `par_iter` on all cores. Classes another crate fails on, by
 //! an error or a panic, are counted in the warm-up and left out of its rows.
+//! Each cell also gives the bytes per second of CPU time the process spent in
+//! its fastest pass: on a busy machine, where passes wait for a core, that
+//! figure stays what the work costs.
 
 use std::fmt::Display;
 use std::hint::black_box;
@@ -31,6 +34,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+use cpu_time::ProcessTime;
 
 use jp_classfile::{deep, ClassFile, ClassWriter};
 use jp_driver::input::{Input, InputError};
@@ -213,16 +218,17 @@ fn run(options: &Options) -> Result<(), Failure> {
         options.min_time.as_secs_f64()
     );
     println!(
-        "{:<24} {:>7} {:>6}   {:-^21}   {:-^21}",
+        "{:<24} {:>7} {:>6}   {:-^21}   {:-^21}             {:-^21}",
         "",
         "",
         "",
         " 1 core MB/s ",
-        format!(" {cores} MB/s ")
+        format!(" {cores} MB/s "),
+        " MB per CPU second "
     );
     println!(
-        "{:<24} {:>7} {:>6}   {:>10} {:>10}   {:>10} {:>10} {:>9}",
-        "work", "classes", "MB", "best", "median", "best", "median", "speed-up"
+        "{:<24} {:>7} {:>6}   {:>10} {:>10}   {:>10} {:>10} {:>9}   {:>10} {:>10}",
+        "work", "classes", "MB", "best", "median", "best", "median", "speed-up", "1 core", cores
     );
     let mut results = Vec::new();
     for row in &rows {
@@ -231,7 +237,7 @@ fn run(options: &Options) -> Result<(), Failure> {
         let one = measure(&set, bytes, row.work, false, options);
         let many = measure(&set, bytes, row.work, true, options);
         println!(
-            "{:<24} {:>7} {:>6.1}   {:>10.1} {:>10.1}   {:>10.1} {:>10.1} {:>8.2}x",
+            "{:<24} {:>7} {:>6.1}   {:>10.1} {:>10.1}   {:>10.1} {:>10.1} {:>8.2}x   {:>10} {:>10}",
             row.name,
             set.len(),
             mb(bytes),
@@ -239,7 +245,9 @@ fn run(options: &Options) -> Result<(), Failure> {
             one.median,
             many.best,
             many.median,
-            many.best / one.best
+            many.best / one.best,
+            per_cpu_second(one),
+            per_cpu_second(many)
         );
         results.push((row.name, one, many));
     }
@@ -247,8 +255,11 @@ fn run(options: &Options) -> Result<(), Failure> {
 
     for (name, one, many) in &results {
         println!(
-            "{name}: 1 core {:.1} MB/s, {cores} {:.1} MB/s",
-            one.best, many.best
+            "{name}: 1 core {:.1} MB/s, {cores} {:.1} MB/s; {} and {} MB per CPU second",
+            one.best,
+            many.best,
+            per_cpu_second(*one),
+            per_cpu_second(*many)
         );
     }
     // Rewriting is also counted in classes, as users think of a build.
@@ -611,9 +622,11 @@ impl<'a> Row<'a> {
 /// Times passes of `work` over `classes` (`bytes` in all), at least
 /// `min_iters` of them and for at least `min_time`.
 fn measure(classes: &[&[u8]], bytes: usize, work: Work, parallel: bool, options: &Options) -> Speed {
-    let mut times = Vec::new();
+    // (wall time, CPU time of the whole process or None where it cannot be read) per pass
+    let mut times: Vec<(Duration, Option<Duration>)> = Vec::new();
     let mut spent = Duration::ZERO;
     while times.len() < options.min_iters || spent < options.min_time {
+        let cpu = ProcessTime::try_now().ok();
         let start = Instant::now();
         let sum: usize = if parallel {
             classes.par_iter().map(|bytes| work(bytes)).sum()
@@ -622,15 +635,23 @@ fn measure(classes: &[&[u8]], bytes: usize, work: Work, parallel: bool, options:
         };
         black_box(sum);
         let time = start.elapsed();
-        times.push(time);
+        times.push((time, cpu.and_then(|cpu| cpu.try_elapsed().ok())));
         spent += time;
     }
-    times.sort_unstable();
+    times.sort_unstable_by_key(|&(wall, _)| wall);
     let speed = |time: Duration| mb(bytes) / time.as_secs_f64().max(f64::MIN_POSITIVE);
     Speed {
-        best: speed(times[0]),
-        median: speed(times[times.len() / 2]),
+        best: speed(times[0].0),
+        median: speed(times[times.len() / 2].0),
+        cpu_best: times.iter().filter_map(|&(_, cpu)| cpu).min().map(speed),
     }
+}
+
+/// A cell's MB per CPU second, or `-` where the CPU time could not be read.
+fn per_cpu_second(speed: Speed) -> String {
+    speed
+        .cpu_best
+        .map_or_else(|| "-".to_owned(), |rate| format!("{rate:.1}"))
 }
 
 /// The MB/s of one cell: of the fastest pass, and of the median pass.
@@ -640,6 +661,9 @@ fn measure(classes: &[&[u8]], bytes: usize, work: Work, parallel: bool, options:
 struct Speed {
     best: f64,
     median: f64,
+    /// Of the pass that took the least CPU time, over the whole process: the
+    /// work's cost whatever else ran on the machine.
+    cpu_best: Option<f64>,
 }
 
 fn mb(bytes: usize) -> f64 {
