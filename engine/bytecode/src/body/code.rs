@@ -172,8 +172,8 @@ impl MethodBody<'_> {
         let mut out = Vec::with_capacity(self.insns.len() + self.entry_code.len() + extra);
         let mut original_positions = vec![NO_POSITION; self.code_length as usize];
         out.extend(self.entry_code.iter().cloned());
-        // The edits in pc order, merged with the instructions as they come:
-        // far fewer sorted than there would be lookups, one per instruction.
+        // The edits sorted by pc, each taken when the walk reaches its pc: a
+        // sort of the few edits rather than two lookups per instruction.
         let mut inserted = in_pc_order(&self.inserted);
         let mut replaced = in_pc_order(&self.replaced);
         let mut pc = Pc(0);

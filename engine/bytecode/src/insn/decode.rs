@@ -52,7 +52,7 @@ pub(crate) fn with_pcs(insns: &[Insn]) -> impl Iterator<Item = (Pc, &Insn)> + '_
 /// Truncated instructions, invalid opcodes, branch targets that are not
 /// instruction starts, and malformed switches.
 pub fn decode(code: &[u8]) -> Result<Decoded> {
-    // About two entries (a label and the instruction) per two or three bytes.
+    // A label and an instruction per instruction: about one entry per byte of code.
     let mut insns = Vec::with_capacity(code.len());
     let instruction_starts = visit(code, |pc, insn| {
         insns.push(Insn::Label(Label::original(pc)));
