@@ -24,9 +24,9 @@
 //! fastest and the median of repeated passes over the set: a plain loop on
 //! one core, and a rayon `par_iter` on all cores. Classes another crate fails on, by
 //! an error or a panic, are counted in the warm-up and left out of its rows.
-//! Each cell also gives the bytes per second of CPU time the process spent in
-//! its fastest pass: on a busy machine, where passes wait for a core, that
-//! figure stays what the work costs.
+//! Each cell also gives the bytes per second of CPU time the whole process
+//! spent, in the pass that took the least of it: on a busy machine, where
+//! passes wait for a core, that figure stays what the work costs.
 
 use std::fmt::Display;
 use std::hint::black_box;
@@ -622,7 +622,7 @@ impl<'a> Row<'a> {
 /// Times passes of `work` over `classes` (`bytes` in all), at least
 /// `min_iters` of them and for at least `min_time`.
 fn measure(classes: &[&[u8]], bytes: usize, work: Work, parallel: bool, options: &Options) -> Speed {
-    // (wall time, CPU time of the whole process or None where it cannot be read) per pass
+    // Per pass: the wall time, and the whole process's CPU time (None where it cannot be read).
     let mut times: Vec<(Duration, Option<Duration>)> = Vec::new();
     let mut spent = Duration::ZERO;
     while times.len() < options.min_iters || spent < options.min_time {
