@@ -51,8 +51,11 @@ public final class MID {
     public final int bound;
     /** Unique and sequential in this JVM; children are hashed by it. */
     public final int id;
-    /** {@code className.name(descriptor)}, or {@code [test] <test id>}, as profiles write it. */
-    final String frame;
+    /**
+     * {@code className.name(descriptor)}, or {@code [test] <test id>}, as profiles write it; null
+     * until {@link #frame()} makes it.
+     */
+    private String frame;
     /** Whether this identifies a test context rather than a method. */
     private final boolean test;
     /**
@@ -89,7 +92,6 @@ public final class MID {
         this.descriptor = descriptor;
         this.bound = bound;
         this.id = NEXT_ID.getAndIncrement();
-        this.frame = className + '.' + name + descriptor;
         this.test = false;
         this.signature = (name + descriptor).hashCode();
         this.site = NO_SITE;
@@ -101,6 +103,19 @@ public final class MID {
                 analyses |= bit;
             }
         }
+    }
+
+    /**
+     * {@code className.name(descriptor)}, or {@code [test] <test id>}, as profiles write it. Made on
+     * first use: a program loads many more methods than it runs, and only the ones it runs have a
+     * context to write. Two threads may both make it; either's string will do.
+     */
+    final String frame() {
+        String made = frame;
+        if (made == null) {
+            frame = made = className + '.' + name + descriptor;
+        }
+        return made;
     }
 
     /** A test context's identifier: its bound is 0, since no method runs as it. */
@@ -125,7 +140,7 @@ public final class MID {
         this.descriptor = method.descriptor;
         this.bound = method.bound;
         this.id = NEXT_ID.getAndIncrement();
-        this.frame = method.frame;
+        this.frame = method.frame();
         this.test = false;
         this.signature = method.signature;
         this.site = site;
@@ -225,7 +240,8 @@ public final class MID {
         MID[] mids = new MID[(parts.length - 2) / 3];
         for (int i = 0; i < mids.length; i++) {
             int at = 2 + 3 * i;
-            mids[i] = new MID(className, parts[at], parts[at + 1], Integer.parseInt(parts[at + 2]), analysis);
+            mids[i] = new MID(className, parts[at].intern(), parts[at + 1].intern(), Integer.parseInt(parts[at + 2]),
+                    analysis);
         }
         MID[] first = TABLES.putIfAbsent(packed, mids);
         return first != null ? first : mids;
@@ -246,7 +262,8 @@ public final class MID {
         if (parts.length != 5) {
             throw new IllegalArgumentException("malformed method identifier: " + key);
         }
-        MID made = new MID(binaryName(parts[1]), parts[2], parts[3], Integer.parseInt(parts[4]), analysis(parts[0]));
+        MID made = new MID(binaryName(parts[1]), parts[2].intern(), parts[3].intern(), Integer.parseInt(parts[4]),
+                analysis(parts[0]));
         MID first = BY_KEY.putIfAbsent(key, made);
         return first != null ? first : made;
     }

@@ -142,7 +142,7 @@ final class MergedWalk {
     }
 
     private static String frame(Object node) {
-        return node instanceof IC ? ((IC) node).mid.frame : ((ProfileTree.Node) node).frame;
+        return node instanceof IC ? ((IC) node).mid.frame() : ((ProfileTree.Node) node).frame;
     }
 
     private static int site(Object node) {

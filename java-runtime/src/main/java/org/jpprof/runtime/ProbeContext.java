@@ -31,7 +31,7 @@ public final class ProbeContext {
     /** The method of the context, as a profile's frame names it ({@code com.acme.Dao.find(I)V}). */
     public String method() {
         IC context = ic;
-        return context == null || context.mid == null ? null : context.mid.frame;
+        return context == null || context.mid == null ? null : context.mid.frame();
     }
 
     void close() {

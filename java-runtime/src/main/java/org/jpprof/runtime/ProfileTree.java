@@ -129,10 +129,10 @@ final class ProfileTree {
             Node into = (Node) work.pop();
             IC from = (IC) work.pop();
             for (IC child : from.children()) {
-                Node merged = into.child(child.mid.frame, child.mid.site);
+                Node merged = into.child(child.mid.frame(), child.mid.site);
                 merged.calls += child.calls;
                 merged.bytecodes += child.bytecodes;
-                addLines(child.mid.frame, child.lines());
+                addLines(child.mid.frame(), child.lines());
                 MetricCounts counted = child.metrics();
                 if (counted != null) metrics.put(merged, MetricCounts.add(metrics.get(merged), counted));
                 work.push(child);

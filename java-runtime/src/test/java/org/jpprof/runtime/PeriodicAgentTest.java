@@ -181,7 +181,7 @@ class PeriodicAgentTest {
 
     private static IC child(IC parent, String frame) {
         for (IC child : parent.children()) {
-            if (child.mid.frame.equals(frame)) return child;
+            if (child.mid.frame().equals(frame)) return child;
         }
         throw new AssertionError("no child " + frame);
     }

@@ -39,7 +39,7 @@ class SitesTest {
         assertEquals(2, seen[1].calls);
         assertEquals(site(10, 4), seen[0].mid.site);
         assertEquals(site(11, 7), seen[1].mid.site);
-        assertSame(mids[1].frame, seen[1].mid.frame);
+        assertSame(mids[1].frame(), seen[1].mid.frame());
         assertSame(mids[1].at(site(11, 7)), seen[1].mid);
     }
 
@@ -90,7 +90,7 @@ class SitesTest {
         MID plain = MID.method("precise.s/Both.m.()V.1");
         MID sited = MID.method("precise+sites.s/Both.m.()V.1");
         assertNotSame(plain, sited);
-        assertEquals(plain.frame, sited.frame);
+        assertEquals(plain.frame(), sited.frame());
         assertEquals(plain.id + 1, sited.id);
     }
 

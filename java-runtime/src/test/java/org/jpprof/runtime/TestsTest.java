@@ -31,7 +31,7 @@ class TestsTest {
         assertSame(test, MID.test(WORKS));
         assertTrue(test.isTest());
         assertFalse(mids[0].isTest());
-        assertEquals("[test] " + WORKS, test.frame);
+        assertEquals("[test] " + WORKS, test.frame());
         assertEquals(WORKS, test.name);
         assertEquals(0, test.bound);
     }

@@ -28,7 +28,7 @@ class TreeTest {
         assertEquals("(Ljava/lang/String;)I", mids[1].descriptor);
         assertEquals(12, mids[1].bound);
         assertEquals(mids[0].id + 1, mids[1].id);
-        assertEquals("a.b.C$D.run(Ljava/lang/String;)I", mids[1].frame);
+        assertEquals("a.b.C$D.run(Ljava/lang/String;)I", mids[1].frame());
         assertEquals(0, MID.table("default.a/Empty").length);
         assertThrows(IllegalArgumentException.class, () -> MID.table("precise.a/B.m.()V"));
         assertThrows(IllegalArgumentException.class, () -> MID.table("precise.a/B.m.()V.x"));
@@ -76,7 +76,7 @@ class TreeTest {
         // Changed (a hot reload): new identifiers, whose contexts the profile merges by name.
         MID[] changed = MID.table("precise.t/Reloaded.<init>.()V.3.run.()V.12");
         assertNotSame(first[0], changed[0]);
-        assertEquals(first[0].frame, changed[0].frame);
+        assertEquals(first[0].frame(), changed[0].frame());
     }
 
     @Test
