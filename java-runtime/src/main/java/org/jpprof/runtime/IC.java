@@ -153,6 +153,9 @@ public class IC {
      * sites, an {@link ExtraIC} for one that counts lines or metrics.
      */
     private IC newChild(MID mid) {
+        // The frame name is made with the method's first context, not while the profile is
+        // written, when the heap may be short.
+        mid.frame();
         if (mid.callSites) return new SiteIC(mid, this);
         return mid.extra ? new ExtraIC(mid, this) : new IC(mid, this);
     }

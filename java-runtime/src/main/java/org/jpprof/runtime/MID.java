@@ -107,8 +107,9 @@ public final class MID {
 
     /**
      * {@code className.name(descriptor)}, or {@code [test] <test id>}, as profiles write it. Made on
-     * first use: a program loads many more methods than it runs, and only the ones it runs have a
-     * context to write. Two threads may both make it; either's string will do.
+     * first use, which is the method's first context ({@link IC}): a program loads many more
+     * methods than it runs, and only the ones it runs have a context to write. Two threads may both
+     * make it; either's string will do.
      */
     final String frame() {
         String made = frame;
