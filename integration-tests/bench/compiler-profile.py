@@ -35,6 +35,15 @@ REPORTS_SUITE = build.ROOT / "integration-tests" / "reports"
 MAX_OUTPUT = "8G"
 FOLDED_THRESHOLD = "0.01"
 COMPILER = "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler"
+# Runs the compiler, then writes the class histogram of the live heap (bench/HeapAtExit.java).
+LAUNCHER = HERE / "compiler-profile" / "bench" / "HeapAtExit.java"
+# Where the heap goes, by the classes of a class histogram: what JP's runtime keeps, and strings.
+HEAP_PARTS = (
+    ("contexts", ("org.jpprof.runtime.IC", "org.jpprof.runtime.ExtraIC", "org.jpprof.runtime.SiteIC")),
+    ("child tables", ("[Lorg.jpprof.runtime.IC;",)),
+    ("method identifiers", ("org.jpprof.runtime.MID", "[Lorg.jpprof.runtime.MID;")),
+    ("strings", ("[B", "java.lang.String")),
+)
 DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1"
 POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
   <!-- Written by integration-tests/bench/compiler-profile.py: the compiler's runtime class path. -->
@@ -137,6 +146,35 @@ fun main() {
 }
 
 
+def heap_parts(histogram):
+    """From the text of a class histogram: the live heap's bytes, and the bytes and instances of
+    each part of HEAP_PARTS; None when the text holds no total."""
+    rows, total = {}, None
+    for line in histogram.splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and fields[0].endswith(":") and fields[1].isdigit() and fields[2].isdigit():
+            rows[fields[3]] = (int(fields[1]), int(fields[2]))
+        elif len(fields) >= 3 and fields[0] == "Total" and fields[2].isdigit():
+            total = int(fields[2])
+    if total is None:
+        return None
+    parts = [(label, sum(rows.get(name, (0, 0))[1] for name in names),
+              sum(rows.get(name, (0, 0))[0] for name in names)) for label, names in HEAP_PARTS]
+    return total, parts
+
+
+def heap_line(histogram):
+    """One line that says where the live heap of HISTOGRAM (a class histogram's text) goes."""
+    found = heap_parts(histogram)
+    if found is None:
+        return None
+    total, parts = found
+    shown = [f"{label} {size / 1e6:.0f} MB" + (f" ({count:,})" if label == "contexts" else "")
+             for label, size, count in parts if size]
+    rest = total - sum(size for _, size, _ in parts)
+    return f"live heap as it ended: {total / 1e6:.0f} MB: " + ", ".join([*shown, f"the rest {rest / 1e6:.0f} MB"])
+
+
 def note(text):
     print(f"{PROGRAM}: {text}", file=sys.stderr, flush=True)
 
@@ -237,6 +275,7 @@ class Bench:
         self.compile_only = os.environ.get("COMPILE_ONLY") == "1"
         self.work = build.target_dir() / "bench" / "compiler-profile"
         self.work.mkdir(parents=True, exist_ok=True)
+        self.launcher = self.work / "launcher"
         self.failures = []
 
     @staticmethod
@@ -267,13 +306,19 @@ class Bench:
         out = self.work / "compile" / name
         log = self.work / f"compile-{name}.log"
         heap_log = self.work / f"compile-{name}.gc"
-        args = [java, f"-Xmx{self.heap}", gc_log.option(heap_log), *extra, "-cp", os.pathsep.join(map(str, class_path)),
+        histogram = self.work / f"compile-{name}.histogram"
+        histogram.unlink(missing_ok=True)
+        args = [java, f"-Xmx{self.heap}", gc_log.option(heap_log), f"-Dbench.histogram={histogram}", *extra,
+                "-cp", os.pathsep.join(map(str, [self.launcher, *class_path])), "bench.HeapAtExit",
                 COMPILER, "-no-stdlib", "-no-reflect", "-classpath", stdlib, "-d", out, *sources]
         status, wall, peak = timed_run(args, log, self.timeout)
         self.row(f"compile, {name}", wall, peak)
         heap = gc_log.peak_heap_mb(commands.read_text(heap_log))
         if heap is not None:
             print(f"  peak heap after a collection: {heap:.0f} MB", flush=True)
+        parts = heap_line(commands.read_text(histogram)) if histogram.is_file() else None
+        if parts:
+            print(f"  {parts}", flush=True)
         if status != 0 or not files.files_under(out):
             self.fail(f"the {name} compile exited with {status}" + ("" if status else " and wrote no class"), log)
             return None
@@ -347,6 +392,9 @@ class Bench:
         if not jdk:
             raise build.SuiteError("no JDK 17 found (set JAVA_HOME to one)")
         java = jdk / "bin" / "java"
+        if commands.run_passing([str(jdk / "bin" / "javac"), "--release", "8", "-Xlint:all", "-Werror",
+                                 "-d", str(self.launcher), str(LAUNCHER)]) != 0:
+            raise build.SuiteError(f"{LAUNCHER.name} did not compile")
         note(f"fetching kotlin-compiler-embeddable {self.version} and its dependencies")
         jars = fetch_compiler(self.version)
         stdlib = next((jar for jar in jars if jar.name == f"kotlin-stdlib-{self.version}.jar"), None)
