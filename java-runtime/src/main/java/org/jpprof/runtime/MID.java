@@ -88,8 +88,9 @@ public final class MID {
 
     private MID(String className, String name, String descriptor, int bound, int analysis) {
         this.className = className;
-        this.name = name;
-        this.descriptor = descriptor;
+        // Interned: methods share most names and descriptors, and a program loads many methods.
+        this.name = name.intern();
+        this.descriptor = descriptor.intern();
         this.bound = bound;
         this.id = NEXT_ID.getAndIncrement();
         this.test = false;
@@ -241,8 +242,7 @@ public final class MID {
         MID[] mids = new MID[(parts.length - 2) / 3];
         for (int i = 0; i < mids.length; i++) {
             int at = 2 + 3 * i;
-            mids[i] = new MID(className, parts[at].intern(), parts[at + 1].intern(), Integer.parseInt(parts[at + 2]),
-                    analysis);
+            mids[i] = new MID(className, parts[at], parts[at + 1], Integer.parseInt(parts[at + 2]), analysis);
         }
         MID[] first = TABLES.putIfAbsent(packed, mids);
         return first != null ? first : mids;
@@ -263,8 +263,7 @@ public final class MID {
         if (parts.length != 5) {
             throw new IllegalArgumentException("malformed method identifier: " + key);
         }
-        MID made = new MID(binaryName(parts[1]), parts[2].intern(), parts[3].intern(), Integer.parseInt(parts[4]),
-                analysis(parts[0]));
+        MID made = new MID(binaryName(parts[1]), parts[2], parts[3], Integer.parseInt(parts[4]), analysis(parts[0]));
         MID first = BY_KEY.putIfAbsent(key, made);
         return first != null ? first : made;
     }
