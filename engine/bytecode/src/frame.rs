@@ -9,13 +9,10 @@
 //! convert when a slot index matters.
 
 use std::borrow::Borrow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use foldhash::fast::RandomState;
-
 use jp_classfile::attributes::{StackMapFrame, StackMapTable, VerificationType};
-use jp_classfile::{ConstantPool, CpIndex, PoolBuilder};
+use jp_classfile::{ConstantPool, PoolBuilder};
 
 use crate::descriptor::{FieldType, MethodDescriptor};
 use crate::error::{BytecodeError, Result};
@@ -83,10 +80,9 @@ impl VType {
         })
     }
 
-    /// `class` gives the `Class` constant of a name.
-    fn to_verification<'f>(
-        &'f self,
-        class: &mut impl FnMut(&'f [u8]) -> Result<CpIndex>,
+    fn to_verification(
+        &self,
+        pool: &mut PoolBuilder<'_>,
         pc_of: &impl Fn(Label) -> Result<u16>,
     ) -> Result<VerificationType> {
         Ok(match self {
@@ -97,7 +93,7 @@ impl VType {
             VType::Double => VerificationType::Double,
             VType::Null => VerificationType::Null,
             VType::UninitializedThis => VerificationType::UninitializedThis,
-            VType::Object(name) => VerificationType::Object(class(name)?),
+            VType::Object(name) => VerificationType::Object(pool.add_class_raw(name)?),
             VType::Uninitialized(label) => VerificationType::Uninitialized(pc_of(*label)?),
         })
     }
@@ -260,17 +256,6 @@ pub fn compress<'f>(
     pc_of: &impl Fn(Label) -> Result<u16>,
 ) -> Result<StackMapTable> {
     let mut out = Vec::with_capacity(frames.len());
-    // The same few classes recur in most frames: each is looked up in the
-    // pool once.
-    let mut classes: HashMap<&[u8], CpIndex, RandomState> = HashMap::default();
-    let mut class = |name: &'f [u8]| -> Result<CpIndex> {
-        if let Some(&index) = classes.get(name) {
-            return Ok(index);
-        }
-        let index = pool.add_class_raw(name)?;
-        classes.insert(name, index);
-        Ok(index)
-    };
     let mut previous_locals: &[VType] = &initial.locals;
     let mut previous_pc: i32 = -1;
     for (pc, frame) in frames {
@@ -280,11 +265,13 @@ pub fn compress<'f>(
             pc: Pc(u32::from(*pc)),
             reason: "frames are not in increasing pc order",
         })?;
-        let mut convert = |types: &'f [VType]| -> Result<Vec<VerificationType>> {
-            types
-                .iter()
-                .map(|t| t.to_verification(&mut class, pc_of))
-                .collect()
+        let mut convert = |types: &[VType]| -> Result<Vec<VerificationType>> {
+            // Sized up front: collecting through `Result` would grow the vector step by step.
+            let mut converted = Vec::with_capacity(types.len());
+            for t in types {
+                converted.push(t.to_verification(pool, pc_of)?);
+            }
+            Ok(converted)
         };
         let locals = &frame.locals;
         let same_locals = locals.as_slice() == previous_locals;

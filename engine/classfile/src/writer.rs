@@ -31,6 +31,10 @@ pub struct PoolBuilder<'a> {
     /// The entry being looked up, encoded: reused, as most lookups find an
     /// entry and need no copy of their own.
     scratch: Vec<u8>,
+    /// Class name → its `Class` entry: the frames of every method and the
+    /// member references name the same few classes again and again, and
+    /// each would otherwise look up both the name and the class.
+    class_index: HashMap<Box<[u8]>, CpIndex, RandomState>,
 }
 
 impl<'a> PoolBuilder<'a> {
@@ -44,6 +48,7 @@ impl<'a> PoolBuilder<'a> {
             original_index: None,
             appended_index: HashMap::default(),
             scratch: Vec::new(),
+            class_index: HashMap::default(),
         }
     }
 
@@ -120,8 +125,7 @@ impl<'a> PoolBuilder<'a> {
     /// # Errors
     /// As [`PoolBuilder::add`].
     pub fn add_class(&mut self, internal_name: &str) -> Result<CpIndex> {
-        let name = self.add_utf8(internal_name)?;
-        self.add(Constant::Class { name })
+        self.add_class_raw(&crate::mutf8::from_str(internal_name))
     }
 
     /// Adds a `Class` entry for a name given as raw modified UTF-8.
@@ -129,8 +133,13 @@ impl<'a> PoolBuilder<'a> {
     /// # Errors
     /// As [`PoolBuilder::add`].
     pub fn add_class_raw(&mut self, name: &[u8]) -> Result<CpIndex> {
-        let name = self.add(Constant::Utf8(name))?;
-        self.add(Constant::Class { name })
+        if let Some(&index) = self.class_index.get(name) {
+            return Ok(index);
+        }
+        let name_index = self.add(Constant::Utf8(name))?;
+        let index = self.add(Constant::Class { name: name_index })?;
+        self.class_index.insert(name.into(), index);
+        Ok(index)
     }
 
     /// Adds a `NameAndType` entry; name and descriptor are raw modified UTF-8.
