@@ -30,7 +30,7 @@ use jp_classfile::{access, ClassFile, ConstantLookup, CpIndex, Member, RawAttrib
 
 use crate::error::{BytecodeError, Result};
 use crate::frame::{self, Frame, VType};
-use crate::insn::{self, decode, Insn, Slot};
+use crate::insn::{self, decode, Decoded, Insn, Slot};
 use crate::label::{Label, Pc};
 use crate::simulate;
 
@@ -106,8 +106,21 @@ impl<'a> MethodBody<'a> {
     /// Malformed code, tables that point between instructions, and
     /// frames that do not parse.
     pub fn open(class: &'a ClassFile<'a>, method: &Member<'a>, code: &Code<'a>) -> Result<Self> {
+        Self::open_decoded(class, method, code, decode(code.code)?)
+    }
+
+    /// [`MethodBody::open`] of code already decoded (`decoded` is
+    /// `decode(code.code)`).
+    ///
+    /// # Errors
+    /// As [`MethodBody::open`], but for the decoding.
+    pub fn open_decoded(
+        class: &'a ClassFile<'a>,
+        method: &Member<'a>,
+        code: &Code<'a>,
+        decoded: Decoded,
+    ) -> Result<Self> {
         let pool = &class.constant_pool;
-        let decoded = decode(code.code)?;
         let code_length = code.code.len() as u32;
         let boundary = |pc: u32, item: &'static str| {
             let pc = Pc(pc);
@@ -597,7 +610,7 @@ impl<'a> MethodBody<'a> {
 }
 
 fn check_ranges(
-    decoded: &crate::insn::Decoded,
+    decoded: &Decoded,
     ranges: impl Iterator<Item = (u16, u16)>,
     item: &'static str,
 ) -> Result<()> {

@@ -11,7 +11,7 @@ use crate::label::Label;
 use crate::opcode as op;
 
 pub(crate) use decode::with_pcs;
-pub use decode::{count, decode, Counts, Decoded};
+pub use decode::{decode, Counts, Decoded};
 pub(crate) use encode::{encode, size};
 
 /// A local-variable slot (JVMS §2.6.1); a `long` or `double` takes two.

@@ -39,10 +39,11 @@
 //! call of one of its methods tries the lookup again and catches the error.
 
 use jp_bytecode::frame::{Frame, VType};
+use jp_bytecode::insn::Decoded;
 use jp_bytecode::opcode as op;
 use jp_bytecode::{Insn, MethodBody};
 use jp_classfile::access::{ACC_INTERFACE, ACC_STATIC};
-use jp_classfile::attributes::{names, AttributeInfo, Code};
+use jp_classfile::attributes::Code;
 use jp_classfile::{
     tag, AttributeOut, ClassFile, ClassWriter, Constant, CpIndex, Member, MemberOut, PoolBuilder,
 };
@@ -90,29 +91,29 @@ pub(super) struct TableField {
 
 impl MethodIds {
     /// Adds the constants the identifiers of `profiled` (indices into the
-    /// class's methods) need.
+    /// class's methods, with their [`activation_bound`]s in `bounds`) need.
     pub(super) fn add(
         class: &ClassFile<'_>,
-        profiled: &[usize],
+        (profiled, bounds): (&[usize], &[u32]),
         options: &ProfileOptions,
         writer: &mut ClassWriter<'_>,
     ) -> Result<MethodIds, WarningReason> {
         let no_runtime = NoRuntime::add(class, &mut writer.constant_pool)?;
-        let source = Self::add_source(class, profiled, options, &mut writer.constant_pool)?;
+        let source = Self::add_source(class, (profiled, bounds), options, &mut writer.constant_pool)?;
         Ok(MethodIds { source, no_runtime })
     }
 
     fn add_source(
         class: &ClassFile<'_>,
-        profiled: &[usize],
+        (profiled, bounds): (&[usize], &[u32]),
         options: &ProfileOptions,
         pool: &mut PoolBuilder<'_>,
     ) -> Result<Source, WarningReason> {
         if class.access_flags & ACC_INTERFACE != 0 {
             let mut keys = Vec::with_capacity(profiled.len());
-            for &i in profiled {
+            for (&i, &bound) in profiled.iter().zip(bounds) {
                 let mut key = table_prefix(class, options);
-                key.extend_from_slice(&method_entry(class, i)?);
+                key.extend_from_slice(&method_entry(class, i, bound)?);
                 if key.len() > usize::from(u16::MAX) {
                     return Err(WarningReason::Unsupported {
                         what: "a method identifier longer than a string constant can hold".to_owned(),
@@ -133,7 +134,10 @@ impl MethodIds {
             });
         }
         let mut constants = Vec::new();
-        for chunk in split_at_dots(&table_string(class, profiled, options)?, usize::from(u16::MAX)) {
+        for chunk in split_at_dots(
+            &table_string(class, (profiled, bounds), options)?,
+            usize::from(u16::MAX),
+        ) {
             let string = pool.add(Constant::Utf8(chunk))?;
             constants.push(pool.add(Constant::String { string })?);
         }
@@ -437,12 +441,12 @@ fn analysis_name(options: &ProfileOptions) -> String {
 /// The argument of `MID.table`: `bba.class.name.descriptor.bound...`.
 pub(super) fn table_string(
     class: &ClassFile<'_>,
-    profiled: &[usize],
+    (profiled, bounds): (&[usize], &[u32]),
     options: &ProfileOptions,
 ) -> Result<Vec<u8>, WarningReason> {
     let mut table = table_prefix(class, options);
-    for &i in profiled {
-        table.extend_from_slice(&method_entry(class, i)?);
+    for (&i, &bound) in profiled.iter().zip(bounds) {
+        table.extend_from_slice(&method_entry(class, i, bound)?);
     }
     Ok(table)
 }
@@ -456,14 +460,14 @@ fn table_prefix(class: &ClassFile<'_>, options: &ProfileOptions) -> Vec<u8> {
 }
 
 /// `.name.descriptor.bound` of the `i`-th method.
-fn method_entry(class: &ClassFile<'_>, i: usize) -> Result<Vec<u8>, WarningReason> {
+fn method_entry(class: &ClassFile<'_>, i: usize, bound: u32) -> Result<Vec<u8>, WarningReason> {
     let method = &class.methods[i];
     if method.name.contains(&b'.') || method.descriptor.contains(&b'.') {
         return Err(WarningReason::Unsupported {
             what: "a method name or descriptor holds '.', which JVMS §4.2.2 forbids".to_owned(),
         });
     }
-    let bound = activation_bound_of(class, i).to_string();
+    let bound = bound.to_string();
     let mut entry = Vec::new();
     for part in [method.name, method.descriptor, bound.as_bytes()] {
         entry.push(b'.');
@@ -472,17 +476,13 @@ fn method_entry(class: &ClassFile<'_>, i: usize) -> Result<Vec<u8>, WarningReaso
     Ok(entry)
 }
 
-/// An upper bound of the bytecodes the `i`-th method runs between two
-/// activation checks (entry and loop headers): a path without back edges
-/// runs each instruction at most once, and once more per `jsr` that
-/// re-enters a subroutine. 0 for code that does not decode (the method is
-/// then kept as it was anyway).
-fn activation_bound_of(class: &ClassFile<'_>, i: usize) -> u32 {
-    let Some(counts) = class.methods[i]
-        .attribute(names::CODE)
-        .and_then(|raw| Code::from_raw(raw, &class.constant_pool).ok())
-        .and_then(|code| jp_bytecode::insn::count(code.code).ok())
-    else {
+/// An upper bound of the bytecodes a method runs between two activation
+/// checks (entry and loop headers): a path without back edges runs each
+/// instruction at most once, and once more per `jsr` that re-enters a
+/// subroutine. 0 for code that does not decode (`None`: the method is then
+/// kept as it was anyway).
+pub(super) fn activation_bound(decoded: Option<&Decoded>) -> u32 {
+    let Some(counts) = decoded.map(Decoded::counts) else {
         return 0;
     };
     u32::try_from(counts.instructions * (1 + counts.jsrs))

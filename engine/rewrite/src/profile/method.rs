@@ -9,7 +9,7 @@ use jp_bytecode::opcode as op;
 use jp_bytecode::simulate::StackEffects;
 use jp_bytecode::{Frame, Insn, Label, Pc, Slot, VType};
 use jp_classfile::attributes::Code;
-use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, Member, PoolBuilder};
+use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpIndex, PoolBuilder};
 
 use super::ids::MethodIds;
 use super::probes::{self, ProbeRefs};
@@ -109,22 +109,21 @@ impl Refs {
 /// One method to rewrite and where it sits.
 pub(super) struct Site<'c, 'a> {
     pub(super) class: &'c ClassFile<'a>,
-    pub(super) method: &'c Member<'a>,
     pub(super) code: &'c Code<'a>,
     /// Its index among the class's profiled methods.
     pub(super) index: usize,
     pub(super) kind: Kind,
 }
 
-/// The rewritten `Code` attribute's contents.
+/// The rewritten `Code` attribute's contents, from the method's opened `body`.
 pub(super) fn rewrite_method(
+    mut body: MethodBody<'_>,
     site: &Site<'_, '_>,
     ids: &MethodIds,
     refs: &Refs,
     analysis: Analysis,
     (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
 ) -> Result<Vec<u8>, WarningReason> {
-    let mut body = MethodBody::open(site.class, site.method, site.code)?;
     let code_length = Pc(site.code.code.len() as u32);
     let blocks = if site.kind == Kind::NativeWrapper {
         Vec::new() // a native's context counts no bytecodes

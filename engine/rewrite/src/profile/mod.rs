@@ -49,7 +49,9 @@ mod sites;
 #[cfg(test)]
 mod testing;
 
+use jp_bytecode::insn::Decoded;
 use jp_bytecode::simulate::StackEffects;
+use jp_bytecode::MethodBody;
 use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
 use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, Member};
@@ -169,12 +171,21 @@ fn rewrite(
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
     let refs = Refs::add(&mut writer.constant_pool, options)?;
-    let ids = MethodIds::add(class, profiled, options, &mut writer)?;
+    // Each method's code is read and decoded once: the identifiers, added
+    // to the pool before any method is rewritten, count its instructions,
+    // and its rewrite edits them.
+    let codes = read_codes(class, profiled);
+    let ids = MethodIds::add(
+        class,
+        (profiled, &activation_bounds(&codes)),
+        options,
+        &mut writer,
+    )?;
     let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
     let mut warnings = Vec::new();
     // The methods insert the same runtime calls: their stack effects are read once.
     let mut effects = StackEffects::default();
-    for (k, &i) in profiled.iter().enumerate() {
+    for (k, (&i, code)) in profiled.iter().zip(codes).enumerate() {
         let method = &class.methods[i];
         let kind = if Some(i) == initializer {
             Kind::ClassInitializer
@@ -185,25 +196,23 @@ fn rewrite(
         } else {
             Kind::Method
         };
-        let raw = method.attribute(names::CODE).expect("profiled methods have code");
-        let result = Code::from_raw(raw, &class.constant_pool)
-            .map_err(WarningReason::from)
-            .and_then(|code| {
-                let site = Site {
-                    class,
-                    method,
-                    code: &code,
-                    index: k,
-                    kind,
-                };
-                rewrite_method(
-                    &site,
-                    &ids,
-                    &refs,
-                    options.analysis,
-                    (&mut writer.constant_pool, &mut effects),
-                )
-            });
+        let result = code.and_then(|(code, decoded)| {
+            let body = MethodBody::open_decoded(class, method, &code, decoded)?;
+            let site = Site {
+                class,
+                code: &code,
+                index: k,
+                kind,
+            };
+            rewrite_method(
+                body,
+                &site,
+                &ids,
+                &refs,
+                options.analysis,
+                (&mut writer.constant_pool, &mut effects),
+            )
+        });
         match result {
             Ok(info) => writer.methods[i] = crate::with_code(method, &info),
             // Without its initializer, the methods of a class whose
@@ -236,6 +245,28 @@ fn rewrite(
         bytes: Some(bytes),
         warnings,
     })
+}
+
+/// A method's `Code` attribute, read and decoded, or why it could not be.
+type ReadCode<'a> = Result<(Code<'a>, Decoded), WarningReason>;
+
+/// The `Code` attribute of each of the `profiled` methods, read and decoded.
+fn read_codes<'a>(class: &ClassFile<'a>, profiled: &[usize]) -> Vec<ReadCode<'a>> {
+    let read = |method: &Member<'a>| -> ReadCode<'a> {
+        let raw = method.attribute(names::CODE).expect("profiled methods have code");
+        let code = Code::from_raw(raw, &class.constant_pool)?;
+        let decoded = jp_bytecode::insn::decode(code.code)?;
+        Ok((code, decoded))
+    };
+    profiled.iter().map(|&i| read(&class.methods[i])).collect()
+}
+
+/// The [`ids::activation_bound`] of each method of `codes`.
+fn activation_bounds(codes: &[ReadCode<'_>]) -> Vec<u32> {
+    codes
+        .iter()
+        .map(|code| ids::activation_bound(code.as_ref().ok().map(|(_, decoded)| decoded)))
+        .collect()
 }
 
 /// `<clinit>` is the initializer when it is static, or in any form before
@@ -466,7 +497,9 @@ mod tests {
             analysis: Analysis::Precise,
             ..ProfileOptions::default()
         };
-        let table = String::from_utf8(ids::table_string(&class, &profiled, &precise).unwrap()).unwrap();
+        let bounds = activation_bounds(&read_codes(&class, &profiled));
+        let table =
+            String::from_utf8(ids::table_string(&class, (&profiled, &bounds), &precise).unwrap()).unwrap();
         let parts: Vec<&str> = table.split('.').collect();
         assert_eq!(parts[0], "precise");
         assert_eq!(parts[1], "Interfaces");

@@ -302,7 +302,8 @@ mod tests {
         let profiled: Vec<usize> = (0..class.methods.len())
             .filter(|&i| class.methods[i].attribute(names::CODE).is_some())
             .collect();
-        let table = crate::profile::ids::table_string(&class, &profiled, &with_sites()).unwrap();
+        let bounds = crate::profile::activation_bounds(&crate::profile::read_codes(&class, &profiled));
+        let table = crate::profile::ids::table_string(&class, (&profiled, &bounds), &with_sites()).unwrap();
         assert!(table.starts_with(b"precise+sites.Interfaces."));
     }
 
