@@ -98,8 +98,32 @@ impl<'a> PoolBuilder<'a> {
         if let Some(&existing) = self.appended_index.get(self.scratch.as_slice()) {
             return Ok(existing);
         }
-        let encoded = self.scratch.clone();
-        let slots: u16 = if constant.is_wide() { 2 } else { 1 };
+        self.append_scratch(constant.is_wide())
+    }
+
+    /// Adds `constant`, which refers to `parts`, added by the caller since
+    /// the pool had `count_before` entries. When one of them is that new, no
+    /// entry can refer to it yet: `constant` is appended without a lookup.
+    fn add_referring(
+        &mut self,
+        constant: Constant<'_>,
+        parts: &[CpIndex],
+        count_before: u16,
+    ) -> Result<CpIndex> {
+        if !parts.iter().any(|part| part.0 >= count_before) {
+            return self.add(constant);
+        }
+        self.scratch.clear();
+        constant.encode(&mut self.scratch);
+        self.append_scratch(constant.is_wide())
+    }
+
+    /// Appends the entry encoded in `scratch`, of two slots if `wide`.
+    fn append_scratch(&mut self, wide: bool) -> Result<CpIndex> {
+        if self.appended_index.is_empty() {
+            self.reserve_for_appending();
+        }
+        let slots: u16 = if wide { 2 } else { 1 };
         let new_index = CpIndex(self.count);
         self.count = self
             .count
@@ -107,9 +131,20 @@ impl<'a> PoolBuilder<'a> {
             .ok_or(ClassFileError::ConstantPoolFull)?;
         self.appended_offsets
             .push((new_index, self.appended.len() as u32));
-        self.appended.extend_from_slice(&encoded);
-        self.appended_index.insert(encoded, new_index);
+        self.appended.extend_from_slice(&self.scratch);
+        self.appended_index.insert(self.scratch.clone(), new_index);
         Ok(new_index)
+    }
+
+    /// Room for the entries a rewrite typically appends, taken at the first
+    /// append: a profiled class appends about a hundred (the runtime's
+    /// references and the class's identifiers), and growing the index to
+    /// that size rehashed it six times.
+    fn reserve_for_appending(&mut self) {
+        const TYPICAL_ENTRIES: usize = 128;
+        self.appended_index.reserve(TYPICAL_ENTRIES);
+        self.appended_offsets.reserve(TYPICAL_ENTRIES);
+        self.appended.reserve(TYPICAL_ENTRIES * 16);
     }
 
     /// Adds a `Utf8` entry.
@@ -136,8 +171,9 @@ impl<'a> PoolBuilder<'a> {
         if let Some(&index) = self.class_index.get(name) {
             return Ok(index);
         }
+        let count_before = self.count;
         let name_index = self.add(Constant::Utf8(name))?;
-        let index = self.add(Constant::Class { name: name_index })?;
+        let index = self.add_referring(Constant::Class { name: name_index }, &[name_index], count_before)?;
         self.class_index.insert(name.into(), index);
         Ok(index)
     }
@@ -147,9 +183,14 @@ impl<'a> PoolBuilder<'a> {
     /// # Errors
     /// As [`PoolBuilder::add`].
     pub fn add_name_and_type(&mut self, name: &[u8], descriptor: &[u8]) -> Result<CpIndex> {
+        let count_before = self.count;
         let name = self.add(Constant::Utf8(name))?;
         let descriptor = self.add(Constant::Utf8(descriptor))?;
-        self.add(Constant::NameAndType { name, descriptor })
+        self.add_referring(
+            Constant::NameAndType { name, descriptor },
+            &[name, descriptor],
+            count_before,
+        )
     }
 
     /// Adds a member reference of kind `tag` (`Fieldref`, `Methodref` or
@@ -164,13 +205,15 @@ impl<'a> PoolBuilder<'a> {
         name: &[u8],
         descriptor: &[u8],
     ) -> Result<CpIndex> {
+        let count_before = self.count;
         let class = self.add_class_raw(class)?;
         let name_and_type = self.add_name_and_type(name, descriptor)?;
-        self.add(match kind {
+        let member = match kind {
             tag::FIELDREF => Constant::Fieldref { class, name_and_type },
             tag::METHODREF => Constant::Methodref { class, name_and_type },
             _ => Constant::InterfaceMethodref { class, name_and_type },
-        })
+        };
+        self.add_referring(member, &[class, name_and_type], count_before)
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
@@ -400,6 +443,35 @@ mod tests {
         assert_eq!(reparsed.constant_pool.utf8(CpIndex(12)).unwrap(), b"Marker");
         assert_eq!(reparsed.attributes[0].name, b"Synthetic");
         assert_eq!(reparsed.methods[0].bytes, class.methods[0].bytes);
+    }
+
+    #[test]
+    fn a_member_reference_is_appended_once_and_found_again_by_its_parts() {
+        let bytes = minimal_class(52);
+        let class = ClassFile::parse(&bytes).unwrap();
+        let mut pool = PoolBuilder::new(&class.constant_pool);
+        let count = pool.count();
+        let member = pool
+            .add_member_ref(tag::METHODREF, b"a/Runtime", b"enter", b"(J)V")
+            .unwrap();
+        // Class, its name, the name, the descriptor, the NameAndType and the reference.
+        assert_eq!(pool.count(), count + 6);
+        assert_eq!(
+            pool.add_member_ref(tag::METHODREF, b"a/Runtime", b"enter", b"(J)V")
+                .unwrap(),
+            member
+        );
+        let name_and_type = pool.add_name_and_type(b"enter", b"(J)V").unwrap();
+        let class = pool.add_class("a/Runtime").unwrap();
+        assert_eq!(
+            pool.add(Constant::Methodref { class, name_and_type }).unwrap(),
+            member
+        );
+        assert_eq!(pool.count(), count + 6);
+        assert_eq!(
+            pool.member_ref(member).unwrap(),
+            (&b"a/Runtime"[..], &b"enter"[..], &b"(J)V"[..])
+        );
     }
 
     #[test]
