@@ -142,19 +142,17 @@ pub fn stack_effect(insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16
         Insn::Bipush(_) | Insn::Sipush(_) => (0, 1),
         Insn::Ldc { category2, .. } => (0, if *category2 { 2 } else { 1 }),
         Insn::Ref { index, .. } => match opcode {
-            op::GETSTATIC => (0, field_type(pool, *index)?.slots()),
-            op::PUTSTATIC => (field_type(pool, *index)?.slots(), 0),
-            op::GETFIELD => (1, field_type(pool, *index)?.slots()),
-            op::PUTFIELD => (1 + field_type(pool, *index)?.slots(), 0),
-            op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKESTATIC => {
-                invoke_words(pool, *index, opcode != op::INVOKESTATIC)?
-            }
+            op::GETSTATIC..=op::INVOKESTATIC => member_words(pool, *index, opcode)?.effect(opcode)?,
             op::NEW => (0, 1),
             op::ANEWARRAY | op::CHECKCAST | op::INSTANCEOF => (1, 1),
             _ => return Err(malformed),
         },
-        Insn::InvokeInterface { index, .. } => invoke_words(pool, *index, true)?,
-        Insn::InvokeDynamic { index } => invoke_words(pool, *index, false)?,
+        Insn::InvokeInterface { index, .. } => {
+            member_words(pool, *index, op::INVOKEINTERFACE)?.effect(op::INVOKEINTERFACE)?
+        }
+        Insn::InvokeDynamic { index } => {
+            member_words(pool, *index, op::INVOKEDYNAMIC)?.effect(op::INVOKEDYNAMIC)?
+        }
         Insn::NewArray(_) => (1, 1),
         Insn::MultiANewArray { dimensions, .. } => (u16::from(*dimensions), 1),
         Insn::Branch { .. } => match opcode {
@@ -181,13 +179,13 @@ pub fn max_stack_of(insns: &[Insn], pool: &impl ConstantLookup) -> Result<u16> {
 
 /// [`max_stack_of`] for many sequences that refer to the same few members
 /// (the code a rewrite inserts at every return of every method of a class,
-/// say): each reference's descriptor is read once. One value serves one
-/// constant pool, which may grow meanwhile.
+/// say): each reference's descriptor is read once, or not at all when the
+/// code that added the reference notes it. One value serves one constant
+/// pool, which may grow meanwhile.
 #[derive(Debug, Default)]
 pub struct StackEffects {
-    /// (opcode, constant) of an instruction with a constant operand → its
-    /// words popped and pushed.
-    known: HashMap<(u8, CpIndex), (u16, u16), RandomState>,
+    /// Member reference (or dynamic call site) → the words of its descriptor.
+    members: HashMap<CpIndex, MemberWords, RandomState>,
 }
 
 impl StackEffects {
@@ -207,19 +205,95 @@ impl StackEffects {
         Ok(u16::try_from(peak).unwrap_or(u16::MAX))
     }
 
+    /// Notes the descriptor of the member reference at `index`, which the
+    /// caller has just added to the pool: the code that uses it then needs
+    /// no read of the reference back from the pool's appended entries. A
+    /// descriptor that does not parse is not noted (reading it refuses it).
+    pub fn note_member(&mut self, index: CpIndex, descriptor: &[u8]) {
+        let words = if descriptor.starts_with(b"(") {
+            MemberWords::method(descriptor)
+        } else {
+            MemberWords::field(descriptor)
+        };
+        if let Ok(words) = words {
+            self.members.insert(index, words);
+        }
+    }
+
     fn effect(&mut self, insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16)> {
-        let key = match *insn {
-            Insn::Ref { opcode, index } => (opcode, index),
+        let (opcode, index) = match *insn {
+            Insn::Ref { opcode, index } if (op::GETSTATIC..=op::INVOKESTATIC).contains(&opcode) => {
+                (opcode, index)
+            }
             Insn::InvokeInterface { index, .. } => (op::INVOKEINTERFACE, index),
             Insn::InvokeDynamic { index } => (op::INVOKEDYNAMIC, index),
             _ => return stack_effect(insn, pool),
         };
-        if let Some(&effect) = self.known.get(&key) {
+        // Words of the other kind (a field noted, a method invoked) are read
+        // again, for the error that reading gives.
+        if let Some(effect) = self
+            .members
+            .get(&index)
+            .and_then(|words| words.effect(opcode).ok())
+        {
             return Ok(effect);
         }
-        let effect = stack_effect(insn, pool)?;
-        self.known.insert(key, effect);
-        Ok(effect)
+        let words = member_words(pool, index, opcode)?;
+        self.members.insert(index, words);
+        words.effect(opcode)
+    }
+}
+
+/// The words a member's descriptor takes on the operand stack.
+#[derive(Debug, Clone, Copy)]
+enum MemberWords {
+    /// A field's value.
+    Field(u16),
+    /// A method's parameters (without a receiver) and its result.
+    Method { parameters: u16, result: u16 },
+}
+
+impl MemberWords {
+    fn field(descriptor: &[u8]) -> Result<MemberWords> {
+        Ok(MemberWords::Field(FieldType::parse(descriptor)?.slots()))
+    }
+
+    fn method(descriptor: &[u8]) -> Result<MemberWords> {
+        let (parameters, result) = MethodDescriptor::slots(descriptor)?;
+        Ok(MemberWords::Method { parameters, result })
+    }
+
+    /// The words that `opcode`, a field access or an invoke, pops and
+    /// pushes with this member.
+    ///
+    /// # Errors
+    /// [`BytecodeError::MalformedInsn`] for a member of the other kind.
+    fn effect(self, opcode: u8) -> Result<(u16, u16)> {
+        Ok(match (self, opcode) {
+            (MemberWords::Field(words), op::GETSTATIC) => (0, words),
+            (MemberWords::Field(words), op::PUTSTATIC) => (words, 0),
+            (MemberWords::Field(words), op::GETFIELD) => (1, words),
+            (MemberWords::Field(words), op::PUTFIELD) => (1 + words, 0),
+            (MemberWords::Method { parameters, result }, op::INVOKESTATIC | op::INVOKEDYNAMIC) => {
+                (parameters, result)
+            }
+            (
+                MemberWords::Method { parameters, result },
+                op::INVOKEVIRTUAL | op::INVOKESPECIAL | op::INVOKEINTERFACE,
+            ) => (parameters.saturating_add(1), result),
+            _ => return Err(BytecodeError::MalformedInsn { opcode }),
+        })
+    }
+}
+
+/// The words of the member at `index`, its descriptor read as `opcode`
+/// (a field access or an invoke) takes it.
+fn member_words(pool: &impl ConstantLookup, index: CpIndex, opcode: u8) -> Result<MemberWords> {
+    let (_, _, descriptor) = pool.member_ref(index)?;
+    if (op::GETSTATIC..=op::PUTFIELD).contains(&opcode) {
+        MemberWords::field(descriptor)
+    } else {
+        MemberWords::method(descriptor)
     }
 }
 
@@ -577,13 +651,6 @@ impl Sim<'_> {
 fn field_type(pool: &impl ConstantLookup, index: CpIndex) -> Result<FieldType<'_>> {
     let (_, _, descriptor) = pool.member_ref(index)?;
     FieldType::parse(descriptor)
-}
-
-/// Words popped and pushed by an invoke of the method at `index`.
-fn invoke_words(pool: &impl ConstantLookup, index: CpIndex, receiver: bool) -> Result<(u16, u16)> {
-    let (_, _, descriptor) = pool.member_ref(index)?;
-    let (parameters, returned) = MethodDescriptor::slots(descriptor)?;
-    Ok((parameters.saturating_add(u16::from(receiver)), returned))
 }
 
 /// The type an `ldc` (`category2` false) or `ldc2_w` (true) of the
@@ -1481,5 +1548,37 @@ mod tests {
         assert_eq!(max_stack_of(&insns[1..], &pool).unwrap(), 2);
         let call_site = [plain(op::ICONST_0), reference(op::PUTSTATIC, counter)];
         assert_eq!(max_stack_of(&call_site, &pool).unwrap(), 1);
+    }
+
+    #[test]
+    fn noted_members_need_no_pool_and_a_wrong_kind_is_read_for_its_error() {
+        let mut pool = Pool::new();
+        let counter = pool.field("a/Counters", "hits", "J");
+        let mut effects = StackEffects::default();
+        // Indices the pool does not have: only the notes describe them.
+        let (add, total) = (CpIndex(100), CpIndex(101));
+        effects.note_member(add, b"(JI)V");
+        effects.note_member(total, b"J");
+        let insns = [
+            plain(LCONST_1),
+            reference(op::GETSTATIC, total),
+            reference(op::INVOKESTATIC, add),
+        ];
+        assert_eq!(effects.max_stack_of(&insns, &pool).unwrap(), 4);
+        let virtual_call = [
+            plain(op::ACONST_NULL),
+            plain(LCONST_1),
+            plain(op::ICONST_0),
+            reference(op::INVOKEVIRTUAL, add),
+        ];
+        assert_eq!(effects.max_stack_of(&virtual_call, &pool).unwrap(), 4);
+        // A field invoked: read from the pool, which refuses it as `stack_effect` does.
+        effects.note_member(counter, b"J");
+        let wrong = [reference(op::INVOKESTATIC, counter)];
+        assert_eq!(
+            format!("{:?}", effects.max_stack_of(&wrong, &pool)),
+            format!("{:?}", stack_effect(&wrong[0], &pool))
+        );
+        assert!(effects.max_stack_of(&wrong, &pool).is_err());
     }
 }

@@ -41,6 +41,7 @@
 use jp_bytecode::frame::{Frame, VType};
 use jp_bytecode::insn::Decoded;
 use jp_bytecode::opcode as op;
+use jp_bytecode::simulate::StackEffects;
 use jp_bytecode::{Insn, MethodBody};
 use jp_classfile::access::{ACC_INTERFACE, ACC_STATIC};
 use jp_classfile::attributes::Code;
@@ -49,7 +50,7 @@ use jp_classfile::{
 };
 
 use super::no_runtime::NoRuntime;
-use super::ProfileOptions;
+use super::{add_member_ref, ProfileOptions};
 use crate::blocks::Analysis;
 use crate::{injected, suid, WarningReason};
 
@@ -96,10 +97,10 @@ impl MethodIds {
         class: &ClassFile<'_>,
         (profiled, bounds): (&[usize], &[u32]),
         options: &ProfileOptions,
-        writer: &mut ClassWriter<'_>,
+        (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
     ) -> Result<MethodIds, WarningReason> {
-        let no_runtime = NoRuntime::add(class, &mut writer.constant_pool)?;
-        let source = Self::add_source(class, (profiled, bounds), options, &mut writer.constant_pool)?;
+        let no_runtime = NoRuntime::add(class, (&mut *pool, &mut *effects))?;
+        let source = Self::add_source(class, (profiled, bounds), options, (pool, effects))?;
         Ok(MethodIds { source, no_runtime })
     }
 
@@ -107,7 +108,7 @@ impl MethodIds {
         class: &ClassFile<'_>,
         (profiled, bounds): (&[usize], &[u32]),
         options: &ProfileOptions,
-        pool: &mut PoolBuilder<'_>,
+        (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
     ) -> Result<Source, WarningReason> {
         if class.access_flags & ACC_INTERFACE != 0 {
             let mut keys = Vec::with_capacity(profiled.len());
@@ -125,11 +126,11 @@ impl MethodIds {
             let (name, descriptor) = injected::MID_METHOD;
             return Ok(Source::Lookup {
                 keys,
-                mid_method: pool.add_member_ref(
+                mid_method: add_member_ref(
+                    (pool, effects),
                     tag::METHODREF,
                     injected::MID_CLASS.as_bytes(),
-                    name.as_bytes(),
-                    descriptor.as_bytes(),
+                    (name.as_bytes(), descriptor.as_bytes()),
                 )?,
             });
         }
@@ -148,31 +149,31 @@ impl MethodIds {
         let (no_runtime_name, no_runtime_descriptor) = injected::NO_RUNTIME_FIELD;
         Ok(Source::Table(TableField {
             table: constants,
-            concat: pool.add_member_ref(
+            concat: add_member_ref(
+                (&mut *pool, &mut *effects),
                 tag::METHODREF,
                 b"java/lang/String",
-                b"concat",
-                b"(Ljava/lang/String;)Ljava/lang/String;",
+                (b"concat", b"(Ljava/lang/String;)Ljava/lang/String;"),
             )?,
-            mid_table: pool.add_member_ref(
+            mid_table: add_member_ref(
+                (&mut *pool, &mut *effects),
                 tag::METHODREF,
                 injected::MID_CLASS.as_bytes(),
-                table_name.as_bytes(),
-                table_descriptor.as_bytes(),
+                (table_name.as_bytes(), table_descriptor.as_bytes()),
             )?,
-            field: pool.add_member_ref(
+            field: add_member_ref(
+                (&mut *pool, &mut *effects),
                 tag::FIELDREF,
                 class.this_class_name(),
-                name.as_bytes(),
-                descriptor.as_bytes(),
+                (name.as_bytes(), descriptor.as_bytes()),
             )?,
             mid_array: pool.add_class(injected::MID_ARRAY)?,
             no_runtime_field: if may_run_early {
-                Some(pool.add_member_ref(
+                Some(add_member_ref(
+                    (pool, effects),
                     tag::FIELDREF,
                     class.this_class_name(),
-                    no_runtime_name.as_bytes(),
-                    no_runtime_descriptor.as_bytes(),
+                    (no_runtime_name.as_bytes(), no_runtime_descriptor.as_bytes()),
                 )?)
             } else {
                 None
@@ -337,12 +338,12 @@ impl MethodIds {
     pub(super) fn finish<'a>(
         &self,
         class: &'a ClassFile<'a>,
-        writer: &mut ClassWriter<'a>,
+        (writer, effects): (&mut ClassWriter<'a>, &mut StackEffects),
         has_initializer: bool,
     ) -> Result<(), WarningReason> {
         match &self.source {
             Source::Lookup { .. } => Ok(()),
-            Source::Table(table) => self.add_table_fields(class, writer, has_initializer, table),
+            Source::Table(table) => self.add_table_fields(class, (writer, effects), has_initializer, table),
         }
     }
 
@@ -352,7 +353,7 @@ impl MethodIds {
     fn add_table_fields<'a>(
         &self,
         class: &'a ClassFile<'a>,
-        writer: &mut ClassWriter<'a>,
+        (writer, effects): (&mut ClassWriter<'a>, &mut StackEffects),
         has_initializer: bool,
         table: &TableField,
     ) -> Result<(), WarningReason> {
@@ -408,7 +409,7 @@ impl MethodIds {
         let mut body = MethodBody::open(class, &initializer, &code)?;
         let prologue = self.initializer_prologue(&mut body, &[])?;
         body.insert_at_entry(prologue);
-        let info = body.encode(&mut writer.constant_pool)?;
+        let info = body.encode_with(&mut writer.constant_pool, effects)?;
         writer.methods.push(MemberOut::Built {
             access_flags: ACC_STATIC,
             name_index: writer.constant_pool.add_utf8("<clinit>")?,

@@ -13,7 +13,7 @@ use jp_classfile::{tag, ClassFile, ClassFileError, Constant, ConstantLookup, CpI
 
 use super::ids::MethodIds;
 use super::probes::{self, ProbeRefs};
-use super::{allocations, sites, Kind, ProfileOptions};
+use super::{add_member_ref, allocations, sites, Kind, ProfileOptions};
 use crate::blocks::{blocks, loop_headers, Analysis};
 use crate::lines::{line_blocks, LineBlock, Lines};
 use crate::probe::Probe;
@@ -41,13 +41,16 @@ pub(super) struct Refs {
 }
 
 impl Refs {
-    pub(super) fn add(pool: &mut PoolBuilder<'_>, options: &ProfileOptions) -> jp_classfile::Result<Refs> {
+    pub(super) fn add(
+        (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
+        options: &ProfileOptions,
+    ) -> jp_classfile::Result<Refs> {
         let mut method = |class: &str, (name, descriptor): (&str, &str)| {
-            pool.add_member_ref(
+            add_member_ref(
+                (&mut *pool, &mut *effects),
                 tag::METHODREF,
                 class.as_bytes(),
-                name.as_bytes(),
-                descriptor.as_bytes(),
+                (name.as_bytes(), descriptor.as_bytes()),
             )
         };
         let rc = injected::RC_CLASS;
@@ -95,11 +98,11 @@ impl Refs {
         };
         let (top_name, top_descriptor) = injected::RC_TOP;
         Ok(Refs {
-            rc_top: pool.add_member_ref(
+            rc_top: add_member_ref(
+                (pool, effects),
                 tag::FIELDREF,
                 rc.as_bytes(),
-                top_name.as_bytes(),
-                top_descriptor.as_bytes(),
+                (top_name.as_bytes(), top_descriptor.as_bytes()),
             )?,
             ..refs
         })

@@ -54,7 +54,7 @@ use jp_bytecode::simulate::StackEffects;
 use jp_bytecode::MethodBody;
 use jp_classfile::access::{ACC_MODULE, ACC_STATIC};
 use jp_classfile::attributes::{names, AttributeInfo, Code};
-use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, Member};
+use jp_classfile::{mutf8, AttributeOut, ClassFile, ClassWriter, CpIndex, Member, PoolBuilder};
 
 use std::sync::Arc;
 
@@ -170,7 +170,10 @@ fn rewrite(
 ) -> Result<Rewritten, WarningReason> {
     let class_name = mutf8::to_str_lossy(class.this_class_name()).into_owned();
     let mut writer = ClassWriter::new(class);
-    let refs = Refs::add(&mut writer.constant_pool, options)?;
+    // The methods insert the same runtime calls: their stack effects are
+    // noted as the references are added, or read once.
+    let mut effects = StackEffects::default();
+    let refs = Refs::add((&mut writer.constant_pool, &mut effects), options)?;
     // Each method's code is read and decoded once: the identifiers, added
     // to the pool before any method is rewritten, count its instructions,
     // and its rewrite edits them.
@@ -179,12 +182,10 @@ fn rewrite(
         class,
         (profiled, &activation_bounds(&codes)),
         options,
-        &mut writer,
+        (&mut writer.constant_pool, &mut effects),
     )?;
     let initializer = class.methods.iter().position(|m| is_class_initializer(class, m));
     let mut warnings = Vec::new();
-    // The methods insert the same runtime calls: their stack effects are read once.
-    let mut effects = StackEffects::default();
     for (k, (&i, code)) in profiled.iter().zip(codes).enumerate() {
         let method = &class.methods[i];
         let kind = if Some(i) == initializer {
@@ -235,7 +236,7 @@ fn rewrite(
             warnings,
         });
     }
-    ids.finish(class, &mut writer, initializer.is_some())?;
+    ids.finish(class, (&mut writer, &mut effects), initializer.is_some())?;
     writer.attributes.push(AttributeOut::Built {
         name_index: writer.constant_pool.add_utf8(injected::MARKER_ATTRIBUTE)?,
         info: Vec::new(),
@@ -245,6 +246,20 @@ fn rewrite(
         bytes: Some(bytes),
         warnings,
     })
+}
+
+/// Adds a member reference that inserted code uses, and notes its
+/// descriptor in `effects`: the stack depth of that code is then found
+/// without reading the reference back from the pool.
+fn add_member_ref(
+    (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
+    kind: u8,
+    class: &[u8],
+    (name, descriptor): (&[u8], &[u8]),
+) -> jp_classfile::Result<CpIndex> {
+    let index = pool.add_member_ref(kind, class, name, descriptor)?;
+    effects.note_member(index, descriptor);
+    Ok(index)
 }
 
 /// A method's `Code` attribute, read and decoded, or why it could not be.

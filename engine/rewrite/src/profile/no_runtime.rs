@@ -16,9 +16,11 @@
 
 use jp_bytecode::body::{Handler, MethodBody};
 use jp_bytecode::opcode as op;
+use jp_bytecode::simulate::StackEffects;
 use jp_bytecode::{Frame, Insn, Label, VType};
 use jp_classfile::{mutf8, tag, ClassFile, Constant, CpIndex, PoolBuilder};
 
+use super::add_member_ref;
 use crate::WarningReason;
 
 /// The constants of a class's fallback code.
@@ -50,13 +52,16 @@ enum ThisClass {
 pub(super) const WARNING: &str = "JP's runtime (org.jpprof.runtime) is not visible to the class loader of";
 
 impl NoRuntime {
-    pub(super) fn add(class: &ClassFile<'_>, pool: &mut PoolBuilder<'_>) -> Result<NoRuntime, WarningReason> {
+    pub(super) fn add(
+        class: &ClassFile<'_>,
+        (pool, effects): (&mut PoolBuilder<'_>, &mut StackEffects),
+    ) -> Result<NoRuntime, WarningReason> {
         let mut method = |owner: &str, name: &str, descriptor: &str| {
-            pool.add_member_ref(
+            add_member_ref(
+                (&mut *pool, &mut *effects),
                 tag::METHODREF,
                 owner.as_bytes(),
-                name.as_bytes(),
-                descriptor.as_bytes(),
+                (name.as_bytes(), descriptor.as_bytes()),
             )
         };
         let get_properties = method("java/lang/System", "getProperties", "()Ljava/util/Properties;")?;
@@ -102,11 +107,11 @@ impl NoRuntime {
                 "jp: {WARNING} {name}; the instrumented classes of that loader run uncounted"
             ))?,
             linkage_error: pool.add_class("java/lang/LinkageError")?,
-            err: pool.add_member_ref(
+            err: add_member_ref(
+                (pool, effects),
                 tag::FIELDREF,
                 b"java/lang/System",
-                b"err",
-                b"Ljava/io/PrintStream;",
+                (b"err", b"Ljava/io/PrintStream;"),
             )?,
             get_properties,
             this_class,
