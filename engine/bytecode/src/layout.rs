@@ -35,7 +35,7 @@ impl Layout {
     /// [`BytecodeError::CodeTooLarge`] past 65535 bytes; a label at or
     /// past `label_count` ([`BytecodeError::ForeignLabel`]); a branch to a
     /// label that is never placed ([`BytecodeError::UnplacedLabel`]).
-    pub(crate) fn compute(insns: &[Insn], label_count: u32) -> Result<Layout> {
+    pub(crate) fn compute(insns: &[&Insn], label_count: u32) -> Result<Layout> {
         let mut wide = vec![false; insns.len()];
         loop {
             let (label_offsets, offsets, code_length) = Self::place(insns, &wide, label_count)?;
@@ -81,7 +81,7 @@ impl Layout {
     }
 
     /// Offsets of labels and instructions for the given branch forms.
-    fn place(insns: &[Insn], wide: &[bool], label_count: u32) -> Result<(Vec<Option<u32>>, Vec<u32>, u32)> {
+    fn place(insns: &[&Insn], wide: &[bool], label_count: u32) -> Result<(Vec<Option<u32>>, Vec<u32>, u32)> {
         let mut label_offsets = vec![None; label_count as usize];
         let mut offsets = Vec::with_capacity(insns.len());
         let mut offset = 0u32;
@@ -109,7 +109,7 @@ impl Layout {
     ///
     /// # Errors
     /// A branch to a label that is not placed.
-    pub(crate) fn encode(&self, insns: &[Insn]) -> Result<Vec<u8>> {
+    pub(crate) fn encode(&self, insns: &[&Insn]) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(self.code_length as usize);
         for (position, insn) in insns.iter().enumerate() {
             insn::encode(&mut out, insn, self.wide[position], |label| self.offset(label))?;

@@ -160,8 +160,9 @@ impl MethodBody<'_> {
     /// The final instruction list: entry code, then each original
     /// instruction with the code inserted at its pc; and, indexed by the
     /// original pcs, where each original instruction kept went in that list
-    /// (or [`NO_POSITION`]).
-    fn assemble(&self) -> (Vec<Insn>, Vec<u32>) {
+    /// (or [`NO_POSITION`]). The instructions are borrowed: the layout and
+    /// the encoder only read them, and cloning each cost more than both.
+    fn assemble(&self) -> (Vec<&Insn>, Vec<u32>) {
         let extra: usize = self
             .inserted
             .values()
@@ -171,7 +172,7 @@ impl MethodBody<'_> {
             + self.appended.len();
         let mut out = Vec::with_capacity(self.insns.len() + self.entry_code.len() + extra);
         let mut original_positions = vec![NO_POSITION; self.code_length as usize];
-        out.extend(self.entry_code.iter().cloned());
+        out.extend(self.entry_code.iter());
         // The edits sorted by pc, each taken when the walk reaches its pc: a
         // sort of the few edits rather than two lookups per instruction.
         let mut inserted = in_pc_order(&self.inserted);
@@ -181,21 +182,21 @@ impl MethodBody<'_> {
             match insn {
                 Insn::Label(label) => {
                     pc = Pc(label.0);
-                    out.push(insn.clone());
+                    out.push(insn);
                     if let Some((_, code)) = inserted.next_if(|(at, _)| *at == pc) {
-                        out.extend(code.iter().cloned());
+                        out.extend(code.iter());
                     }
                 }
                 _ => match replaced.next_if(|(at, _)| *at == pc) {
-                    Some((_, code)) => out.extend(code.iter().cloned()),
+                    Some((_, code)) => out.extend(code.iter()),
                     None => {
                         original_positions[pc.0 as usize] = out.len() as u32;
-                        out.push(insn.clone());
+                        out.push(insn);
                     }
                 },
             }
         }
-        out.extend(self.appended.iter().cloned());
+        out.extend(self.appended.iter());
         (out, original_positions)
     }
 
@@ -204,7 +205,7 @@ impl MethodBody<'_> {
     /// need after their `goto_w`. `None` for versions without frames.
     fn final_frames(
         &self,
-        insns: &[Insn],
+        insns: &[&Insn],
         layout: &Layout,
         pool: &impl ConstantLookup,
     ) -> Result<Option<Placed<'_>>> {
