@@ -126,6 +126,9 @@ pub fn stack_effect(insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16
     let Some(opcode) = insn.opcode() else {
         return Ok((0, 0));
     };
+    if let Some((opcode, index)) = member_operand(insn) {
+        return member_words(pool, index, opcode)?.effect(opcode);
+    }
     let malformed = BytecodeError::MalformedInsn { opcode };
     Ok(match insn {
         Insn::Label(_) => (0, 0),
@@ -141,18 +144,13 @@ pub fn stack_effect(insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16
         Insn::Iinc { .. } => (0, 0),
         Insn::Bipush(_) | Insn::Sipush(_) => (0, 1),
         Insn::Ldc { category2, .. } => (0, if *category2 { 2 } else { 1 }),
-        Insn::Ref { index, .. } => match opcode {
-            op::GETSTATIC..=op::INVOKESTATIC => member_words(pool, *index, opcode)?.effect(opcode)?,
+        Insn::Ref { .. } => match opcode {
             op::NEW => (0, 1),
             op::ANEWARRAY | op::CHECKCAST | op::INSTANCEOF => (1, 1),
             _ => return Err(malformed),
         },
-        Insn::InvokeInterface { index, .. } => {
-            member_words(pool, *index, op::INVOKEINTERFACE)?.effect(op::INVOKEINTERFACE)?
-        }
-        Insn::InvokeDynamic { index } => {
-            member_words(pool, *index, op::INVOKEDYNAMIC)?.effect(op::INVOKEDYNAMIC)?
-        }
+        // Taken by `member_operand` above.
+        Insn::InvokeInterface { .. } | Insn::InvokeDynamic { .. } => return Err(malformed),
         Insn::NewArray(_) => (1, 1),
         Insn::MultiANewArray { dimensions, .. } => (u16::from(*dimensions), 1),
         Insn::Branch { .. } => match opcode {
@@ -221,13 +219,8 @@ impl StackEffects {
     }
 
     fn effect(&mut self, insn: &Insn, pool: &impl ConstantLookup) -> Result<(u16, u16)> {
-        let (opcode, index) = match *insn {
-            Insn::Ref { opcode, index } if (op::GETSTATIC..=op::INVOKESTATIC).contains(&opcode) => {
-                (opcode, index)
-            }
-            Insn::InvokeInterface { index, .. } => (op::INVOKEINTERFACE, index),
-            Insn::InvokeDynamic { index } => (op::INVOKEDYNAMIC, index),
-            _ => return stack_effect(insn, pool),
+        let Some((opcode, index)) = member_operand(insn) else {
+            return stack_effect(insn, pool);
         };
         // Words of the other kind (a field noted, a method invoked) are read
         // again, for the error that reading gives.
@@ -283,6 +276,19 @@ impl MemberWords {
             ) => (parameters.saturating_add(1), result),
             _ => return Err(BytecodeError::MalformedInsn { opcode }),
         })
+    }
+}
+
+/// The opcode and the member (or dynamic call site) of a field access or an
+/// invoke, whose stack effect its descriptor gives.
+fn member_operand(insn: &Insn) -> Option<(u8, CpIndex)> {
+    match *insn {
+        Insn::Ref { opcode, index } if (op::GETSTATIC..=op::INVOKESTATIC).contains(&opcode) => {
+            Some((opcode, index))
+        }
+        Insn::InvokeInterface { index, .. } => Some((op::INVOKEINTERFACE, index)),
+        Insn::InvokeDynamic { index } => Some((op::INVOKEDYNAMIC, index)),
+        _ => None,
     }
 }
 
